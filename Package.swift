@@ -1,0 +1,51 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// Layering (see docs/ARCHITECTURE.md): imports only point downwards.
+//   PushWire   — wire formats: JSON scanner, APNs payloads, headers, captures, diagnostics (pure)
+//   PushCore   — the simulated device: notifications, policy, store, grouping (pure)
+//   PushUI     — this UI's state machine: AppState, events, reducer (pure)
+//   PushRender — cell grid, widths, widgets, themes (pure)
+//   PushTerminal — the one ncurses backend; PushRuntime — the loop; pushdeck — CLI wiring.
+let package = Package(
+  name: "Pushdeck",
+  platforms: [.macOS(.v15)],
+  products: [
+    .executable(name: "pushdeck", targets: ["pushdeck"]),
+    .library(name: "PushWire", targets: ["PushWire"]),
+    .library(name: "PushCore", targets: ["PushCore"]),
+  ],
+  dependencies: [
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+  ],
+  targets: [
+    .target(name: "PushWire"),
+    .target(name: "PushCore", dependencies: ["PushWire"]),
+    .target(name: "PushUI", dependencies: ["PushCore"]),
+    .target(
+      name: "PushRender",
+      dependencies: ["PushUI", .product(name: "Yams", package: "Yams")]
+    ),
+    .systemLibrary(
+      name: "CNCursesW",
+      pkgConfig: "ncursesw",
+      providers: [.apt(["libncursesw5-dev"])]
+    ),
+    .target(name: "PushTerminal", dependencies: ["PushRender", "CNCursesW"]),
+    .target(name: "PushRuntime", dependencies: ["PushRender", "PushUI"]),
+    .executableTarget(
+      name: "pushdeck",
+      dependencies: [
+        "PushWire", "PushCore", "PushUI", "PushRender", "PushTerminal", "PushRuntime",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
+    ),
+    .target(name: "PushTestSupport", dependencies: ["PushRender", "PushUI", "PushWire"], path: "Sources/PushTestSupport"),
+    .testTarget(name: "PushWireTests", dependencies: ["PushWire", "PushTestSupport"]),
+    .testTarget(name: "PushCoreTests", dependencies: ["PushCore", "PushTestSupport"]),
+    .testTarget(name: "PushRenderTests", dependencies: ["PushRender", "PushTestSupport"]),
+    .testTarget(name: "PushTerminalTests", dependencies: ["PushTerminal", "PushTestSupport"]),
+    .testTarget(name: "PushdeckCLITests", dependencies: ["pushdeck", "PushTestSupport"]),
+  ]
+)
