@@ -9,5 +9,32 @@
 #endif
 #include <locale.h>
 #include <wchar.h>
+#include <stdio.h>
 #include <ncursesw/curses.h>
+
+// wcwidth is not visible from Swift without an explicit declaration (architecture.md 5.3).
+extern int wcwidth(wchar_t c);
+
+// Macros do not import into Swift; these wrappers expose what the backend needs.
+static inline attr_t pushdeck_a_normal(void) { return A_NORMAL; }
+static inline attr_t pushdeck_a_bold(void) { return A_BOLD; }
+static inline attr_t pushdeck_a_dim(void) { return A_DIM; }
+static inline attr_t pushdeck_a_italic(void) { return A_ITALIC; }
+static inline attr_t pushdeck_a_underline(void) { return A_UNDERLINE; }
+static inline attr_t pushdeck_a_reverse(void) { return A_REVERSE; }
+static inline attr_t pushdeck_color_pair(int pair) { return COLOR_PAIR(pair); }
+
+// The global stdscr is rejected by Swift 6's concurrency checking; read it through a function.
+static inline WINDOW *pushdeck_stdscr(void) { return stdscr; }
+// COLORS and COLOR_PAIRS are globals too.
+static inline int pushdeck_colors(void) { return COLORS; }
+static inline int pushdeck_color_pairs(void) { return COLOR_PAIRS; }
+static inline int pushdeck_lines(void) { return LINES; }
+static inline int pushdeck_cols(void) { return COLS; }
+
+// setcchar takes the colour pair as a short plus an optional int through `opts`;
+// this wrapper passes extended pairs (> 32767) correctly.
+static inline int pushdeck_setcchar(cchar_t *cell, const wchar_t *text, attr_t attrs, int pair) {
+  return setcchar(cell, text, attrs, (short)(pair > 32767 ? 0 : pair), &pair);
+}
 #endif

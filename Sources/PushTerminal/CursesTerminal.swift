@@ -1,1 +1,180 @@
 import CNCursesW
+import Glibc
+import PushRender
+import PushUI
+
+/// Errors starting the curses session.
+public enum TerminalError: Error, CustomStringConvertible {
+  /// `newterm` failed, usually because `TERM` names no known terminal.
+  case cannotStart(term: String)
+
+  /// A message for the user.
+  public var description: String {
+    switch self {
+    case .cannotStart(let term):
+      "cannot start the terminal UI (TERM=\(term)); is this a terminal?"
+    }
+  }
+}
+
+/// The ncursesw backend: shows ``CellGrid``s and reads keys.
+///
+/// `@MainActor` on purpose: ncurses is not thread-safe, and the compiler then guarantees every
+/// call comes from one thread. Call ``restore()`` before exiting; the runtime does so on `q`,
+/// SIGINT and SIGTERM (delivered through ``SignalWatcher`` as input events).
+@MainActor
+public final class CursesTerminal: TerminalScreen, InputSource {
+  /// What colours the session uses.
+  public let colorCapability: ColorCapability
+  private let screen: OpaquePointer
+  private let window: UnsafeMutablePointer<WINDOW>
+  private let signals: SignalWatcher
+  private var colors: ColorAllocator
+  private var isActive = true
+
+  /// Starts a full-screen session on the controlling terminal.
+  ///
+  /// - Parameters:
+  ///   - noColor: draw without colour (`NO_COLOR`).
+  ///   - colorTerm: the `COLORTERM` value, used to allow palette-based truecolor.
+  ///   - signals: the watcher that turns SIGINT and SIGTERM into input events.
+  public init(noColor: Bool, colorTerm: String?, signals: SignalWatcher) throws(TerminalError) {
+    // wcwidth returns -1 for everything until the locale is set (architecture.md 5.3).
+    setlocale(LC_ALL, "")
+    self.signals = signals
+    guard let output = fdopen(STDOUT_FILENO, "w"), let input = fdopen(STDIN_FILENO, "r"),
+      let screen = newterm(nil, output, input)
+    else {
+      throw .cannotStart(term: Self.environment("TERM"))
+    }
+    self.screen = screen
+    guard let window = pushdeck_stdscr() else {
+      endwin()
+      throw .cannotStart(term: Self.environment("TERM"))
+    }
+    self.window = window
+    cbreak()
+    noecho()
+    nonl()
+    keypad(window, true)
+    set_escdelay(25)
+    curs_set(0)
+    var colorCount = 0
+    if !noColor, has_colors() {
+      start_color()
+      use_default_colors()
+      colorCount = Int(pushdeck_colors())
+    }
+    let direct = colorCount >= 1 << 24
+    let canRedefine = can_change_color() && colorCount >= 256
+    var capability = ColorCapability.detect(
+      colors: min(colorCount, 256), colorTerm: colorTerm, noColor: noColor,
+      canChangeColors: canRedefine)
+    if direct { capability = .truecolor }
+    colorCapability = capability
+    colors = ColorAllocator(
+      isDirect: direct, canRedefine: canRedefine && capability == .truecolor,
+      maxPairs: Int(pushdeck_color_pairs()))
+  }
+
+  /// The terminal's current size.
+  public var size: Size {
+    Size(columns: Int(getmaxx(window)), rows: Int(getmaxy(window)))
+  }
+
+  /// Copies a grid to the screen: each lead cell once, continuation cells skipped.
+  public func present(_ grid: CellGrid) {
+    guard isActive else { return }
+    let current = size
+    for row in 0..<min(grid.height, current.rows) {
+      for column in 0..<min(grid.width, current.columns) {
+        let cell = grid[column, row]
+        let text: String
+        switch cell.content {
+        // Writing into the right half of a wide glyph would leave ncurses with half a glyph.
+        case .continuation: continue
+        case .blank: text = " "
+        case .glyph(let glyph, let columns):
+          // A wide glyph cut by the screen edge is drawn as a space instead.
+          text = column + columns > current.columns ? " " : glyph
+        }
+        var characters = text.unicodeScalars.prefix(5).map { wchar_t(bitPattern: $0.value) }
+        characters.append(0)
+        let pair = colors.pair(for: cell.style)
+        var cchar = cchar_t()
+        _ = pushdeck_setcchar(&cchar, characters, attributes(of: cell.style), pair)
+        mvwadd_wch(window, Int32(row), Int32(column), &cchar)
+      }
+    }
+    wnoutrefresh(window)
+    doupdate()
+  }
+
+  /// Waits for a key, a resize or a termination signal.
+  public func nextInput(timeoutMilliseconds: Int) -> InputEvent? {
+    if let number = signals.takePending() { return .signal(number) }
+    wtimeout(window, Int32(max(0, min(timeoutMilliseconds, 250))))
+    var code: wint_t = 0
+    let result = wget_wch(window, &code)
+    if let number = signals.takePending() { return .signal(number) }
+    switch result {
+    case KEY_CODE_YES:
+      return keyEvent(forKeyCode: Int32(code))
+    case OK:
+      return .key(Self.key(forCharacter: UInt32(code)))
+    default:
+      return nil
+    }
+  }
+
+  /// Ends the session and gives the terminal back as it was. Safe to call more than once.
+  public func restore() {
+    guard isActive else { return }
+    isActive = false
+    curs_set(1)
+    endwin()
+    delscreen(screen)
+    signals.stop()
+  }
+
+  private static func environment(_ name: String) -> String {
+    getenv(name).map { String(cString: $0) } ?? ""
+  }
+
+  private func keyEvent(forKeyCode code: Int32) -> InputEvent {
+    switch code {
+    case KEY_RESIZE: .resize(columns: Int(getmaxx(window)), rows: Int(getmaxy(window)))
+    case KEY_UP: .key(.up)
+    case KEY_DOWN: .key(.down)
+    case KEY_LEFT: .key(.left)
+    case KEY_RIGHT: .key(.right)
+    case KEY_ENTER: .key(.enter)
+    case KEY_BACKSPACE, KEY_DC: .key(.backspace)
+    default: .key(.unknown(code))
+    }
+  }
+
+  /// Names the key for a character code from `wget_wch`.
+  public nonisolated static func key(forCharacter code: UInt32) -> Key {
+    switch code {
+    case 0x0D, 0x0A: return .enter
+    case 0x1B: return .escape
+    case 0x7F, 0x08: return .backspace
+    case 0x09: return .tab
+    case 0x01...0x1A: return .control(Character(Unicode.Scalar(UInt8(0x60 + code))))
+    default:
+      guard let scalar = Unicode.Scalar(code) else { return .unknown(Int32(bitPattern: code)) }
+      return .character(Character(scalar))
+    }
+  }
+
+  private func attributes(of style: Style) -> attr_t {
+    var attributes = pushdeck_a_normal()
+    if style.isBold { attributes |= pushdeck_a_bold() }
+    if style.isDim { attributes |= pushdeck_a_dim() }
+    if style.isItalic { attributes |= pushdeck_a_italic() }
+    if style.isUnderlined { attributes |= pushdeck_a_underline() }
+    if style.isReversed { attributes |= pushdeck_a_reverse() }
+    return attributes
+  }
+}

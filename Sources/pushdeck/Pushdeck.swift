@@ -5,6 +5,7 @@ struct Pushdeck: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "pushdeck",
     abstract: "A terminal notification-center emulator for APNs payloads.",
-    subcommands: []
+    subcommands: [RunCommand.self, RenderCommand.self],
+    defaultSubcommand: RunCommand.self
   )
 }

@@ -1,0 +1,157 @@
+/// A rectangular grid of terminal cells that screens draw into.
+///
+/// Rendering produces a grid value; the terminal backend only copies it to the screen, so
+/// everything interesting is testable without a terminal (``textDump()``, ``styleDump()``).
+public struct CellGrid: Equatable, Sendable {
+  /// Width in columns.
+  public let width: Int
+  /// Height in rows.
+  public let height: Int
+  /// The cells, row-major.
+  public private(set) var cells: [Cell]
+
+  /// Creates a grid of blank cells with the given style.
+  public init(width: Int, height: Int, style: Style = .plain, role: StyleRole? = nil) {
+    self.width = max(0, width)
+    self.height = max(0, height)
+    cells = Array(
+      repeating: Cell(content: .blank, style: style, role: role), count: self.width * self.height)
+  }
+
+  /// Creates a grid of blank cells of the given size.
+  public init(size: Size, style: Style = .plain, role: StyleRole? = nil) {
+    self.init(width: size.columns, height: size.rows, style: style, role: role)
+  }
+
+  /// The grid's size.
+  public var size: Size { Size(columns: width, rows: height) }
+
+  /// The cell at a column and row; positions outside the grid read as blank.
+  public subscript(column: Int, row: Int) -> Cell {
+    guard contains(column: column, row: row) else { return .blank }
+    return cells[row * width + column]
+  }
+
+  private func contains(column: Int, row: Int) -> Bool {
+    column >= 0 && column < width && row >= 0 && row < height
+  }
+
+  // MARK: - Drawing
+
+  /// Writes text starting at `origin`, normalising and measuring each grapheme.
+  ///
+  /// Stops at the grid's right edge or after `maxColumns` columns, whichever comes first. A
+  /// wide glyph that would not fit whole is not drawn; its remaining column is blanked in the
+  /// same style so backgrounds stay continuous.
+  ///
+  /// - Returns: the columns written.
+  @discardableResult
+  public mutating func write(
+    _ text: some StringProtocol, at origin: Point, style: Style, role: StyleRole? = nil,
+    maxColumns: Int? = nil
+  ) -> Int {
+    guard origin.row >= 0, origin.row < height else { return 0 }
+    let limit = min(width, origin.column + (maxColumns ?? width))
+    var column = origin.column
+    for glyph in GlyphNormalizer.glyphs(in: text) {
+      if column + glyph.columns > limit {
+        if column < limit {
+          put(.blank, at: column, origin.row, style, role)
+          column += 1
+        }
+        break
+      }
+      if column >= 0 {
+        put(.glyph(glyph.text, columns: glyph.columns), at: column, origin.row, style, role)
+        if glyph.columns == 2 { put(.continuation, at: column + 1, origin.row, style, role) }
+      }
+      column += glyph.columns
+    }
+    return column - origin.column
+  }
+
+  /// Fills a rectangle with blank cells in a style.
+  public mutating func fill(_ rect: Rect, style: Style, role: StyleRole? = nil) {
+    for row in max(0, rect.row)..<min(height, rect.endRow) {
+      for column in max(0, rect.column)..<min(width, rect.endColumn) {
+        put(.blank, at: column, row, style, role)
+      }
+    }
+  }
+
+  /// Re-styles a rectangle without changing its content (transparent colours keep theirs).
+  public mutating func restyle(_ rect: Rect, style: Style, role: StyleRole? = nil) {
+    for row in max(0, rect.row)..<min(height, rect.endRow) {
+      for column in max(0, rect.column)..<min(width, rect.endColumn) {
+        let index = row * width + column
+        cells[index].style = style.over(cells[index].style)
+        if let role { cells[index].role = role }
+      }
+    }
+  }
+
+  /// Places one cell, repairing any wide glyph it overlaps so no half glyph is left behind.
+  private mutating func put(
+    _ content: CellContent, at column: Int, _ row: Int, _ style: Style, _ role: StyleRole?
+  ) {
+    guard contains(column: column, row: row) else { return }
+    let index = row * width + column
+    let old = cells[index]
+    if content != .continuation {
+      if old.content == .continuation, column > 0 {
+        cells[index - 1].content = .blank
+      }
+      if case .glyph(_, 2) = old.content, column + 1 < width,
+        cells[index + 1].content == .continuation
+      {
+        cells[index + 1].content = .blank
+      }
+    }
+    cells[index] = Cell(content: content, style: style.over(old.style), role: role ?? old.role)
+  }
+
+  // MARK: - Dumps
+
+  /// The grid as text: one line per row, padded to the full width and wrapped in `|` so
+  /// trailing spaces show. A wide glyph is written once and its continuation cell skipped.
+  public func textDump() -> String {
+    var text = ""
+    for row in 0..<height {
+      text += "|"
+      for column in 0..<width {
+        switch self[column, row].content {
+        case .glyph(let glyph, _): text += glyph
+        case .continuation: break
+        case .blank: text += " "
+        }
+      }
+      text += "|\n"
+    }
+    return text
+  }
+
+  /// The styles as runs, one per line: `row 3, cols 2–18: cardTitle (bold, fg #FFFFFF)`.
+  ///
+  /// Cells without a role and with the plain style are left out.
+  public func styleDump() -> String {
+    var lines: [String] = []
+    for row in 0..<height {
+      var start = 0
+      while start < width {
+        let cell = self[start, row]
+        var end = start
+        while end + 1 < width, self[end + 1, row].style == cell.style,
+          self[end + 1, row].role == cell.role
+        {
+          end += 1
+        }
+        if cell.role != nil || cell.style != .plain {
+          let name = cell.role.map(\.rawValue) ?? "unstyled"
+          lines.append("row \(row), cols \(start)–\(end): \(name) (\(cell.style))")
+        }
+        start = end + 1
+      }
+    }
+    return lines.joined(separator: "\n") + (lines.isEmpty ? "" : "\n")
+  }
+}

@@ -1,0 +1,228 @@
+import Yams
+
+/// A problem in a theme file, naming the file, line and key path.
+public struct ThemeError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// The file (or a description such as `<built-in default>`).
+  public var file: String
+  /// The 1-based line, when known.
+  public var line: Int?
+  /// The dotted key path, for example `roles.cardTitle.fg`; empty for the whole document.
+  public var keyPath: String
+  /// What is wrong.
+  public var message: String
+
+  /// Creates an error.
+  public init(file: String, line: Int?, keyPath: String, message: String) {
+    self.file = file
+    self.line = line
+    self.keyPath = keyPath
+    self.message = message
+  }
+
+  /// `themes/bad.yaml:7: roles.cardTitle.fg: unknown colour "blurple"`.
+  public var description: String {
+    let location = line.map { "\(file):\($0)" } ?? file
+    return keyPath.isEmpty ? "\(location): \(message)" : "\(location): \(keyPath): \(message)"
+  }
+}
+
+extension Theme {
+  /// Loads a theme from YAML (or JSON) text.
+  ///
+  /// The document is a mapping with `name`, an optional `palette` of named colours, an optional
+  /// `wallpaper` (`top`, `bottom`), `roles` (each `fg`, `bg`, `bold`, `dim`, `italic`,
+  /// `underline`, `reverse`) and an optional `monochrome` list of attributes per role. Colours
+  /// are `#RRGGBB`, a palette name, an ANSI name (`red`, `brightBlue`…), `default`, or a
+  /// 256-colour index. A missing `bg`/`fg` is transparent. Unknown keys are errors.
+  ///
+  /// - Parameters:
+  ///   - yaml: the text.
+  ///   - file: how to name the text in errors.
+  ///   - base: roles the document does not define are taken from this theme.
+  public static func load(yaml: String, file: String, base: Theme? = .builtInDefault)
+    throws(ThemeError) -> Theme
+  {
+    let root: Node
+    do {
+      guard let node = try Yams.compose(yaml: yaml) else {
+        throw ThemeError(file: file, line: nil, keyPath: "", message: "the file is empty")
+      }
+      root = node
+    } catch let error as ThemeError {
+      throw error
+    } catch let error as YamlError {
+      throw ThemeError(file: file, line: Self.line(of: error), keyPath: "", message: Self.summary(of: error))
+    } catch {
+      throw ThemeError(file: file, line: nil, keyPath: "", message: "\(error)")
+    }
+    return try ThemeDocumentReader(file: file, base: base).read(root)
+  }
+
+  private static func line(of error: YamlError) -> Int? {
+    switch error {
+    case .scanner(_, _, let mark, _), .parser(_, _, let mark, _), .composer(_, _, let mark, _):
+      return mark.line
+    default: return nil
+    }
+  }
+
+  private static func summary(of error: YamlError) -> String {
+    switch error {
+    case .scanner(_, let problem, _, _), .parser(_, let problem, _, _),
+      .composer(_, let problem, _, _):
+      return "YAML syntax error: \(problem)"
+    default: return "YAML error: \(error)"
+    }
+  }
+}
+
+/// Walks a composed YAML document and builds a ``Theme``, keeping key paths for errors.
+private struct ThemeDocumentReader {
+  let file: String
+  let base: Theme?
+
+  private static let ansiNames: [String: UInt8] = [
+    "black": 0, "red": 1, "green": 2, "yellow": 3, "blue": 4, "magenta": 5, "cyan": 6,
+    "white": 7, "brightblack": 8, "gray": 8, "grey": 8, "brightred": 9, "brightgreen": 10,
+    "brightyellow": 11, "brightblue": 12, "brightmagenta": 13, "brightcyan": 14,
+    "brightwhite": 15,
+  ]
+
+  func error(_ node: Node?, _ path: String, _ message: String) -> ThemeError {
+    ThemeError(file: file, line: node?.mark?.line, keyPath: path, message: message)
+  }
+
+  func mapping(_ node: Node, _ path: String) throws(ThemeError) -> [(String, Node, Node)] {
+    guard let mapping = node.mapping else {
+      throw error(node, path, "expected a mapping")
+    }
+    var result: [(String, Node, Node)] = []
+    for (key, value) in mapping {
+      guard let name = key.string else { throw error(key, path, "keys must be strings") }
+      result.append((name, key, value))
+    }
+    return result
+  }
+
+  func read(_ root: Node) throws(ThemeError) -> Theme {
+    var name = base?.name ?? "unnamed"
+    var palette: [String: Color] = [:]
+    var styles = base?.styles ?? [:]
+    var monochrome = base?.monochromeStyles ?? [:]
+    var wallpaper = base?.wallpaper
+    let entries = try mapping(root, "")
+    // The palette first, so roles may refer to it wherever it appears.
+    for (key, _, value) in entries where key == "palette" {
+      for (colorName, _, colorNode) in try mapping(value, "palette") {
+        palette[colorName] = try color(colorNode, "palette.\(colorName)", palette: [:])
+      }
+    }
+    for (key, keyNode, value) in entries {
+      switch key {
+      case "name":
+        guard let text = value.scalar?.string else { throw error(value, "name", "expected a string") }
+        name = text
+      case "palette": break
+      case "wallpaper":
+        var top: Color?
+        var bottom: Color?
+        for (edge, edgeKey, colorNode) in try mapping(value, "wallpaper") {
+          switch edge {
+          case "top": top = try color(colorNode, "wallpaper.top", palette: palette)
+          case "bottom": bottom = try color(colorNode, "wallpaper.bottom", palette: palette)
+          default: throw error(edgeKey, "wallpaper.\(edge)", "unknown key (expected top or bottom)")
+          }
+        }
+        guard let top else { throw error(value, "wallpaper.top", "missing") }
+        wallpaper = Wallpaper(top: top, bottom: bottom ?? top)
+      case "roles":
+        for (roleName, roleKey, roleNode) in try mapping(value, "roles") {
+          let role = try self.role(roleName, roleKey, "roles.\(roleName)")
+          styles[role] = try style(roleNode, "roles.\(roleName)", palette: palette)
+        }
+      case "monochrome":
+        for (roleName, roleKey, listNode) in try mapping(value, "monochrome") {
+          let role = try self.role(roleName, roleKey, "monochrome.\(roleName)")
+          monochrome[role] = try attributes(listNode, "monochrome.\(roleName)")
+        }
+      default:
+        throw error(
+          keyNode, key, "unknown key (expected name, palette, wallpaper, roles or monochrome)")
+      }
+    }
+    return Theme(name: name, styles: styles, monochromeStyles: monochrome, wallpaper: wallpaper)
+  }
+
+  func role(_ name: String, _ node: Node, _ path: String) throws(ThemeError) -> StyleRole {
+    guard let role = StyleRole(rawValue: name) else {
+      throw error(node, path, "unknown role \"\(name)\"")
+    }
+    return role
+  }
+
+  func style(_ node: Node, _ path: String, palette: [String: Color]) throws(ThemeError) -> Style {
+    var style = Style()
+    for (key, keyNode, value) in try mapping(node, path) {
+      let keyPath = "\(path).\(key)"
+      switch key {
+      case "fg": style.foreground = try color(value, keyPath, palette: palette)
+      case "bg": style.background = try color(value, keyPath, palette: palette)
+      case "bold": style.isBold = try flag(value, keyPath)
+      case "dim": style.isDim = try flag(value, keyPath)
+      case "italic": style.isItalic = try flag(value, keyPath)
+      case "underline": style.isUnderlined = try flag(value, keyPath)
+      case "reverse": style.isReversed = try flag(value, keyPath)
+      default:
+        throw error(
+          keyNode, keyPath, "unknown key (expected fg, bg, bold, dim, italic, underline, reverse)")
+      }
+    }
+    return style
+  }
+
+  func attributes(_ node: Node, _ path: String) throws(ThemeError) -> Style {
+    guard let list = node.sequence else {
+      throw error(node, path, "expected a list such as [bold, reverse]")
+    }
+    var style = Style()
+    for item in list {
+      switch item.string {
+      case "bold": style.isBold = true
+      case "dim": style.isDim = true
+      case "italic": style.isItalic = true
+      case "underline": style.isUnderlined = true
+      case "reverse": style.isReversed = true
+      default:
+        throw error(item, path, "unknown attribute \"\(item.string ?? "?")\"")
+      }
+    }
+    return style
+  }
+
+  func flag(_ node: Node, _ path: String) throws(ThemeError) -> Bool {
+    guard let value = node.bool else { throw error(node, path, "expected true or false") }
+    return value
+  }
+
+  func color(_ node: Node, _ path: String, palette: [String: Color]) throws(ThemeError) -> Color {
+    if let index = node.int {
+      guard (0...255).contains(index) else {
+        throw error(node, path, "colour index \(index) is outside 0–255")
+      }
+      return index < 16 ? .ansi16(UInt8(index)) : .indexed256(UInt8(index))
+    }
+    guard let text = node.scalar?.string else {
+      throw error(node, path, "expected a colour")
+    }
+    if let named = palette[text] { return named }
+    if text == "default" { return .terminalDefault }
+    if let ansi = Self.ansiNames[text.lowercased()] { return .ansi16(ansi) }
+    if text.hasPrefix("#"), text.count == 7, let value = UInt32(text.dropFirst(), radix: 16) {
+      return .rgb(UInt8(value >> 16), UInt8((value >> 8) & 0xFF), UInt8(value & 0xFF))
+    }
+    throw error(
+      node, path,
+      "unknown colour \"\(text)\" (expected #RRGGBB, a palette name, an ANSI colour name, default or 0–255)"
+    )
+  }
+}

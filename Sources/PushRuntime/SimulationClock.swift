@@ -1,0 +1,43 @@
+import PushCore
+
+/// Maps wall time to simulated time.
+///
+/// In ``Mode/wall`` mode simulated time starts at the scenario's start and advances with real
+/// time; in ``Mode/manual`` mode it only moves when told (`]` in the UI, or a test). Either
+/// way ``advance(by:)`` skips ahead.
+public struct SimulationClock: Sendable {
+  /// How simulated time moves.
+  public enum Mode: String, Sendable, CaseIterable {
+    /// With the wall clock.
+    case wall
+    /// Only when advanced explicitly (end-to-end tests, demos).
+    case manual
+  }
+
+  /// How time moves.
+  public let mode: Mode
+  private let start: SimInstant
+  private let origin: ContinuousClock.Instant
+  private var offset: SimDuration
+
+  /// Starts a clock at a simulated instant.
+  public init(start: SimInstant, mode: Mode, origin: ContinuousClock.Instant = .now) {
+    self.mode = mode
+    self.start = start
+    self.origin = origin
+    self.offset = SimDuration(milliseconds: 0)
+  }
+
+  /// The simulated now, given the wall clock's now.
+  public func now(at wall: ContinuousClock.Instant = .now) -> SimInstant {
+    guard mode == .wall else { return start + offset }
+    let elapsed = origin.duration(to: wall).components
+    let milliseconds = elapsed.seconds * 1000 + elapsed.attoseconds / 1_000_000_000_000_000
+    return start + offset + SimDuration(milliseconds: milliseconds)
+  }
+
+  /// Moves simulated time forward.
+  public mutating func advance(by duration: SimDuration) {
+    offset = SimDuration(milliseconds: offset.milliseconds + duration.milliseconds)
+  }
+}
