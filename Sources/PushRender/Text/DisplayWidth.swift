@@ -46,3 +46,10 @@ public enum DisplayWidth {
     return false
   }
 }
+
+extension DisplayWidth {
+  /// The zero-width table, for tests that check it is sorted.
+  public static var zeroWidthRangesForTesting: [ClosedRange<UInt32>] { zeroWidthRanges }
+  /// The wide table, for tests that check it is sorted.
+  public static var wideRangesForTesting: [ClosedRange<UInt32>] { wideRanges }
+}

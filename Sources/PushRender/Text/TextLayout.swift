@@ -52,6 +52,13 @@ public enum TextLayout {
     let ellipsisColumns = Self.columns(of: ellipsisGlyphs)
     guard columns >= ellipsisColumns else { return fitting(glyphs, columns) }
     var kept = fitting(glyphs, columns - ellipsisColumns)
+    // When wrapping, end on a whole word if one ends in the second half of the line.
+    if force, kept.count < glyphs.count, glyphs[kept.count].text != " ",
+      let space = kept.lastIndex(where: { $0.text == " " }),
+      Self.columns(of: Array(kept[..<space])) * 2 >= columns
+    {
+      kept.removeSubrange(space...)
+    }
     while let last = kept.last, last.text == " " { kept.removeLast() }
     return kept + ellipsisGlyphs
   }

@@ -56,5 +56,6 @@ monochrome:
   selection: [reverse]
   footerKey: [reverse]
   warning: [bold]
+
 """#
 }

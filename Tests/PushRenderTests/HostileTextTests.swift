@@ -1,0 +1,64 @@
+import PushCore
+import PushRender
+import PushUI
+import Testing
+
+/// Payload text that tries to talk to the terminal instead of the user.
+let hostileSamples: [(String, String)] = [
+  ("clear screen CSI", "before\u{1B}[2Jafter"),
+  ("OSC 52 clipboard write", "copy\u{1B}]52;c;ZXZpbA==\u{07}done"),
+  ("OSC 8 hyperlink", "\u{1B}]8;;https://evil.example\u{1B}\\click\u{1B}]8;;\u{1B}\\"),
+  ("C1 CSI", "x\u{9B}31mred"),
+  ("bidi override", "invoice\u{202E}fdp.exe"),
+  ("bidi isolate", "a\u{2066}b\u{2069}c"),
+  ("NUL", "nul\u{0}byte"),
+  ("DEL and BEL", "bell\u{07}\u{7F}"),
+  ("DCS", "\u{1B}P+q544e\u{1B}\\tail"),
+  ("zero-width and BOM", "a\u{200B}b\u{FEFF}c\u{2060}d"),
+]
+
+/// Whether a scalar could change the terminal's state or the text's direction.
+func isDangerous(_ scalar: Unicode.Scalar) -> Bool {
+  let value = scalar.value
+  return value < 0x20 || (0x7F...0x9F).contains(value) || (0x202A...0x202E).contains(value)
+    || (0x2066...0x2069).contains(value) || scalar.properties.generalCategory == .format
+}
+
+@Suite("Hostile payload text")
+struct HostileTextTests {
+  @Test("no control or bidi scalar survives normalisation", arguments: hostileSamples)
+  func normaliserStripsControls(_ name: String, _ text: String) {
+    let normalised = GlyphNormalizer.normalize(text)
+    #expect(!normalised.unicodeScalars.contains(where: isDangerous), "\(name)")
+  }
+
+  @Test("no control or bidi scalar reaches a grid cell", arguments: hostileSamples)
+  func gridNeverHoldsControls(_ name: String, _ text: String) {
+    var grid = CellGrid(width: 60, height: 1)
+    grid.write(text, at: Point(column: 0, row: 0), style: .plain)
+    for cell in grid.cells {
+      if case .glyph(let glyph, _) = cell.content {
+        #expect(!glyph.unicodeScalars.contains(where: isDangerous), "\(name)")
+      }
+    }
+    #expect(!grid.textDump().unicodeScalars.contains { $0 != "\n" && isDangerous($0) })
+  }
+
+  @Test func visibleTextAroundEscapesIsKept() {
+    #expect(GlyphNormalizer.normalize("before\u{1B}[2Jafter") == "before[2Jafter")
+    #expect(GlyphNormalizer.normalize("invoice\u{202E}fdp.exe") == "invoicefdp.exe")
+  }
+
+  @Test func hostileNotificationRendersSafelyOnTheLockScreen() {
+    var device = DemoScenario.snapshot()
+    device.notifications.append(
+      PushNotification(
+        id: NotificationID(99), bundleID: "com.evil.app",
+        title: "\u{1B}]0;pwned\u{07}Title\u{202E}", subtitle: "\u{9B}2J",
+        body: hostileSamples.map(\.1).joined(separator: " "), receivedAt: device.now))
+    let grid = render(
+      AppState(device: device), size: Size(columns: 80, rows: 24), theme: .builtInDefault)
+    #expect(!grid.textDump().unicodeScalars.contains { $0 != "\n" && isDangerous($0) })
+    #expect(grid.textDump().contains("Title"))
+  }
+}
