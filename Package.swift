@@ -44,7 +44,8 @@ let package = Package(
     .target(name: "PushTestSupport", dependencies: ["PushRender", "PushUI", "PushWire"], path: "Sources/PushTestSupport"),
     .testTarget(name: "PushWireTests", dependencies: ["PushWire", "PushTestSupport"]),
     .testTarget(name: "PushCoreTests", dependencies: ["PushCore", "PushTestSupport"]),
-    .testTarget(name: "PushRenderTests", dependencies: ["PushRender", "PushTestSupport"]),
+    .testTarget(
+      name: "PushRenderTests", dependencies: ["PushRender", "PushTestSupport"], exclude: ["Goldens"]),
     .testTarget(name: "PushTerminalTests", dependencies: ["PushTerminal", "PushTestSupport"]),
     .testTarget(name: "PushdeckCLITests", dependencies: ["pushdeck", "PushTestSupport"]),
   ]

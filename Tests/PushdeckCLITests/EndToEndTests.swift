@@ -1,1 +1,118 @@
+import Foundation
 import Testing
+
+/// Where the tmux binary is, if installed.
+private let tmuxPath: String? = ["/usr/bin/tmux", "/usr/local/bin/tmux", "/opt/homebrew/bin/tmux"]
+  .first { FileManager.default.isExecutableFile(atPath: $0) }
+
+/// The built `pushdeck` binary: beside the test bundle, or in the package's `.build/debug`.
+private func pushdeckBinary() -> String? {
+  let besideTests = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    .appendingPathComponent("pushdeck").path
+  let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent()
+  let inBuild = packageRoot.appendingPathComponent(".build/debug/pushdeck").path
+  return [besideTests, inBuild].first { FileManager.default.isExecutableFile(atPath: $0) }
+}
+
+/// A tmux server on a private socket, killed when the test ends.
+private struct TmuxServer {
+  let executable: String
+  let socket = "pushdeck-\(UUID().uuidString)"
+
+  /// Runs a tmux command; output is read only when asked for.
+  @discardableResult
+  func run(_ arguments: [String], readingOutput: Bool = false) throws -> String {
+    try runSubprocess(
+      executable, ["-L", socket, "-f", "/dev/null"] + arguments, captureOutput: readingOutput
+    ).output
+  }
+
+  func capture() -> String { (try? run(["capture-pane", "-p", "-t", "t"], readingOutput: true)) ?? "" }
+
+  func kill() { _ = try? run(["kill-server"]) }
+
+  /// Polls the pane until `predicate` holds; records the last screen on timeout.
+  @discardableResult
+  func waitUntil(
+    _ description: String, timeout: Duration = .seconds(10),
+    sourceLocation: SourceLocation = #_sourceLocation, _ predicate: (String) -> Bool
+  ) async throws -> Bool {
+    let clock = ContinuousClock()
+    let deadline = clock.now + timeout
+    var screen = capture()
+    while !predicate(screen) {
+      if clock.now >= deadline {
+        Issue.record("timed out waiting for \(description); last screen:\n\(screen)", sourceLocation: sourceLocation)
+        return false
+      }
+      try await Task.sleep(for: .milliseconds(100))
+      screen = capture()
+    }
+    return true
+  }
+}
+
+private func showsLockScreen(_ screen: String) -> Bool {
+  screen.contains("Monday, November 23") && screen.contains("Messages")
+}
+
+@Suite(
+  "End to end in tmux", .enabled(if: tmuxPath != nil, "tmux is not installed"),
+  .timeLimit(.minutes(1)))
+struct EndToEndTests {
+  /// Starts `pushdeck run --clock manual` in an 80×24 pane, writing its pid to `pidFile`.
+  private func start(_ server: TmuxServer, pidFile: String) throws {
+    let binary = try #require(pushdeckBinary(), "the pushdeck binary was not built")
+    let inner = "echo $$ > \(pidFile); exec \"\(binary)\" run --clock manual"
+    let command =
+      "LANG=C.UTF-8 TERM=tmux-256color sh -c '\(inner)'; echo exit=$?; sleep 5"
+    try server.run(["new-session", "-d", "-s", "t", "-x", "80", "-y", "24", command])
+  }
+
+  @Test func quittingWithQRestoresTheTerminalAndExitsZero() async throws {
+    let server = TmuxServer(executable: try #require(tmuxPath))
+    defer { server.kill() }
+    let pidFile = NSTemporaryDirectory() + server.socket + ".pid"
+    defer { try? FileManager.default.removeItem(atPath: pidFile) }
+    try start(server, pidFile: pidFile)
+    guard try await server.waitUntil("the lock screen", showsLockScreen) else { return }
+    try server.run(["send-keys", "-t", "t", "]"])
+    try await server.waitUntil("the clock to advance to 9:42") { screen in
+      screen.contains("2m ago")
+    }
+    try server.run(["send-keys", "-t", "t", "q"])
+    try await server.waitUntil("exit=0 with the lock screen gone") { screen in
+      screen.contains("exit=0") && !showsLockScreen(screen)
+    }
+  }
+
+  @Test func sigtermRestoresTheTerminalAndExits143() async throws {
+    let server = TmuxServer(executable: try #require(tmuxPath))
+    defer { server.kill() }
+    let pidFile = NSTemporaryDirectory() + server.socket + ".pid"
+    defer { try? FileManager.default.removeItem(atPath: pidFile) }
+    try start(server, pidFile: pidFile)
+    guard try await server.waitUntil("the lock screen", showsLockScreen) else { return }
+    let pidText = try String(contentsOfFile: pidFile, encoding: .utf8)
+    let pid = try #require(Int32(pidText.trimmingCharacters(in: .whitespacesAndNewlines)))
+    #expect(Foundation.kill(pid, SIGTERM) == 0)
+    try await server.waitUntil("exit=143 with the lock screen gone") { screen in
+      screen.contains("exit=143") && !showsLockScreen(screen)
+    }
+  }
+
+  @Test func renderPrintsTheLockScreenWithoutATerminal() throws {
+    let binary = try #require(pushdeckBinary())
+    let result = try runSubprocess(binary, ["render", "--size", "60x20"], captureOutput: true)
+    #expect(result.status == 0)
+    #expect(showsLockScreen(result.output))
+  }
+
+  @Test func runRefusesWhenStdoutIsNotATerminal() throws {
+    let binary = try #require(pushdeckBinary())
+    let result = try runSubprocess(binary, ["run"], captureOutput: true)
+    #expect(result.status == 2)
+    #expect(result.output.contains("pushdeck render"))
+  }
+}
