@@ -11,17 +11,17 @@ palette:
   ink: "#F5F5F7"
   secondary: "#C7C7CC"
   tertiary: "#8E8E98"
-  card: "#26263A"
-  edge: "#4A4A66"
+  card: "#383852"
+  edge: "#5A5A7A"
   amber: "#FFB340"
   violet: "#BF9BFF"
   blue: "#64A8FF"
   red: "#FF6961"
 wallpaper:
-  top: "#2A2456"
-  bottom: "#0C0C18"
+  top: "#1E1B40"
+  bottom: "#0A0A14"
 roles:
-  background: { fg: ink, bg: "#0C0C18" }
+  background: { fg: ink, bg: "#0A0A14" }
   statusBar: { fg: ink, bold: true }
   lockIcon: { fg: ink }
   lockClock: { fg: ink, bold: true }
@@ -39,7 +39,7 @@ roles:
   stackCount: { fg: tertiary, italic: true }
   groupHeader: { fg: secondary, bold: true }
   overflow: { fg: tertiary }
-  selection: { fg: ink, bg: "#3A3A5C", bold: true }
+  selection: { fg: ink, bg: "#4A4A6E", bold: true }
   bannerTitle: { fg: ink, bold: true }
   bannerBody: { fg: ink }
   actionButton: { fg: blue, bold: true }
