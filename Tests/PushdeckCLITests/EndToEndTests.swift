@@ -116,3 +116,24 @@ struct EndToEndTests {
     #expect(result.output.contains("pushdeck render"))
   }
 }
+
+@Suite("Theme lookup from the command line")
+struct ThemeLookupTests {
+  @Test func namedThemeIsFoundBesideTheExecutable() throws {
+    let binary = try #require(pushdeckBinary())
+    let result = try runSubprocess(
+      binary, ["render", "--size", "40x12", "--theme", "high-contrast", "--styles"],
+      captureOutput: true)
+    #expect(result.status == 0)
+    // high-contrast.yaml draws app names in bright yellow (ANSI 11).
+    #expect(result.output.contains("appName (bold, fg ansi(11)"))
+  }
+
+  @Test func unknownThemeListsTheAvailableOnes() throws {
+    let binary = try #require(pushdeckBinary())
+    let result = try runSubprocess(binary, ["render", "--theme", "neon"], captureOutput: true)
+    #expect(result.status != 0)
+    #expect(result.output.contains("unknown theme \"neon\""))
+    #expect(result.output.contains("high-contrast, light, sleep"))
+  }
+}

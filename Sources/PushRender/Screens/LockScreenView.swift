@@ -108,14 +108,18 @@ public struct LockScreenView: Sendable {
         notification: front, app: device.app(front.bundleID), hiddenCount: stack.hiddenCount,
         now: device.now, maxBodyLines: 2)
       let gap = index > 0 ? 1 : 0
-      let needed = gap + card.rows(columns: columns)
-      // Draw this stack only if it fits and either everything after it fits too or there is
-      // still room for the overflow line (a gap and one row).
+      // Everything from here on fits as it is: draw it all without an overflow line.
       let restFits = fitsAll(stacks, from: index, used: used, columns: columns, available: available)
-      guard used + needed <= available, restFits || used + needed + 2 <= available else { break }
-      card.draw(
+      // Otherwise keep room for the overflow line (a gap and one row), and let the front stack
+      // shrink to a compact card rather than vanish on short terminals.
+      let candidates = restFits || index > 0 ? [card] : card.compactVariants()
+      let reserve = restFits ? 0 : 2
+      guard
+        let chosen = candidates.first(where: { used + gap + $0.rows(columns: columns) + reserve <= available })
+      else { break }
+      chosen.draw(
         into: &grid, at: Point(column: left, row: top + used + gap), columns: columns, theme: theme)
-      used += needed
+      used += gap + chosen.rows(columns: columns)
       drawn += 1
     }
     let remaining = stacks.dropFirst(drawn)

@@ -22,17 +22,30 @@ public struct NotificationCardView: Sendable {
   public var now: SimInstant
   /// The most body lines to show.
   public var maxBodyLines: Int
+  /// Whether the subtitle line is shown (compact cards leave it out).
+  public var showsSubtitle: Bool
 
   /// Creates a card.
   public init(
     notification: PushNotification, app: AppInfo, hiddenCount: Int, now: SimInstant,
-    maxBodyLines: Int = 2
+    maxBodyLines: Int = 2, showsSubtitle: Bool = true
   ) {
     self.notification = notification
     self.app = app
     self.hiddenCount = hiddenCount
     self.now = now
     self.maxBodyLines = maxBodyLines
+    self.showsSubtitle = showsSubtitle
+  }
+
+  /// The same card in progressively more compact forms: as configured, with a one-line body,
+  /// then without the subtitle.
+  public func compactVariants() -> [NotificationCardView] {
+    var oneLine = self
+    oneLine.maxBodyLines = min(maxBodyLines, 1)
+    var minimal = oneLine
+    minimal.showsSubtitle = false
+    return [self, oneLine, minimal]
   }
 
   /// The content lines inside the border for a card of `columns` columns, with their roles.
@@ -42,7 +55,7 @@ public struct NotificationCardView: Sendable {
     if let title = notification.title, !title.isEmpty {
       lines.append((TextLayout.truncate(title, toColumns: inner), .cardTitle))
     }
-    if let subtitle = notification.subtitle, !subtitle.isEmpty {
+    if showsSubtitle, let subtitle = notification.subtitle, !subtitle.isEmpty {
       lines.append((TextLayout.truncate(subtitle, toColumns: inner), .cardSubtitle))
     }
     if let body = notification.body, !body.isEmpty {
