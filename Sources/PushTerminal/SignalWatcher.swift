@@ -23,7 +23,9 @@ public final class SignalWatcher {
     self.sources = sources
     for (index, source) in sources.enumerated() {
       let number = signals[index]
-      source.setEventHandler { [pending] in pending.value.store(number, ordering: .sequentiallyConsistent) }
+      source.setEventHandler { [pending] in
+        pending.value.store(number, ordering: .sequentiallyConsistent)
+      }
       source.resume()
     }
   }

@@ -18,7 +18,10 @@ public struct AppState: Equatable, Sendable {
   public var terminalRows: Int
 
   /// Creates the state for a device snapshot.
-  public init(device: DeviceSnapshot, screen: Screen = .lock, terminalColumns: Int = 80, terminalRows: Int = 24) {
+  public init(
+    device: DeviceSnapshot, screen: Screen = .lock, terminalColumns: Int = 80,
+    terminalRows: Int = 24
+  ) {
     self.device = device
     self.screen = screen
     self.terminalColumns = terminalColumns

@@ -20,7 +20,8 @@ struct RunCommand: AsyncParsableCommand {
   @Option(name: .long, help: "A theme name (default, light, high-contrast, sleep) or a YAML file.")
   var theme: String = "default"
 
-  @Option(name: .long, help: "How simulated time moves: wall (with real time) or manual (only with ]).")
+  @Option(
+    name: .long, help: "How simulated time moves: wall (with real time) or manual (only with ]).")
   var clock: SimulationClock.Mode = .wall
 
   @MainActor

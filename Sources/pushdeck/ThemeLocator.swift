@@ -76,9 +76,11 @@ struct ThemeLocator {
     guard let path else {
       if value == "default" { return .builtInDefault }
       throw ThemeLookupError(
-        message: "unknown theme \"\(value)\" (available: \(availableNames().joined(separator: ", ")))")
+        message:
+          "unknown theme \"\(value)\" (available: \(availableNames().joined(separator: ", ")))")
     }
-    guard let data = fileManager.contents(atPath: path), let text = String(data: data, encoding: .utf8)
+    guard let data = fileManager.contents(atPath: path),
+      let text = String(data: data, encoding: .utf8)
     else {
       throw ThemeLookupError(message: "cannot read theme file \(path)")
     }

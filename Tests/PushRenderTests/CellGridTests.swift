@@ -43,14 +43,16 @@ struct CellGridTests {
   @Test func transparentStyleKeepsTheBackgroundUnderneath() {
     var grid = CellGrid(width: 3, height: 1)
     grid.fill(Rect(column: 0, row: 0, columns: 3, rows: 1), style: Style(background: .ansi16(4)))
-    grid.write("a", at: Point(column: 0, row: 0), style: Style(foreground: .ansi16(7), isBold: true))
+    grid.write(
+      "a", at: Point(column: 0, row: 0), style: Style(foreground: .ansi16(7), isBold: true))
     #expect(grid[0, 0].style == Style(foreground: .ansi16(7), background: .ansi16(4), isBold: true))
   }
 
   @Test func styleDumpListsRunsWithRoles() {
     var grid = CellGrid(width: 6, height: 1)
     grid.write(
-      "Hi", at: Point(column: 1, row: 0), style: Style(foreground: .rgb(255, 255, 255), isBold: true),
+      "Hi", at: Point(column: 1, row: 0),
+      style: Style(foreground: .rgb(255, 255, 255), isBold: true),
       role: .cardTitle)
     #expect(grid.styleDump() == "row 0, cols 1–2: cardTitle (bold, fg #FFFFFF)\n")
   }

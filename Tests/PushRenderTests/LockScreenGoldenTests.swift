@@ -75,7 +75,8 @@ struct LockScreenGoldenTests {
       hiddenCount: stack.hiddenCount, now: device.now)
     card.draw(into: &grid, at: Point(column: 1, row: 0), columns: 48, theme: .builtInDefault)
     let result = Golden.check(
-      grid.textDump() + "\n" + grid.styleDump(), named: "card_messagesStack_styles.txt", in: goldens)
+      grid.textDump() + "\n" + grid.styleDump(), named: "card_messagesStack_styles.txt", in: goldens
+    )
     #expect(result == .matched, "\(result)")
   }
 }
@@ -84,10 +85,11 @@ struct LockScreenGoldenTests {
 struct GroupingTests {
   @Test func stacksAreByAppThenThreadNewestFirst() {
     let stacks = Grouping.stacks(of: DemoScenario.notifications())
-    #expect(stacks.map(\.id.bundleID) == [
-      "com.example.fooddash", "com.example.messages", "com.example.bank",
-      "com.example.calendar", "com.example.news",
-    ])
+    #expect(
+      stacks.map(\.id.bundleID) == [
+        "com.example.fooddash", "com.example.messages", "com.example.bank",
+        "com.example.calendar", "com.example.news",
+      ])
     #expect(stacks[1].notifications.map(\.id) == [NotificationID(5), NotificationID(3)])
     #expect(stacks[1].hiddenCount == 1)
   }

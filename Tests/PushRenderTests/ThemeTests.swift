@@ -69,7 +69,8 @@ struct ThemeTests {
   }
 
   @Test func truecolorStepsDownTo256And16() {
-    let theme = Theme(name: "t", styles: [.cardTitle: Style(foreground: .rgb(255, 0, 0), isBold: true)])
+    let theme = Theme(
+      name: "t", styles: [.cardTitle: Style(foreground: .rgb(255, 0, 0), isBold: true)])
     #expect(theme.adapted(to: .truecolor)[.cardTitle].foreground == .rgb(255, 0, 0))
     #expect(theme.adapted(to: .ansi256)[.cardTitle].foreground == .indexed256(196))
     #expect(theme.adapted(to: .ansi16)[.cardTitle].foreground == .ansi16(9))
@@ -79,7 +80,8 @@ struct ThemeTests {
     let theme = Theme(
       name: "t",
       styles: [
-        .cardTitle: Style(foreground: .rgb(1, 2, 3), background: .ansi16(4), isBold: true, isItalic: true),
+        .cardTitle: Style(
+          foreground: .rgb(1, 2, 3), background: .ansi16(4), isBold: true, isItalic: true),
         .selection: Style(background: .rgb(9, 9, 9)),
       ],
       monochromeStyles: [.selection: Style(isReversed: true)])
@@ -90,8 +92,10 @@ struct ThemeTests {
   }
 
   @Test func capabilityDetectionRespectsNoColorFirst() {
-    #expect(ColorCapability.detect(colors: 256, colorTerm: "truecolor", noColor: true) == .monochrome)
-    #expect(ColorCapability.detect(colors: 256, colorTerm: "truecolor", noColor: false) == .truecolor)
+    #expect(
+      ColorCapability.detect(colors: 256, colorTerm: "truecolor", noColor: true) == .monochrome)
+    #expect(
+      ColorCapability.detect(colors: 256, colorTerm: "truecolor", noColor: false) == .truecolor)
     #expect(ColorCapability.detect(colors: 256, colorTerm: nil, noColor: false) == .ansi256)
     #expect(ColorCapability.detect(colors: 8, colorTerm: nil, noColor: false) == .ansi16)
     #expect(ColorCapability.detect(colors: 0, colorTerm: nil, noColor: false) == .monochrome)

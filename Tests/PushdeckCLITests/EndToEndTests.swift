@@ -28,7 +28,9 @@ private struct TmuxServer {
     ).output
   }
 
-  func capture() -> String { (try? run(["capture-pane", "-p", "-t", "t"], readingOutput: true)) ?? "" }
+  func capture() -> String {
+    (try? run(["capture-pane", "-p", "-t", "t"], readingOutput: true)) ?? ""
+  }
 
   func kill() { _ = try? run(["kill-server"]) }
 
@@ -43,7 +45,9 @@ private struct TmuxServer {
     var screen = capture()
     while !predicate(screen) {
       if clock.now >= deadline {
-        Issue.record("timed out waiting for \(description); last screen:\n\(screen)", sourceLocation: sourceLocation)
+        Issue.record(
+          "timed out waiting for \(description); last screen:\n\(screen)",
+          sourceLocation: sourceLocation)
         return false
       }
       try await Task.sleep(for: .milliseconds(100))

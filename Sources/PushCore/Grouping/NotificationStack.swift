@@ -33,7 +33,8 @@ public enum Grouping {
     var order: [NotificationStack.ID] = []
     var members: [NotificationStack.ID: [PushNotification]] = [:]
     for notification in notifications {
-      let id = NotificationStack.ID(bundleID: notification.bundleID, threadID: notification.threadID)
+      let id = NotificationStack.ID(
+        bundleID: notification.bundleID, threadID: notification.threadID)
       if members[id] == nil { order.append(id) }
       members[id, default: []].append(notification)
     }

@@ -16,10 +16,11 @@ public enum Color: Equatable, Hashable, Sendable, CustomStringConvertible {
     case .ansi16(let index): return "ansi(\(index))"
     case .indexed256(let index): return "idx(\(index))"
     case .rgb(let red, let green, let blue):
-      return "#" + [red, green, blue].map { value in
-        let hex = String(value, radix: 16, uppercase: true)
-        return hex.count == 1 ? "0" + hex : hex
-      }.joined()
+      return "#"
+        + [red, green, blue].map { value in
+          let hex = String(value, radix: 16, uppercase: true)
+          return hex.count == 1 ? "0" + hex : hex
+        }.joined()
     }
   }
 }

@@ -55,7 +55,8 @@ public struct BigClock: Sendable {
       guard let glyph = Self.font[character] else { continue }
       for row in 0..<6 {
         if index > 0 { pixelRows[row] += "." }
-        pixelRows[row] += row < glyph.count ? glyph[row] : String(repeating: ".", count: glyph[0].count)
+        pixelRows[row] +=
+          row < glyph.count ? glyph[row] : String(repeating: ".", count: glyph[0].count)
       }
     }
     switch size {

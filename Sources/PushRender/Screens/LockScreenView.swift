@@ -36,7 +36,8 @@ public struct LockScreenView: Sendable {
     for row in 0..<size.rows {
       if let color = theme.wallpaperColor(row: row, of: size.rows) {
         grid.restyle(
-          Rect(column: 0, row: row, columns: size.columns, rows: 1), style: Style(background: color))
+          Rect(column: 0, row: row, columns: size.columns, rows: 1), style: Style(background: color)
+        )
       }
     }
     drawStatusBar(into: &grid, theme: theme)
@@ -64,7 +65,8 @@ public struct LockScreenView: Sendable {
     grid.write(" Pushdeck", at: Point(column: 0, row: 0), style: style, role: .statusBar)
     let right = "5G ▂▄▆█  87% ▰▰▰▱ "
     let columns = DisplayWidth.columns(of: right)
-    grid.write(right, at: Point(column: grid.width - columns, row: 0), style: style, role: .statusBar)
+    grid.write(
+      right, at: Point(column: grid.width - columns, row: 0), style: style, role: .statusBar)
   }
 
   /// Draws padlock, date, clock and Focus; returns the first row free for cards.
@@ -109,13 +111,16 @@ public struct LockScreenView: Sendable {
         now: device.now, maxBodyLines: 2)
       let gap = index > 0 ? 1 : 0
       // Everything from here on fits as it is: draw it all without an overflow line.
-      let restFits = fitsAll(stacks, from: index, used: used, columns: columns, available: available)
+      let restFits = fitsAll(
+        stacks, from: index, used: used, columns: columns, available: available)
       // Otherwise keep room for the overflow line (a gap and one row), and let the front stack
       // shrink to a compact card rather than vanish on short terminals.
       let candidates = restFits || index > 0 ? [card] : card.compactVariants()
       let reserve = restFits ? 0 : 2
       guard
-        let chosen = candidates.first(where: { used + gap + $0.rows(columns: columns) + reserve <= available })
+        let chosen = candidates.first(where: {
+          used + gap + $0.rows(columns: columns) + reserve <= available
+        })
       else { break }
       chosen.draw(
         into: &grid, at: Point(column: left, row: top + used + gap), columns: columns, theme: theme)

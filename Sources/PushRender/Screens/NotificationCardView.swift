@@ -137,7 +137,9 @@ public struct NotificationCardView: Sendable {
     grid.write(name, at: Point(column: nameStart, row: row), style: theme[.appName], role: .appName)
   }
 
-  private func drawStackEdge(into grid: inout CellGrid, at origin: Point, columns: Int, theme: Theme) {
+  private func drawStackEdge(
+    into grid: inout CellGrid, at origin: Point, columns: Int, theme: Theme
+  ) {
     guard columns > 2 else { return }
     grid.fill(
       Rect(column: origin.column, row: origin.row, columns: columns, rows: 1),

@@ -33,7 +33,10 @@ public enum TextLayout {
       var last = lines[maxLines - 1]
       last.append(Glyph(" ", columns: 1))
       last.append(contentsOf: lines[maxLines])
-      lines = Array(lines.prefix(maxLines - 1)) + [truncated(last, toColumns: columns, ellipsis: ellipsis, force: true)]
+      lines =
+        Array(lines.prefix(maxLines - 1)) + [
+          truncated(last, toColumns: columns, ellipsis: ellipsis, force: true)
+        ]
     }
     return lines.map(render)
   }

@@ -51,7 +51,8 @@ extension Theme {
     } catch let error as ThemeError {
       throw error
     } catch let error as YamlError {
-      throw ThemeError(file: file, line: Self.line(of: error), keyPath: "", message: Self.summary(of: error))
+      throw ThemeError(
+        file: file, line: Self.line(of: error), keyPath: "", message: Self.summary(of: error))
     } catch {
       throw ThemeError(file: file, line: nil, keyPath: "", message: "\(error)")
     }
@@ -120,7 +121,9 @@ private struct ThemeDocumentReader {
     for (key, keyNode, value) in entries {
       switch key {
       case "name":
-        guard let text = value.scalar?.string else { throw error(value, "name", "expected a string") }
+        guard let text = value.scalar?.string else {
+          throw error(value, "name", "expected a string")
+        }
         name = text
       case "palette": break
       case "wallpaper":
