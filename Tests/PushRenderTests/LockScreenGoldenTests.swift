@@ -4,7 +4,7 @@ import PushTestSupport
 import PushUI
 import Testing
 
-private let goldens = Golden.directory(besides: #filePath)
+let goldens = Golden.directory(besides: #filePath)
 
 private func lockScreen(_ device: DeviceSnapshot = DemoScenario.snapshot(), columns: Int, rows: Int)
   -> CellGrid
@@ -92,5 +92,33 @@ struct GroupingTests {
       ])
     #expect(stacks[1].notifications.map(\.id) == [NotificationID(5), NotificationID(3)])
     #expect(stacks[1].hiddenCount == 1)
+  }
+}
+
+@Suite("International payload goldens")
+struct InternationalGoldenTests {
+  @Test func cjkEmojiAndRightToLeftPayloadsLineUp() {
+    let start = DemoScenario.start
+    let device = DeviceSnapshot(
+      now: start,
+      apps: [
+        "com.example.line": AppInfo(bundleID: "com.example.line", displayName: "ライン", iconGlyph: "💚"),
+        "com.example.chat": AppInfo(bundleID: "com.example.chat", displayName: "צ׳אט", iconGlyph: "💬"),
+      ],
+      notifications: [
+        PushNotification(
+          id: NotificationID(1), bundleID: "com.example.chat", title: "שלום עולם",
+          body: "مرحبا بالعالم — see you at 12:30 👍🏽", receivedAt: start - .minutes(20)),
+        PushNotification(
+          id: NotificationID(2), bundleID: "com.example.line", title: "東京都新宿区西新宿の天気",
+          subtitle: "ｶﾞｲﾄﾞ 🇯🇵 family 👨‍👩‍👧 ❤️",
+          body: "今日は一日中晴れるでしょう。最高気温は二十五度、最低気温は十八度の予報です。",
+          receivedAt: start - .minutes(2)),
+      ])
+    let grid = render(
+      AppState(device: device), size: Size(columns: 50, rows: 22), theme: .builtInDefault)
+    let result = Golden.check(
+      grid.textDump(), named: "lockScreen_cjkEmojiRTL_50x22.txt", in: goldens)
+    #expect(result == .matched, "\(result)")
   }
 }
