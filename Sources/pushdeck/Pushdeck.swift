@@ -5,6 +5,6 @@ struct Pushdeck: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "pushdeck",
     abstract: "A terminal notification-center emulator for APNs payloads.",
-    subcommands: []
+    subcommands: [ValidateCommand.self]
   )
 }

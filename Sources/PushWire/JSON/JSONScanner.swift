@@ -277,7 +277,7 @@ private struct Parser {
     if byte == closeBrace && lastComma >= 0 {
       return JSONSyntaxError(
         .trailingComma, at: position, "trailing comma before '}'",
-        hint: "remove the comma after the last member (JSON allows no trailing commas)")
+        hint: "remove the comma at \(location(of: lastComma)) (JSON allows no trailing commas)")
     }
     if smartQuoteLength(at: position) != nil {
       return JSONSyntaxError(

@@ -1,0 +1,199 @@
+/// The `apns-push-type` header's values, with the topic suffix each one requires.
+public enum PushType: String, Sendable, CaseIterable, Codable {
+  case alert, background, location, voip, complication, fileprovider, mdm, liveactivity
+  case pushtotalk, widgets, controls
+
+  /// The suffix `apns-topic` must carry after the bundle id (empty for plain bundle ids; nil
+  /// for MDM, whose topic comes from the certificate).
+  public var topicSuffix: String? {
+    switch self {
+    case .alert, .background: ""
+    case .location: ".location-query"
+    case .voip: ".voip"
+    case .complication: ".complication"
+    case .fileprovider: ".pushkit.fileprovider"
+    case .mdm: nil
+    case .liveactivity: ".push-type.liveactivity"
+    case .pushtotalk: ".voip-ptt"
+    case .widgets: ".push-type.widgets"
+    case .controls: ".push-type.controls"
+    }
+  }
+
+  /// The largest payload APNs accepts for this push type, in bytes.
+  public var maximumPayloadBytes: Int { self == .voip ? 5120 : 4096 }
+}
+
+/// `apns-priority`: when APNs delivers.
+public enum PushPriority: Int, Sendable, CaseIterable, Codable {
+  /// Power over everything; never wakes the device.
+  case low = 1
+  /// According to the device's power state; may be batched.
+  case normal = 5
+  /// Immediately (the default).
+  case immediate = 10
+}
+
+/// The APNs request headers of one push, typed.
+///
+/// Every field is optional, as on the wire; ``raw`` keeps every header exactly as sent.
+public struct APNsHeaders: Equatable, Sendable {
+  /// `apns-push-type`, when it is a known value.
+  public var pushType: PushType?
+  /// `apns-priority`, when it is 1, 5 or 10.
+  public var priority: PushPriority?
+  /// `apns-expiration` in UNIX seconds; 0 means deliver once or never.
+  public var expiration: Int?
+  /// `apns-topic`.
+  public var topic: String?
+  /// `apns-collapse-id`.
+  public var collapseID: String?
+  /// `apns-id`.
+  public var apnsID: String?
+  /// Every header as sent, lowercased names, in order.
+  public var raw: [(name: String, value: String)]
+
+  /// Creates empty headers.
+  public init() { raw = [] }
+
+  public static func == (lhs: APNsHeaders, rhs: APNsHeaders) -> Bool {
+    lhs.pushType == rhs.pushType && lhs.priority == rhs.priority && lhs.expiration == rhs.expiration
+      && lhs.topic == rhs.topic && lhs.collapseID == rhs.collapseID && lhs.apnsID == rhs.apnsID
+      && lhs.raw.elementsEqual(rhs.raw) { $0.name == $1.name && $0.value == $1.value }
+  }
+
+  /// The raw value of a header, by case-insensitive name.
+  public func value(_ name: String) -> String? {
+    let lowered = name.lowercased()
+    return raw.first { $0.name == lowered }?.value
+  }
+
+  /// Parses and checks header name-value pairs, reporting each bad value.
+  ///
+  /// - Parameters:
+  ///   - pairs: the headers, in order.
+  ///   - bundleID: the app the push is for, to check `apns-topic` against.
+  ///   - pathPrefix: the key path prefix for diagnostics (`headers` in a capture).
+  ///   - locate: maps a header name to its location in the source, when there is a source.
+  /// - Returns: the typed headers and the diagnostics.
+  public static func parse(
+    _ pairs: [(name: String, value: String)], bundleID: String?, pathPrefix: String = "headers",
+    locate: (String) -> TextLocation? = { _ in nil }
+  ) -> (APNsHeaders, [Diagnostic]) {
+    var headers = APNsHeaders()
+    var diagnostics: [Diagnostic] = []
+    func report(_ code: DiagnosticCode, _ name: String, _ message: String, _ effect: String, hint: String? = nil) {
+      diagnostics.append(
+        Diagnostic(
+          .error, code, path: "\(pathPrefix).\(name)", location: locate(name), message: message,
+          effect: effect, hint: hint))
+    }
+    for (name, value) in pairs {
+      let lowered = name.lowercased()
+      headers.raw.append((lowered, value))
+      switch lowered {
+      case "apns-push-type":
+        if let type = PushType(rawValue: value) {
+          headers.pushType = type
+        } else {
+          report(
+            .invalidPushType, name, "unknown apns-push-type \(JSONValue.quoted(value))",
+            "APNs rejects the request (400 InvalidPushType).",
+            hint: "use one of: " + PushType.allCases.map(\.rawValue).joined(separator: ", "))
+        }
+      case "apns-priority":
+        if let number = Int(value), let priority = PushPriority(rawValue: number) {
+          headers.priority = priority
+        } else {
+          report(
+            .badPriority, name, "apns-priority must be 1, 5 or 10, not \(JSONValue.quoted(value))",
+            "APNs rejects the request (400 BadPriority).")
+        }
+      case "apns-expiration":
+        if let seconds = Int(value), seconds >= 0 {
+          headers.expiration = seconds
+        } else {
+          report(
+            .badExpirationDate, name, "apns-expiration must be UNIX seconds, not \(JSONValue.quoted(value))",
+            "APNs rejects the request (400 BadExpirationDate).", hint: "use 0 to deliver once or not at all")
+        }
+      case "apns-topic":
+        headers.topic = value
+      case "apns-collapse-id":
+        headers.collapseID = value
+        if value.utf8.count > 64 {
+          report(
+            .badCollapseId, name, "apns-collapse-id is \(value.utf8.count) bytes; the limit is 64",
+            "APNs rejects the request (400 BadCollapseId).", hint: "shorten the id, for example to a hash")
+        }
+      case "apns-id":
+        headers.apnsID = value
+        if !isCanonicalUUID(value) {
+          report(
+            .badMessageId, name, "apns-id \(JSONValue.quoted(value)) is not a UUID in 8-4-4-4-12 form",
+            "APNs rejects the request (400 BadMessageId).", hint: "omit it and APNs generates one")
+        }
+      default:
+        break
+      }
+    }
+    if headers.pushType == .background, headers.priority == .immediate {
+      report(
+        .badPriority, "apns-priority", "a background push must have apns-priority 5, not 10",
+        "APNs rejects the request (400 BadPriority); the app is never woken.",
+        hint: "send silent pushes with apns-priority: 5")
+    }
+    if let topic = headers.topic, let bundleID, !bundleID.isEmpty {
+      let type = headers.pushType ?? .alert
+      if let suffix = type.topicSuffix, topic != bundleID + suffix {
+        report(
+          .badTopic, "apns-topic",
+          "apns-topic \(JSONValue.quoted(topic)) does not fit push type \(type.rawValue) for \(bundleID)",
+          "APNs rejects the request (400 BadTopic or DeviceTokenNotForTopic).",
+          hint: "for \(type.rawValue) pushes the topic is \(JSONValue.quoted(bundleID + suffix))")
+      }
+    }
+    return (headers, diagnostics)
+  }
+
+  /// Whether `text` is a UUID in canonical 8-4-4-4-12 hex form (either case).
+  public static func isCanonicalUUID(_ text: String) -> Bool {
+    let utf8 = Array(text.utf8)
+    guard utf8.count == 36 else { return false }
+    for (index, byte) in utf8.enumerated() {
+      if [8, 13, 18, 23].contains(index) {
+        if byte != UInt8(ascii: "-") { return false }
+      } else if hexValue(byte) == nil {
+        return false
+      }
+    }
+    return true
+  }
+}
+
+/// A device token: the hex string APNs puts in `/3/device/<token>`.
+public enum DeviceToken {
+  /// Checks a device token, returning a diagnostic when it is malformed.
+  ///
+  /// Apple says not to assume a length, so any even number of hex digits from 8 to 200 passes.
+  public static func check(_ token: String, path: String = "token", location: TextLocation? = nil)
+    -> Diagnostic?
+  {
+    let problem: String?
+    if token.isEmpty {
+      problem = "the device token is empty"
+    } else if !token.utf8.allSatisfy({ hexValue($0) != nil }) {
+      problem = "the device token \(JSONValue.quoted(String(token.prefix(80)))) is not a hex string"
+    } else if token.utf8.count % 2 != 0 || token.utf8.count < 8 || token.utf8.count > 200 {
+      problem = "the device token has \(token.utf8.count) hex digits; expected an even number (usually 64)"
+    } else {
+      problem = nil
+    }
+    return problem.map {
+      Diagnostic(
+        .error, .badDeviceToken, path: path, location: location, message: $0,
+        effect: "APNs rejects the request (400 BadDeviceToken); nothing is delivered.",
+        hint: "send the token as the hex string of its bytes, as the app received it")
+    }
+  }
+}

@@ -1,0 +1,696 @@
+/// Builds an ``APNsPayload`` from a scanned document and reports every problem on the way.
+///
+/// One pass over the tape both types the payload and checks it against the rules in
+/// `shared/reference/apple-notifications.md` §1: errors for what APNs or the device rejects,
+/// warnings for the mistakes people really make (each saying what iOS will do), and notes.
+public struct PayloadDecoder {
+  /// What the decoder knows about the push beyond the payload itself.
+  public struct Context: Sendable {
+    /// The push type from the headers, if there were headers.
+    public var pushType: PushType?
+    /// Whether the payload came from an Xcode Simulator `.apns` file.
+    public var isSimulatorFile: Bool
+    /// The key path prefix, for example `payload` inside a capture envelope.
+    public var pathPrefix: String?
+
+    /// Creates a context.
+    public init(pushType: PushType? = nil, isSimulatorFile: Bool = false, pathPrefix: String? = nil) {
+      self.pushType = pushType
+      self.isSimulatorFile = isSimulatorFile
+      self.pathPrefix = pathPrefix
+    }
+  }
+
+  /// The outcome: the payload when the structure allowed one, and every diagnostic.
+  public struct Result: Sendable {
+    /// The typed payload; nil when the top level is not an object or has no usable `aps`.
+    public var payload: APNsPayload?
+    /// Everything found, in source order within each pass.
+    public var diagnostics: [Diagnostic]
+  }
+
+  let document: JSONDocument
+  let context: Context
+  var diagnostics: [Diagnostic] = []
+
+  private init(document: JSONDocument, context: Context) {
+    self.document = document
+    self.context = context
+  }
+
+  /// Decodes the payload object at `index` of `document`.
+  ///
+  /// - Parameters:
+  ///   - document: the scanned JSON.
+  ///   - index: the payload's tape index (0 for a payload file).
+  ///   - context: push type and source kind.
+  public static func decode(_ document: JSONDocument, at index: Int = 0, context: Context = Context())
+    -> Result
+  {
+    var decoder = PayloadDecoder(document: document, context: context)
+    let payload = decoder.decodePayload(at: index)
+    return Result(payload: payload, diagnostics: decoder.diagnostics)
+  }
+
+  // MARK: - Reporting
+
+  func path(_ components: String...) -> String {
+    let joined = components.joined(separator: ".")
+    guard let prefix = context.pathPrefix, !prefix.isEmpty else { return joined }
+    return joined.isEmpty ? prefix : prefix + "." + joined
+  }
+
+  mutating func report(
+    _ severity: Severity, _ code: DiagnosticCode, at index: Int?, path: String?, _ message: String,
+    effect: String, hint: String? = nil
+  ) {
+    diagnostics.append(
+      Diagnostic(
+        severity, code, path: path, location: index.map(document.location(of:)), message: message,
+        effect: effect, hint: hint))
+  }
+
+  mutating func wrongType(_ index: Int, path: String, expected: String, effect: String) {
+    report(
+      .error, .invalidValue, at: index, path: path,
+      "\(path) must be \(expected), not \(describe(index))", effect: effect)
+  }
+
+  func describe(_ index: Int) -> String {
+    switch document.kind(index) {
+    case .object: return "an object"
+    case .array: return "an array"
+    case .string: return "the string \(JSONValue.quoted(String(document.string(index).prefix(40))))"
+    case .number: return "the number \(document.rawText(index))"
+    case .true: return "true"
+    case .false: return "false"
+    case .null: return "null"
+    }
+  }
+
+  // MARK: - Top level
+
+  mutating func decodePayload(at index: Int) -> APNsPayload? {
+    guard document.kind(index) == .object else {
+      report(
+        .error, .notAnObject, at: index, path: context.pathPrefix,
+        "the payload must be a JSON object, not \(describe(index))",
+        effect: "APNs rejects it (400); nothing reaches the device.",
+        hint: "wrap it as {\"aps\": {\"alert\": \"…\"}}")
+      return nil
+    }
+    var payload = APNsPayload()
+    var apsIndex: Int?
+    var seenKeys: Set<String> = []
+    for (keyIndex, valueIndex) in document.members(of: index) {
+      let key = document.string(keyIndex)
+      if !seenKeys.insert(key).inserted {
+        report(
+          .warning, .duplicateKey, at: keyIndex, path: path(key), "the key \(JSONValue.quoted(key)) appears twice",
+          effect: "Which value iOS uses is undefined; Pushdeck uses the first.", hint: "remove one of them")
+        continue
+      }
+      switch key {
+      case "aps":
+        apsIndex = valueIndex
+      case "Simulator Target Bundle":
+        if let bundle = document.stringValue(valueIndex) {
+          payload.simulatorTargetBundle = bundle
+          checkPlaceholder(bundle, at: valueIndex, path: path(key), what: "bundle id")
+        } else {
+          wrongType(
+            valueIndex, path: path(key), expected: "a bundle id string",
+            effect: "The Simulator does not know which app to deliver to.")
+        }
+      default:
+        checkTopLevelKey(key, keyIndex: keyIndex, valueIndex: valueIndex)
+        payload.customKeys.append(JSONMember(key: key, value: document.value(valueIndex)))
+      }
+    }
+    guard let apsIndex else {
+      report(
+        .error, .missingAps, at: index, path: context.pathPrefix,
+        "the payload has no \"aps\" dictionary",
+        effect: "APNs and the Simulator reject it; nothing reaches the device.",
+        hint: "put alert, badge and sound inside \"aps\": {\"aps\": {\"alert\": \"Hello\"}}")
+      return nil
+    }
+    guard document.kind(apsIndex) == .object else {
+      wrongType(
+        apsIndex, path: path("aps"), expected: "a dictionary",
+        effect: "APNs rejects the payload; nothing reaches the device.")
+      return nil
+    }
+    payload.aps = decodeAPS(at: apsIndex)
+    checkWholePayload(payload, apsIndex: apsIndex)
+    if context.isSimulatorFile && payload.simulatorTargetBundle == nil
+      && !diagnostics.contains(where: { $0.code == .misspelledSimulatorTargetBundle })
+    {
+      report(
+        .info, .missingSimulatorTargetBundle, at: nil, path: nil,
+        "the file has no \"Simulator Target Bundle\" key",
+        effect: "Dragging it onto the Simulator does nothing; `xcrun simctl push` needs the bundle id as an argument.",
+        hint: "add \"Simulator Target Bundle\": \"<your bundle id>\" at the top level")
+    }
+    return payload
+  }
+
+  mutating func checkTopLevelKey(_ key: String, keyIndex: Int, valueIndex: Int) {
+    let lowered = key.lowercased()
+    if lowered.hasPrefix("apns-") {
+      report(
+        .warning, .headerInBody, at: keyIndex, path: path(key),
+        "\(JSONValue.quoted(key)) is an HTTP/2 request header, not a payload key",
+        effect: "In the body it is only custom data: it does not change the push type, priority or collapse id.",
+        hint: "send it as a request header (in a capture, under \"headers\")")
+      return
+    }
+    if isSimulatorTargetBundleTypo(key) {
+      report(
+        .warning, .misspelledSimulatorTargetBundle, at: keyIndex, path: path(key),
+        "\(JSONValue.quoted(key)) looks like a misspelling of \"Simulator Target Bundle\"",
+        effect: "The Simulator ignores it, so dragging the file onto a Simulator does not know the target app.",
+        hint: "rename the key to exactly \"Simulator Target Bundle\"")
+      return
+    }
+    if ["alert", "badge", "sound", "content-available", "mutable-content", "thread-id", "category"]
+      .contains(key)
+    {
+      report(
+        .warning, .apsKeyOutsideAps, at: keyIndex, path: path(key),
+        "\(JSONValue.quoted(key)) is beside \"aps\" instead of inside it",
+        effect: "iOS reads it only inside aps; here it is custom data and has no effect on the notification.",
+        hint: "move it into the \"aps\" dictionary")
+      return
+    }
+    if lowered.hasPrefix("gcm.") || lowered.hasPrefix("google.") {
+      report(
+        .info, .firebaseKey, at: keyIndex, path: path(key),
+        "\(JSONValue.quoted(key)) is Firebase Cloud Messaging metadata",
+        effect: "iOS passes it to the app in userInfo as custom data; it changes nothing on screen.")
+      return
+    }
+    if document.kind(valueIndex) == .string {
+      let text = document.string(valueIndex)
+      if let first = text.utf8.first, first == UInt8(ascii: "{") || first == UInt8(ascii: "["),
+        text.utf8.count >= 2, (try? JSONDocument(text: text)) != nil
+      {
+        report(
+          .info, .customValueIsEncodedJSON, at: valueIndex, path: path(key),
+          "the custom value \(JSONValue.quoted(key)) is a JSON document encoded as a string",
+          effect: "userInfo[\"\(key)\"] is a String; the app must parse it again.",
+          hint: "send the object itself if the app expects a dictionary")
+      }
+    }
+  }
+
+  /// Whether a top-level key is a near-miss of `Simulator Target Bundle`.
+  func isSimulatorTargetBundleTypo(_ key: String) -> Bool {
+    let normalized = key.lowercased().filter { $0.isLetter }
+    guard normalized != "simulatortargetbundle" || key != "Simulator Target Bundle" else { return false }
+    if normalized == "simulatortargetbundle" { return true }
+    return normalized.hasPrefix("simulat") && normalized.hasSuffix("targetbundle")
+      || (normalized.contains("target") && normalized.contains("bundle") && normalized.hasPrefix("sim"))
+  }
+
+  mutating func checkPlaceholder(_ value: String, at index: Int, path: String, what: String) {
+    guard Self.isPlaceholder(value) else { return }
+    report(
+      .warning, .placeholderValue, at: index, path: path,
+      "\(JSONValue.quoted(value)) looks like a template placeholder, not a real \(what)",
+      effect: "No installed app matches it, so the push is not delivered.",
+      hint: "replace it with the real value")
+  }
+
+  /// Whether a value looks like an unfilled template placeholder (`{app_bundle_id}`, `[BUNDLE_ID]`,
+  /// `<bundle id>`, `YOUR_BUNDLE_ID`, `$BUNDLE_ID`).
+  public static func isPlaceholder(_ value: String) -> Bool {
+    let trimmed = value.trimmingCharacters(in: " ")
+    guard let first = trimmed.first, let last = trimmed.last else { return false }
+    if (first == "{" && last == "}") || (first == "<" && last == ">") || (first == "[" && last == "]") {
+      return trimmed.count > 2
+    }
+    if trimmed.hasPrefix("$") || trimmed.hasPrefix("%") && trimmed.hasSuffix("%") { return true }
+    let upper = trimmed.uppercased()
+    return upper.hasPrefix("YOUR_") || upper.hasPrefix("YOUR-") || upper.hasPrefix("YOUR.")
+      || upper.contains("PLACEHOLDER") || upper.contains("XXXX")
+  }
+
+  // MARK: - aps
+
+  mutating func decodeAPS(at apsIndex: Int) -> APS {
+    var aps = APS()
+    var liveActivity = LiveActivityContent()
+    var hasLiveActivityKey = false
+    var seenKeys: Set<String> = []
+    for (keyIndex, valueIndex) in document.members(of: apsIndex) {
+      let key = document.string(keyIndex)
+      let keyPath = path("aps", key)
+      if !seenKeys.insert(key).inserted {
+        report(
+          .warning, .duplicateKey, at: keyIndex, path: keyPath, "the key \(JSONValue.quoted(key)) appears twice in aps",
+          effect: "Which value iOS uses is undefined; Pushdeck uses the first.", hint: "remove one of them")
+        continue
+      }
+      switch key {
+      case "alert":
+        aps.alert = decodeAlert(at: valueIndex, path: keyPath)
+      case "badge":
+        if let badge = document.integer(valueIndex), badge >= 0 {
+          aps.badge = badge
+        } else {
+          wrongType(
+            valueIndex, path: keyPath, expected: "a whole number of 0 or more",
+            effect: "The badge is not changed.")
+        }
+      case "sound":
+        aps.sound = decodeSound(at: valueIndex, path: keyPath)
+      case "thread-id":
+        aps.threadID = string(valueIndex, path: keyPath, effect: "The notification is grouped with the app's other notifications.")
+      case "category":
+        aps.category = string(valueIndex, path: keyPath, effect: "No action buttons are shown.")
+      case "content-available":
+        aps.contentAvailable = flag(
+          valueIndex, path: keyPath, code: .contentAvailableNotInteger,
+          effect: "iOS does not treat it as a background push, so the app is not woken.")
+      case "mutable-content":
+        aps.mutableContent = flag(
+          valueIndex, path: keyPath, code: .mutableContentNotInteger,
+          effect: "iOS ignores it, so the service extension will not run and the content is shown unmodified.")
+      case "target-content-id":
+        aps.targetContentID = string(valueIndex, path: keyPath, effect: "The app opens its default scene.")
+      case "interruption-level":
+        guard let text = string(valueIndex, path: keyPath, effect: "It is delivered at the default level, active.")
+        else { break }
+        aps.interruptionLevelText = text
+        if let level = InterruptionLevel(rawValue: text) {
+          aps.interruptionLevel = level
+        } else {
+          let suggestion = text == "time-senstive" || text.lowercased().replacingUnderscores() == "time-sensitive"
+            || text == "timeSensitive" ? "time-sensitive" : nil
+          report(
+            .warning, .unknownInterruptionLevel, at: valueIndex, path: keyPath,
+            "unknown interruption-level \(JSONValue.quoted(text))",
+            effect: "iOS delivers it at the default level, active: it will not break through Focus or Scheduled Summary.",
+            hint: suggestion.map { "write \"\($0)\"" } ?? "use passive, active, time-sensitive or critical")
+        }
+      case "relevance-score":
+        if let score = document.double(valueIndex) {
+          aps.relevanceScore = score
+        } else {
+          wrongType(valueIndex, path: keyPath, expected: "a number from 0 to 1", effect: "It is ignored for ranking.")
+        }
+      case "filter-criteria":
+        aps.filterCriteria = string(valueIndex, path: keyPath, effect: "Focus filters cannot match it.")
+      case "timestamp", "event", "content-state", "stale-date", "dismissal-date", "attributes-type",
+        "attributes", "input-push-token", "input-push-channel":
+        hasLiveActivityKey = true
+        decodeLiveActivityKey(key, at: valueIndex, path: keyPath, into: &liveActivity)
+      default:
+        checkUnknownAPSKey(key, keyIndex: keyIndex, valueIndex: valueIndex, path: keyPath)
+      }
+    }
+    if hasLiveActivityKey { aps.liveActivity = liveActivity }
+    return aps
+  }
+
+  mutating func checkUnknownAPSKey(_ key: String, keyIndex: Int, valueIndex: Int, path keyPath: String) {
+    let known = [
+      "alert", "badge", "sound", "thread-id", "category", "content-available", "mutable-content",
+      "target-content-id", "interruption-level", "relevance-score", "filter-criteria", "timestamp",
+      "event", "content-state", "stale-date", "dismissal-date", "attributes-type", "attributes",
+      "input-push-token", "input-push-channel",
+    ]
+    let canonical = key.lowercased().replacingUnderscores()
+    let camel = known.first { $0.replacingOccurrences(of: "-", with: "") == key.lowercased() }
+    if key.lowercased().hasPrefix("apns-") {
+      report(
+        .warning, .headerInBody, at: keyIndex, path: keyPath,
+        "\(JSONValue.quoted(key)) is an HTTP/2 request header, not an aps key",
+        effect: "APNs ignores it here: it does not change the push type, priority or collapse id.",
+        hint: "send it as a request header")
+    } else if let match = known.first(where: { $0 == canonical }) ?? camel {
+      report(
+        .warning, .misspelledApsKey, at: keyIndex, path: keyPath,
+        "\(JSONValue.quoted(key)) is not an aps key; did you mean \(JSONValue.quoted(match))?",
+        effect: "iOS ignores it" + (match == "content-available"
+          ? ", so the app is not woken in the background."
+          : match == "mutable-content" ? ", so the service extension does not run." : "."),
+        hint: "rename it to \(JSONValue.quoted(match))")
+    } else {
+      report(
+        .warning, .customKeyInAps, at: keyIndex, path: keyPath,
+        "\(JSONValue.quoted(key)) is not an aps key",
+        effect: "APNs ignores unknown keys inside aps; the app may not find its data where it expects it.",
+        hint: "move custom data beside \"aps\", at the top level of the payload")
+    }
+  }
+
+  func string(_ index: Int) -> String? { document.stringValue(index) }
+
+  mutating func string(_ index: Int, path: String, effect: String) -> String? {
+    if let text = document.stringValue(index) { return text }
+    wrongType(index, path: path, expected: "a string", effect: effect)
+    return nil
+  }
+
+  /// Reads a flag that must be the number 1; true and "1" get the given warning.
+  mutating func flag(_ index: Int, path: String, code: DiagnosticCode, effect: String) -> Bool {
+    switch document.kind(index) {
+    case .number:
+      let value = document.integer(index)
+      if value == 1 { return true }
+      if value == 0 {
+        report(
+          .info, .noOpValue, at: index, path: path, "\(path) is 0, which is the same as leaving it out",
+          effect: "No effect.")
+        return false
+      }
+    case .true, .false, .string:
+      break
+    default:
+      wrongType(index, path: path, expected: "the number 1", effect: effect)
+      return false
+    }
+    report(
+      .warning, code, at: index, path: path, "\(path) is \(describe(index)); APNs expects the number 1",
+      effect: effect, hint: "write \"\(path.split(separator: ".").last ?? ""[...])\": 1")
+    return false
+  }
+
+  // MARK: - alert
+
+  mutating func decodeAlert(at index: Int, path alertPath: String) -> Alert? {
+    switch document.kind(index) {
+    case .string:
+      let text = document.string(index)
+      checkPlaceholder(text, at: index, path: alertPath, what: "message")
+      return .text(text)
+    case .object:
+      break
+    default:
+      wrongType(
+        index, path: alertPath, expected: "a string or a dictionary", effect: "Nothing is shown for this notification.")
+      return nil
+    }
+    var alert = AlertDictionary()
+    let isLiveActivity = context.pushType == .liveactivity
+    for (keyIndex, valueIndex) in document.members(of: index) {
+      let key = document.string(keyIndex)
+      let keyPath = alertPath + "." + key
+      let textEffect = "That line is not shown."
+      switch key {
+      case "title", "subtitle", "body":
+        // Live Activity alerts allow {"loc-key": …, "loc-args": […]} in place of a string.
+        if isLiveActivity, document.kind(valueIndex) == .object {
+          let locKey = document.member("loc-key", of: valueIndex).flatMap(document.stringValue)
+          if key == "title" { alert.titleLocKey = locKey } else { alert.locKey = locKey }
+          continue
+        }
+        let text = string(valueIndex, path: keyPath, effect: textEffect)
+        if let text { checkPlaceholder(text, at: valueIndex, path: keyPath, what: "message") }
+        switch key {
+        case "title": alert.title = text
+        case "subtitle": alert.subtitle = text
+        default: alert.body = text
+        }
+      case "launch-image": alert.launchImage = string(valueIndex, path: keyPath, effect: "The default launch screen is used.")
+      case "title-loc-key": alert.titleLocKey = string(valueIndex, path: keyPath, effect: textEffect)
+      case "subtitle-loc-key": alert.subtitleLocKey = string(valueIndex, path: keyPath, effect: textEffect)
+      case "loc-key": alert.locKey = string(valueIndex, path: keyPath, effect: textEffect)
+      case "title-loc-args": alert.titleLocArgs = stringArray(valueIndex, path: keyPath)
+      case "subtitle-loc-args": alert.subtitleLocArgs = stringArray(valueIndex, path: keyPath)
+      case "loc-args": alert.locArgs = stringArray(valueIndex, path: keyPath)
+      case "action-loc-key":
+        if document.kind(valueIndex) != .null {
+          alert.actionLocKey = string(valueIndex, path: keyPath, effect: "No effect.")
+        }
+        report(
+          .info, .legacyKeyIgnored, at: keyIndex, path: keyPath,
+          "action-loc-key belongs to the pre-iOS 10 alert style", effect: "Modern iOS ignores it.")
+      case "summary-arg", "summary-arg-count":
+        if key == "summary-arg" {
+          alert.summaryArg = document.stringValue(valueIndex)
+        } else {
+          alert.summaryArgCount = document.integer(valueIndex)
+        }
+        report(
+          .info, .legacyKeyIgnored, at: keyIndex, path: keyPath, "\(key) is ignored since iOS 15",
+          effect: "The group summary does not use it on iOS 15 and later.")
+      case "sound":
+        if isLiveActivity {
+          alert.sound = string(valueIndex, path: keyPath, effect: "No sound plays.")
+        } else {
+          report(
+            .warning, .soundInsideAlert, at: keyIndex, path: keyPath, "\"sound\" is inside alert instead of aps",
+            effect: "iOS ignores it there, so the notification arrives without a sound.",
+            hint: "move \"sound\" up into \"aps\" (only Live Activity alerts carry sound inside alert)")
+        }
+      case "content-available":
+        report(
+          .warning, .contentAvailableInsideAlert, at: keyIndex, path: keyPath,
+          "\"content-available\" is inside alert instead of aps",
+          effect: "iOS ignores it there, so the app is not woken in the background.",
+          hint: "move \"content-available\": 1 up into \"aps\"")
+      default:
+        report(
+          .warning, .customKeyInAlert, at: keyIndex, path: keyPath, "\(JSONValue.quoted(key)) is not an alert key",
+          effect: "iOS ignores it when showing the notification.",
+          hint: "move custom data beside \"aps\", at the top level of the payload")
+      }
+    }
+    return .dictionary(alert)
+  }
+
+  mutating func stringArray(_ index: Int, path: String) -> [String]? {
+    guard document.kind(index) == .array else {
+      wrongType(index, path: path, expected: "an array of strings", effect: "The %@ placeholders stay empty.")
+      return nil
+    }
+    var values: [String] = []
+    for (offset, element) in document.elements(of: index).enumerated() {
+      if let text = document.stringValue(element) {
+        values.append(text)
+      } else {
+        wrongType(
+          element, path: "\(path)[\(offset)]", expected: "a string",
+          effect: "iOS does not substitute it; send numbers as strings, for example \"3\".")
+        values.append(document.kind(element) == .number ? document.rawText(element) : "")
+      }
+    }
+    return values
+  }
+
+  // MARK: - sound
+
+  mutating func decodeSound(at index: Int, path soundPath: String) -> Sound? {
+    switch document.kind(index) {
+    case .string:
+      return .named(document.string(index))
+    case .object:
+      var critical = CriticalSound(isCritical: false, name: nil, volume: nil)
+      for (keyIndex, valueIndex) in document.members(of: index) {
+        let key = document.string(keyIndex)
+        let keyPath = soundPath + "." + key
+        switch key {
+        case "critical":
+          critical.isCritical = document.integer(valueIndex) == 1 || document.bool(valueIndex) == true
+          if document.kind(valueIndex) != .number {
+            report(
+              .warning, .invalidValue, at: valueIndex, path: keyPath, "\(keyPath) should be the number 1",
+              effect: "Pushdeck treats it as 1; a device may play an ordinary sound instead.", hint: "write \"critical\": 1")
+          }
+        case "name":
+          critical.name = string(valueIndex, path: keyPath, effect: "The default critical sound plays.")
+        case "volume":
+          guard let volume = document.double(valueIndex) else {
+            wrongType(valueIndex, path: keyPath, expected: "a number from 0.0 to 1.0", effect: "Full volume is used.")
+            break
+          }
+          critical.volume = volume
+          if volume < 0 || volume > 1 {
+            report(
+              .warning, .criticalVolumeOutOfRange, at: valueIndex, path: keyPath,
+              "volume \(document.rawText(valueIndex)) is outside 0.0…1.0",
+              effect: "Pushdeck clamps it to \(volume < 0 ? "0.0 (silent)" : "1.0 (full volume)").")
+          }
+        default:
+          report(
+            .warning, .invalidValue, at: keyIndex, path: keyPath, "\(JSONValue.quoted(key)) is not a sound key",
+            effect: "iOS ignores it.", hint: "the sound dictionary has critical, name and volume")
+        }
+      }
+      return .critical(critical)
+    default:
+      wrongType(
+        index, path: soundPath, expected: "a sound file name or a critical-sound dictionary",
+        effect: "No sound plays.")
+      return nil
+    }
+  }
+
+  // MARK: - Live Activities
+
+  mutating func decodeLiveActivityKey(
+    _ key: String, at index: Int, path keyPath: String, into content: inout LiveActivityContent
+  ) {
+    let effect = "The Live Activity ignores this update."
+    switch key {
+    case "timestamp":
+      if let value = document.double(index) { content.timestamp = value } else {
+        wrongType(index, path: keyPath, expected: "UNIX seconds", effect: effect)
+      }
+    case "event":
+      guard let text = string(index, path: keyPath, effect: effect) else { return }
+      if let event = LiveActivityEvent(rawValue: text) { content.event = event } else {
+        report(
+          .error, .invalidValue, at: index, path: keyPath, "unknown Live Activity event \(JSONValue.quoted(text))",
+          effect: effect, hint: "use start, update or end")
+      }
+    case "content-state":
+      if document.kind(index) == .object { content.contentState = document.value(index) } else {
+        wrongType(index, path: keyPath, expected: "a dictionary", effect: effect)
+      }
+    case "stale-date":
+      if let value = document.double(index) { content.staleDate = value } else {
+        wrongType(index, path: keyPath, expected: "UNIX seconds", effect: "The activity never goes stale.")
+      }
+    case "dismissal-date":
+      if let value = document.double(index) { content.dismissalDate = value } else {
+        wrongType(index, path: keyPath, expected: "UNIX seconds", effect: "An ended activity stays up to 4 hours.")
+      }
+    case "attributes-type":
+      content.attributesType = string(index, path: keyPath, effect: "The activity cannot start.")
+    case "attributes":
+      if document.kind(index) == .object { content.attributes = document.value(index) } else {
+        wrongType(index, path: keyPath, expected: "a dictionary", effect: "The activity cannot start.")
+      }
+    case "input-push-token":
+      content.inputPushToken = document.integer(index) == 1
+    default:
+      content.inputPushChannel = string(index, path: keyPath, effect: "No broadcast channel is joined.")
+    }
+  }
+
+  // MARK: - Whole-payload rules
+
+  mutating func checkWholePayload(_ payload: APNsPayload, apsIndex: Int) {
+    let aps = payload.aps
+    let apsPath = path("aps")
+    let isLiveActivity = context.pushType == .liveactivity || aps.liveActivity != nil
+    if let score = aps.relevanceScore, !isLiveActivity, score < 0 || score > 1,
+      let index = document.member("relevance-score", of: apsIndex)
+    {
+      report(
+        .warning, .relevanceScoreOutOfRange, at: index, path: apsPath + ".relevance-score",
+        "relevance-score \(document.rawText(index)) is outside 0…1",
+        effect: "Pushdeck clamps it to \(score < 0 ? "0" : "1") when ranking and choosing the summary's featured notification.",
+        hint: "use a value from 0.0 to 1.0")
+    }
+    if let live = aps.liveActivity {
+      if context.isSimulatorFile {
+        report(
+          .warning, .liveActivityInSimulatorFile, at: apsIndex, path: apsPath,
+          "a Live Activity push in a Simulator .apns file",
+          effect: "`xcrun simctl push` and drag-and-drop deliver app notifications only; the activity is not updated.",
+          hint: "send it through APNs (or `pushdeck push`) with apns-push-type: liveactivity to the activity's push token")
+      }
+      if context.pushType != nil && context.pushType != .liveactivity {
+        report(
+          .warning, .liveActivityKeyOutsideLiveActivity, at: apsIndex, path: apsPath,
+          "Live Activity keys in a push of type \(context.pushType?.rawValue ?? "")",
+          effect: "iOS ignores them: only apns-push-type liveactivity updates an activity.",
+          hint: "send activity updates with apns-push-type: liveactivity to the activity's push token")
+      }
+      if live.timestamp == nil {
+        report(
+          .error, .missingLiveActivityKey, at: apsIndex, path: apsPath + ".timestamp",
+          "a Live Activity push needs \"timestamp\"",
+          effect: "The activity ignores the update.", hint: "add \"timestamp\": <UNIX seconds when sent>")
+      }
+      if live.event == nil {
+        report(
+          .error, .missingLiveActivityKey, at: apsIndex, path: apsPath + ".event",
+          "a Live Activity push needs \"event\"",
+          effect: "The activity ignores the update.", hint: "add \"event\": \"update\" (or start or end)")
+      }
+      if live.event == .start {
+        for (present, key) in [(live.attributesType != nil, "attributes-type"), (live.attributes != nil, "attributes"), (aps.alert != nil, "alert")]
+        where !present {
+          report(
+            .error, .missingLiveActivityKey, at: apsIndex, path: apsPath + "." + key,
+            "a Live Activity start push needs \"\(key)\"", effect: "The activity does not start.")
+        }
+      }
+      if live.event != .start && live.event != nil && live.contentState == nil && live.event == .update {
+        report(
+          .error, .missingLiveActivityKey, at: apsIndex, path: apsPath + ".content-state",
+          "a Live Activity update needs \"content-state\"", effect: "The activity ignores the update.")
+      }
+      return
+    }
+    let hasAlertContent: Bool = {
+      switch aps.alert {
+      case .text(let text): return !text.isEmpty
+      case .dictionary(let dictionary): return dictionary.hasContent
+      case nil: return false
+      }
+    }()
+    if aps.contentAvailable && payload.isUserVisible {
+      report(
+        .warning, .silentPushAlsoAlerts, at: apsIndex, path: apsPath,
+        "content-available is combined with a visible alert, badge or sound",
+        effect: "iOS shows it as an ordinary notification; the background wake-up is best-effort and is skipped for a force-quit app.",
+        hint: "send silent updates as separate pushes with only content-available (apns-push-type background, priority 5)")
+    }
+    if !aps.contentAvailable && !hasAlertContent && aps.badge == nil && aps.sound == nil {
+      report(
+        .warning, .nothingToShowOrDo, at: apsIndex, path: apsPath,
+        aps.alert == nil ? "aps has no alert, badge, sound or content-available" : "the alert has no title, subtitle or body",
+        effect: "Nothing happens on the device and no app code runs.",
+        hint: "add an alert to show something, or \"content-available\": 1 to wake the app")
+    }
+    if let type = context.pushType {
+      if type == .background && payload.isUserVisible {
+        report(
+          .warning, .pushTypeMismatch, at: apsIndex, path: apsPath,
+          "apns-push-type is background but the payload alerts, badges or plays a sound",
+          effect: "APNs may reject, delay or drop it; a background push never shows anything.",
+          hint: "use apns-push-type: alert for visible notifications")
+      } else if type == .alert && payload.isSilent {
+        report(
+          .warning, .pushTypeMismatch, at: apsIndex, path: apsPath,
+          "apns-push-type is alert but the payload is a silent (content-available only) push",
+          effect: "APNs may reject, delay or drop it.", hint: "use apns-push-type: background with apns-priority: 5")
+      }
+    }
+  }
+}
+
+extension String {
+  /// The string with underscores turned into hyphens (`content_available` → `content-available`).
+  func replacingUnderscores() -> String { replacingOccurrences(of: "_", with: "-") }
+
+  /// Replaces every occurrence of `target` with `replacement` (no Foundation needed).
+  func replacingOccurrences(of target: String, with replacement: String) -> String {
+    guard !target.isEmpty else { return self }
+    var result = ""
+    var remainder = self[...]
+    while let range = remainder.firstRange(of: target) {
+      result += remainder[..<range.lowerBound]
+      result += replacement
+      remainder = remainder[range.upperBound...]
+    }
+    result += remainder
+    return result
+  }
+
+  /// Trims the given characters from both ends.
+  func trimmingCharacters(in characters: String) -> String {
+    let set = Set(characters)
+    var slice = self[...]
+    while let first = slice.first, set.contains(first) { slice = slice.dropFirst() }
+    while let last = slice.last, set.contains(last) { slice = slice.dropLast() }
+    return String(slice)
+  }
+}

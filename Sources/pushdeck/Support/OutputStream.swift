@@ -1,0 +1,67 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A buffered writer to a file descriptor: one `write(2)` per 64 KiB, not one per line.
+///
+/// Used for everything the CLI prints, so a million-line report costs a few hundred system calls.
+final class OutputStream {
+  private let descriptor: Int32
+  private var buffer: [UInt8] = []
+  private let capacity = 1 << 16
+
+  /// Standard output.
+  static func standardOutput() -> OutputStream { OutputStream(descriptor: 1) }
+  /// Standard error.
+  static func standardError() -> OutputStream { OutputStream(descriptor: 2) }
+
+  init(descriptor: Int32) {
+    self.descriptor = descriptor
+    buffer.reserveCapacity(capacity)
+  }
+
+  deinit { flush() }
+
+  /// Whether the descriptor is a terminal.
+  var isTerminal: Bool { isatty(descriptor) == 1 }
+
+  /// Appends text, flushing when the buffer is full.
+  func write(_ text: String) {
+    var text = text
+    text.withUTF8 { buffer.append(contentsOf: $0) }
+    if buffer.count >= capacity { flush() }
+  }
+
+  /// Appends text and a newline.
+  func line(_ text: String) { write(text + "\n") }
+
+  /// Writes out everything buffered.
+  func flush() {
+    var offset = 0
+    while offset < buffer.count {
+      let written = buffer.withUnsafeBytes { raw in
+        systemWrite(descriptor, raw.baseAddress.map { $0 + offset }, raw.count - offset)
+      }
+      if written <= 0 {
+        if written < 0 && errno == EINTR { continue }
+        break
+      }
+      offset += written
+    }
+    buffer.removeAll(keepingCapacity: true)
+  }
+}
+
+/// Whether coloured output is wanted on a stream: only on a terminal, never with `NO_COLOR`.
+func colorEnabled(for stream: OutputStream) -> Bool {
+  if let noColor = getenv("NO_COLOR"), noColor.pointee != 0 { return false }
+  if let term = getenv("TERM"), String(cString: term) == "dumb" { return false }
+  return stream.isTerminal
+}
+
+/// `write(2)`, named so it does not clash with ``OutputStream/write(_:)``.
+private func systemWrite(_ descriptor: Int32, _ pointer: UnsafeRawPointer?, _ count: Int) -> Int {
+  write(descriptor, pointer, count)
+}
