@@ -204,13 +204,12 @@ public struct PayloadDecoder {
     }
   }
 
-  /// Whether a top-level key is a near-miss of `Simulator Target Bundle`.
+  /// Whether a top-level key is a near-miss of `Simulator Target Bundle` (letters compared
+  /// case-insensitively, within three edits).
   func isSimulatorTargetBundleTypo(_ key: String) -> Bool {
-    let normalized = key.lowercased().filter { $0.isLetter }
-    guard normalized != "simulatortargetbundle" || key != "Simulator Target Bundle" else { return false }
-    if normalized == "simulatortargetbundle" { return true }
-    return normalized.hasPrefix("simulat") && normalized.hasSuffix("targetbundle")
-      || (normalized.contains("target") && normalized.contains("bundle") && normalized.hasPrefix("sim"))
+    guard key != "Simulator Target Bundle" else { return false }
+    let letters = Array(key.lowercased().filter { $0.isLetter })
+    return editDistance(letters, Array("simulatortargetbundle"), limit: 3) <= 3
   }
 
   mutating func checkPlaceholder(_ value: String, at index: Int, path: String, what: String) {
@@ -693,4 +692,19 @@ extension String {
     while let last = slice.last, set.contains(last) { slice = slice.dropLast() }
     return String(slice)
   }
+}
+
+/// The Levenshtein distance between two sequences, giving up (returning `limit + 1`) early.
+func editDistance<Element: Equatable>(_ lhs: [Element], _ rhs: [Element], limit: Int) -> Int {
+  if abs(lhs.count - rhs.count) > limit { return limit + 1 }
+  var previous = Array(0...rhs.count)
+  for (i, left) in lhs.enumerated() {
+    var current = [i + 1] + Array(repeating: 0, count: rhs.count)
+    for (j, right) in rhs.enumerated() {
+      current[j + 1] = Swift.min(previous[j + 1] + 1, current[j] + 1, previous[j] + (left == right ? 0 : 1))
+    }
+    if current.min() ?? 0 > limit { return limit + 1 }
+    previous = current
+  }
+  return previous[rhs.count]
 }
