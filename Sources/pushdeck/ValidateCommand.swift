@@ -39,6 +39,7 @@ struct ValidateCommand: ParsableCommand {
   }
 
   func run() throws {
+    tuneAllocatorForStreaming()
     let out = OutputStream.standardOutput()
     let err = OutputStream.standardError()
     let (inputs, problems) = resolveInputs(paths)
@@ -47,7 +48,7 @@ struct ValidateCommand: ParsableCommand {
     var ioProblems = problems
     for input in inputs {
       do {
-        try readRecords(from: input, bundleID: bundle) { record in
+        try readRecords(from: input, bundleID: bundle, keepsCustomValues: false) { record in
           tally.count(record, strict: strict)
           if quiet { return }
           switch format {
@@ -109,7 +110,7 @@ struct DiagnosticPrinter {
   }
 
   func printText(_ record: PushRecord) {
-    let fileName = record.line == nil ? record.source : String(record.source.dropLast(String(record.line ?? 0).count + 1))
+    let fileName = record.file
     for diagnostic in record.diagnostics {
       let severity = strict && diagnostic.severity == .warning ? Severity.error : diagnostic.severity
       var position = terminalSafe(fileName)

@@ -50,7 +50,7 @@ public struct Diagnostic: Equatable, Sendable {
   }
 
   /// Turns a JSON syntax error into a diagnostic located in `document` bytes.
-  public static func syntax(_ error: JSONSyntaxError, in bytes: [UInt8], firstLine: Int = 1) -> Diagnostic {
+  public static func syntax(_ error: JSONSyntaxError, in bytes: ArraySlice<UInt8>, firstLine: Int = 1) -> Diagnostic {
     let location = TextLocation.of(offset: error.offset, in: bytes, firstLine: firstLine)
     let code = DiagnosticCode(syntax: error.kind)
     return Diagnostic(

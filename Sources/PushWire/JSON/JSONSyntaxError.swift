@@ -44,6 +44,11 @@ public struct TextLocation: Equatable, Sendable, Codable, CustomStringConvertibl
     bytes.withUnsafeBufferPointer { of(offset: offset, in: $0, firstLine: firstLine) }
   }
 
+  /// Computes the location of a byte offset (relative to the slice's start) in a slice.
+  public static func of(offset: Int, in bytes: ArraySlice<UInt8>, firstLine: Int = 1) -> TextLocation {
+    bytes.withUnsafeBufferPointer { of(offset: offset, in: $0, firstLine: firstLine) }
+  }
+
   public var description: String { "\(line):\(column)" }
 }
 

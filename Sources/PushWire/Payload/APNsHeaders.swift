@@ -88,8 +88,9 @@ public struct APNsHeaders: Equatable, Sendable {
           .error, code, path: "\(pathPrefix).\(name)", location: locate(name), message: message,
           effect: effect, hint: hint))
     }
+    headers.raw.reserveCapacity(pairs.count)
     for (name, value) in pairs {
-      let lowered = name.lowercased()
+      let lowered = name.utf8.contains { $0 >= 0x41 && $0 <= 0x5A } ? name.lowercased() : name
       headers.raw.append((lowered, value))
       switch lowered {
       case "apns-push-type":
@@ -158,16 +159,19 @@ public struct APNsHeaders: Equatable, Sendable {
 
   /// Whether `text` is a UUID in canonical 8-4-4-4-12 hex form (either case).
   public static func isCanonicalUUID(_ text: String) -> Bool {
-    let utf8 = Array(text.utf8)
-    guard utf8.count == 36 else { return false }
-    for (index, byte) in utf8.enumerated() {
-      if [8, 13, 18, 23].contains(index) {
-        if byte != UInt8(ascii: "-") { return false }
-      } else if hexValue(byte) == nil {
-        return false
+    var text = text
+    return text.withUTF8 { utf8 in
+      guard utf8.count == 36 else { return false }
+      for index in 0..<36 {
+        let byte = utf8[index]
+        if index == 8 || index == 13 || index == 18 || index == 23 {
+          if byte != UInt8(ascii: "-") { return false }
+        } else if hexValue(byte) == nil {
+          return false
+        }
       }
+      return true
     }
-    return true
   }
 }
 

@@ -3,7 +3,7 @@
 /// One pass over the tape both types the payload and checks it against the rules in
 /// `shared/reference/apple-notifications.md` §1: errors for what APNs or the device rejects,
 /// warnings for the mistakes people really make (each saying what iOS will do), and notes.
-public struct PayloadDecoder {
+public final class PayloadDecoder {
   /// What the decoder knows about the push beyond the payload itself.
   public struct Context: Sendable {
     /// The push type from the headers, if there were headers.
@@ -12,12 +12,19 @@ public struct PayloadDecoder {
     public var isSimulatorFile: Bool
     /// The key path prefix, for example `payload` inside a capture envelope.
     public var pathPrefix: String?
+    /// Whether custom keys are materialised into ``APNsPayload/customKeys``. Validation alone
+    /// turns this off: custom values are app data, checked for syntax but not needed as trees.
+    public var keepsCustomValues: Bool
 
     /// Creates a context.
-    public init(pushType: PushType? = nil, isSimulatorFile: Bool = false, pathPrefix: String? = nil) {
+    public init(
+      pushType: PushType? = nil, isSimulatorFile: Bool = false, pathPrefix: String? = nil,
+      keepsCustomValues: Bool = true
+    ) {
       self.pushType = pushType
       self.isSimulatorFile = isSimulatorFile
       self.pathPrefix = pathPrefix
+      self.keepsCustomValues = keepsCustomValues
     }
   }
 
@@ -29,11 +36,12 @@ public struct PayloadDecoder {
     public var diagnostics: [Diagnostic]
   }
 
-  let document: JSONDocument
+  let document: JSONView
   let context: Context
-  var diagnostics: [Diagnostic] = []
+  /// What has been reported so far.
+  private(set) var diagnostics: [Diagnostic] = []
 
-  private init(document: JSONDocument, context: Context) {
+  private init(document: JSONView, context: Context) {
     self.document = document
     self.context = context
   }
@@ -47,7 +55,12 @@ public struct PayloadDecoder {
   public static func decode(_ document: JSONDocument, at index: Int = 0, context: Context = Context())
     -> Result
   {
-    var decoder = PayloadDecoder(document: document, context: context)
+    document.withView { decode($0, at: index, context: context) }
+  }
+
+  /// Decodes the payload object at `index` of a borrowed view (the hot path).
+  public static func decode(_ view: JSONView, at index: Int = 0, context: Context = Context()) -> Result {
+    let decoder = PayloadDecoder(document: view, context: context)
     let payload = decoder.decodePayload(at: index)
     return Result(payload: payload, diagnostics: decoder.diagnostics)
   }
@@ -60,17 +73,47 @@ public struct PayloadDecoder {
     return joined.isEmpty ? prefix : prefix + "." + joined
   }
 
-  mutating func report(
-    _ severity: Severity, _ code: DiagnosticCode, at index: Int?, path: String?, _ message: String,
-    effect: String, hint: String? = nil
+  func report(
+    _ severity: Severity, _ code: DiagnosticCode, at index: Int?, path: @autoclosure () -> String?,
+    _ message: @autoclosure () -> String, effect: String, hint: String? = nil
   ) {
     diagnostics.append(
       Diagnostic(
-        severity, code, path: path, location: index.map(document.location(of:)), message: message,
+        severity, code, path: path(), location: index.map(document.location(of:)), message: message(),
         effect: effect, hint: hint))
   }
 
-  mutating func wrongType(_ index: Int, path: String, expected: String, effect: String) {
+  /// The tape indices of keys that repeat an earlier key of the same object (usually none).
+  /// Objects are small, so this compares raw key bytes pairwise without allocating.
+  func repeatedKeys(of object: Int) -> [Int] {
+    let count = Int(document.tokens[object].count)
+    guard count > 1 else { return [] }
+    var repeated: [Int] = []
+    var outer = object + 1
+    for position in 0..<count {
+      var inner = object + 1
+      for _ in 0..<position {
+        if sameKey(inner, outer) {
+          repeated.append(outer)
+          break
+        }
+        inner = Int(document.tokens[inner + 1].next)
+      }
+      outer = Int(document.tokens[outer + 1].next)
+    }
+    return repeated
+  }
+
+  func sameKey(_ lhs: Int, _ rhs: Int) -> Bool {
+    let a = document.tokens[lhs]
+    let b = document.tokens[rhs]
+    guard a.end - a.start == b.end - b.start else { return false }
+    return UnsafeBufferPointer(rebasing: document.bytes[Int(a.start)..<Int(a.end)])
+      .elementsEqual(UnsafeBufferPointer(rebasing: document.bytes[Int(b.start)..<Int(b.end)]))
+  }
+
+  func wrongType(_ index: Int, path: @autoclosure () -> String, expected: String, effect: String) {
+    let path = path()
     report(
       .error, .invalidValue, at: index, path: path,
       "\(path) must be \(expected), not \(describe(index))", effect: effect)
@@ -90,7 +133,7 @@ public struct PayloadDecoder {
 
   // MARK: - Top level
 
-  mutating func decodePayload(at index: Int) -> APNsPayload? {
+  func decodePayload(at index: Int) -> APNsPayload? {
     guard document.kind(index) == .object else {
       report(
         .error, .notAnObject, at: index, path: context.pathPrefix,
@@ -101,30 +144,30 @@ public struct PayloadDecoder {
     }
     var payload = APNsPayload()
     var apsIndex: Int?
-    var seenKeys: Set<String> = []
+    let repeated = repeatedKeys(of: index)
     for (keyIndex, valueIndex) in document.members(of: index) {
-      let key = document.string(keyIndex)
-      if !seenKeys.insert(key).inserted {
-        report(
-          .warning, .duplicateKey, at: keyIndex, path: path(key), "the key \(JSONValue.quoted(key)) appears twice",
-          effect: "Which value iOS uses is undefined; Pushdeck uses the first.", hint: "remove one of them")
+      if !repeated.isEmpty && repeated.contains(keyIndex) {
+        reportDuplicate(keyIndex, parent: nil)
         continue
       }
-      switch key {
-      case "aps":
+      switch document.knownKey(keyIndex) {
+      case .aps:
         apsIndex = valueIndex
-      case "Simulator Target Bundle":
-        if let bundle = document.stringValue(valueIndex) {
-          payload.simulatorTargetBundle = bundle
-          checkPlaceholder(bundle, at: valueIndex, path: path(key), what: "bundle id")
+      case .simulatorTargetBundle:
+        if document.kind(valueIndex) == .string {
+          payload.simulatorTargetBundle = document.string(valueIndex)
+          checkPlaceholder(valueIndex, path: path("Simulator Target Bundle"), what: "bundle id")
         } else {
           wrongType(
-            valueIndex, path: path(key), expected: "a bundle id string",
+            valueIndex, path: path("Simulator Target Bundle"), expected: "a bundle id string",
             effect: "The Simulator does not know which app to deliver to.")
         }
-      default:
-        checkTopLevelKey(key, keyIndex: keyIndex, valueIndex: valueIndex)
-        payload.customKeys.append(JSONMember(key: key, value: document.value(valueIndex)))
+      case let known:
+        let key = known?.rawValue ?? document.string(keyIndex)
+        checkTopLevelKey(key, known: known, keyIndex: keyIndex, valueIndex: valueIndex)
+        if context.keepsCustomValues {
+          payload.customKeys.append(JSONMember(key: key, value: document.value(valueIndex)))
+        }
       }
     }
     guard let apsIndex else {
@@ -155,27 +198,21 @@ public struct PayloadDecoder {
     return payload
   }
 
-  mutating func checkTopLevelKey(_ key: String, keyIndex: Int, valueIndex: Int) {
-    let lowered = key.lowercased()
-    if lowered.hasPrefix("apns-") {
-      report(
-        .warning, .headerInBody, at: keyIndex, path: path(key),
-        "\(JSONValue.quoted(key)) is an HTTP/2 request header, not a payload key",
-        effect: "In the body it is only custom data: it does not change the push type, priority or collapse id.",
-        hint: "send it as a request header (in a capture, under \"headers\")")
+  func reportDuplicate(_ keyIndex: Int, parent: String?) {
+    let key = document.string(keyIndex)
+    report(
+      .warning, .duplicateKey, at: keyIndex, path: parent.map { path($0, key) } ?? path(key),
+      "the key \(JSONValue.quoted(key)) appears twice\(parent.map { " in " + $0 } ?? "")",
+      effect: "Which value iOS uses is undefined; Pushdeck uses the first.", hint: "remove one of them")
+  }
+
+  func checkTopLevelKey(_ key: String, known: KnownKey?, keyIndex: Int, valueIndex: Int) {
+    if known == nil {
+      if checkUnknownTopLevelKey(key, keyIndex: keyIndex) { return }
+    } else if let known, [.apnsPushType, .apnsPriority, .apnsExpiration, .apnsTopic, .apnsCollapseID, .apnsID].contains(known) {
+      reportHeaderInBody(key, keyIndex: keyIndex, path: path(key))
       return
-    }
-    if isSimulatorTargetBundleTypo(key) {
-      report(
-        .warning, .misspelledSimulatorTargetBundle, at: keyIndex, path: path(key),
-        "\(JSONValue.quoted(key)) looks like a misspelling of \"Simulator Target Bundle\"",
-        effect: "The Simulator ignores it, so dragging the file onto a Simulator does not know the target app.",
-        hint: "rename the key to exactly \"Simulator Target Bundle\"")
-      return
-    }
-    if ["alert", "badge", "sound", "content-available", "mutable-content", "thread-id", "category"]
-      .contains(key)
-    {
+    } else if let known, [.alert, .badge, .sound, .contentAvailable, .mutableContent, .threadID, .category].contains(known) {
       report(
         .warning, .apsKeyOutsideAps, at: keyIndex, path: path(key),
         "\(JSONValue.quoted(key)) is beside \"aps\" instead of inside it",
@@ -183,25 +220,45 @@ public struct PayloadDecoder {
         hint: "move it into the \"aps\" dictionary")
       return
     }
-    if lowered.hasPrefix("gcm.") || lowered.hasPrefix("google.") {
+    if let first = document.firstContentByte(valueIndex), first == UInt8(ascii: "{") || first == UInt8(ascii: "["),
+      (try? JSONDocument(text: document.string(valueIndex))) != nil
+    {
+      report(
+        .info, .customValueIsEncodedJSON, at: valueIndex, path: path(key),
+        "the custom value \(JSONValue.quoted(key)) is a JSON document encoded as a string",
+        effect: "userInfo[\"\(key)\"] is a String; the app must parse it again.",
+        hint: "send the object itself if the app expects a dictionary")
+    }
+  }
+
+  func reportHeaderInBody(_ key: String, keyIndex: Int, path: @autoclosure () -> String) {
+    report(
+      .warning, .headerInBody, at: keyIndex, path: path(),
+      "\(JSONValue.quoted(key)) is an HTTP/2 request header, not a payload key",
+      effect: "In the body it is only custom data: it does not change the push type, priority or collapse id.",
+      hint: "send it as a request header (in a capture, under \"headers\")")
+  }
+
+  /// Checks a top-level key Pushdeck does not know: misplaced headers, a misspelled Simulator
+  /// key, Firebase metadata. Returns whether it reported something.
+  func checkUnknownTopLevelKey(_ key: String, keyIndex: Int) -> Bool {
+    if key.hasASCIIPrefixIgnoringCase("apns-") {
+      reportHeaderInBody(key, keyIndex: keyIndex, path: path(key))
+    } else if key.utf8.count >= 15, isSimulatorTargetBundleTypo(key) {
+      report(
+        .warning, .misspelledSimulatorTargetBundle, at: keyIndex, path: path(key),
+        "\(JSONValue.quoted(key)) looks like a misspelling of \"Simulator Target Bundle\"",
+        effect: "The Simulator ignores it, so dragging the file onto a Simulator does not know the target app.",
+        hint: "rename the key to exactly \"Simulator Target Bundle\"")
+    } else if key.hasASCIIPrefixIgnoringCase("gcm.") || key.hasASCIIPrefixIgnoringCase("google.") {
       report(
         .info, .firebaseKey, at: keyIndex, path: path(key),
         "\(JSONValue.quoted(key)) is Firebase Cloud Messaging metadata",
         effect: "iOS passes it to the app in userInfo as custom data; it changes nothing on screen.")
-      return
+    } else {
+      return false
     }
-    if document.kind(valueIndex) == .string {
-      let text = document.string(valueIndex)
-      if let first = text.utf8.first, first == UInt8(ascii: "{") || first == UInt8(ascii: "["),
-        text.utf8.count >= 2, (try? JSONDocument(text: text)) != nil
-      {
-        report(
-          .info, .customValueIsEncodedJSON, at: valueIndex, path: path(key),
-          "the custom value \(JSONValue.quoted(key)) is a JSON document encoded as a string",
-          effect: "userInfo[\"\(key)\"] is a String; the app must parse it again.",
-          hint: "send the object itself if the app expects a dictionary")
-      }
-    }
+    return true
   }
 
   /// Whether a top-level key is a near-miss of `Simulator Target Bundle` (letters compared
@@ -212,129 +269,149 @@ public struct PayloadDecoder {
     return editDistance(letters, Array("simulatortargetbundle"), limit: 3) <= 3
   }
 
-  mutating func checkPlaceholder(_ value: String, at index: Int, path: String, what: String) {
+  /// Warns when the string at `index` looks like an unfilled template placeholder.
+  func checkPlaceholder(_ index: Int, path: @autoclosure () -> String, what: String) {
+    guard let first = document.firstContentByte(index), let last = document.lastContentByte(index) else { return }
+    // Cheap byte test first; only candidates are decoded.
+    let bracketed =
+      (first == UInt8(ascii: "{") && last == UInt8(ascii: "}")) || (first == UInt8(ascii: "<") && last == UInt8(ascii: ">"))
+      || (first == UInt8(ascii: "[") && last == UInt8(ascii: "]"))
+    guard bracketed || first == UInt8(ascii: "$") || first == UInt8(ascii: "%") || first | 0x20 == UInt8(ascii: "y")
+      || first | 0x20 == UInt8(ascii: "p") || first | 0x20 == UInt8(ascii: "x")
+    else { return }
+    let value = document.string(index)
     guard Self.isPlaceholder(value) else { return }
     report(
-      .warning, .placeholderValue, at: index, path: path,
+      .warning, .placeholderValue, at: index, path: path(),
       "\(JSONValue.quoted(value)) looks like a template placeholder, not a real \(what)",
-      effect: "No installed app matches it, so the push is not delivered.",
+      effect: what == "bundle id"
+        ? "No installed app matches it, so the push is not delivered."
+        : "The user sees the placeholder text as it is.",
       hint: "replace it with the real value")
   }
 
   /// Whether a value looks like an unfilled template placeholder (`{app_bundle_id}`, `[BUNDLE_ID]`,
-  /// `<bundle id>`, `YOUR_BUNDLE_ID`, `$BUNDLE_ID`).
+  /// `<bundle id>`, `YOUR_BUNDLE_ID`, `$BUNDLE_ID`, `%BUNDLE%`, `PLACEHOLDER`, `XXXX`).
   public static func isPlaceholder(_ value: String) -> Bool {
     let trimmed = value.trimmingCharacters(in: " ")
-    guard let first = trimmed.first, let last = trimmed.last else { return false }
+    guard let first = trimmed.first, let last = trimmed.last, trimmed.count > 2 else { return false }
     if (first == "{" && last == "}") || (first == "<" && last == ">") || (first == "[" && last == "]") {
-      return trimmed.count > 2
+      // `{"a": 1}` is JSON, not a placeholder.
+      return !trimmed.contains(":") && !trimmed.contains(",")
     }
-    if trimmed.hasPrefix("$") || trimmed.hasPrefix("%") && trimmed.hasSuffix("%") { return true }
+    if first == "$" && trimmed.dropFirst().allSatisfy({ $0.isLetter || $0 == "_" || $0 == "{" || $0 == "}" }) {
+      return true
+    }
+    if first == "%" && last == "%" { return true }
     let upper = trimmed.uppercased()
     return upper.hasPrefix("YOUR_") || upper.hasPrefix("YOUR-") || upper.hasPrefix("YOUR.")
-      || upper.contains("PLACEHOLDER") || upper.contains("XXXX")
+      || upper == "PLACEHOLDER" || upper.hasPrefix("XXXX")
   }
 
   // MARK: - aps
 
-  mutating func decodeAPS(at apsIndex: Int) -> APS {
+  func decodeAPS(at apsIndex: Int) -> APS {
     var aps = APS()
     var liveActivity = LiveActivityContent()
     var hasLiveActivityKey = false
-    var seenKeys: Set<String> = []
+    let repeated = repeatedKeys(of: apsIndex)
     for (keyIndex, valueIndex) in document.members(of: apsIndex) {
-      let key = document.string(keyIndex)
-      let keyPath = path("aps", key)
-      if !seenKeys.insert(key).inserted {
-        report(
-          .warning, .duplicateKey, at: keyIndex, path: keyPath, "the key \(JSONValue.quoted(key)) appears twice in aps",
-          effect: "Which value iOS uses is undefined; Pushdeck uses the first.", hint: "remove one of them")
+      if !repeated.isEmpty && repeated.contains(keyIndex) {
+        reportDuplicate(keyIndex, parent: "aps")
         continue
       }
+      guard let key = document.knownKey(keyIndex) else {
+        checkUnknownAPSKey(document.string(keyIndex), keyIndex: keyIndex)
+        continue
+      }
+      func keyPath() -> String { PayloadDecoder.join(context.pathPrefix, "aps", key.rawValue) }
       switch key {
-      case "alert":
-        aps.alert = decodeAlert(at: valueIndex, path: keyPath)
-      case "badge":
+      case .alert:
+        aps.alert = decodeAlert(at: valueIndex, path: keyPath())
+      case .badge:
         if let badge = document.integer(valueIndex), badge >= 0 {
           aps.badge = badge
         } else {
-          wrongType(
-            valueIndex, path: keyPath, expected: "a whole number of 0 or more",
-            effect: "The badge is not changed.")
+          wrongType(valueIndex, path: keyPath(), expected: "a whole number of 0 or more", effect: "The badge is not changed.")
         }
-      case "sound":
-        aps.sound = decodeSound(at: valueIndex, path: keyPath)
-      case "thread-id":
-        aps.threadID = string(valueIndex, path: keyPath, effect: "The notification is grouped with the app's other notifications.")
-      case "category":
-        aps.category = string(valueIndex, path: keyPath, effect: "No action buttons are shown.")
-      case "content-available":
+      case .sound:
+        aps.sound = decodeSound(at: valueIndex, path: keyPath())
+      case .threadID:
+        aps.threadID = string(valueIndex, path: keyPath(), effect: "The notification is grouped with the app's other notifications.")
+        if aps.threadID != nil { checkPlaceholder(valueIndex, path: keyPath(), what: "thread id") }
+      case .category:
+        aps.category = string(valueIndex, path: keyPath(), effect: "No action buttons are shown.")
+      case .contentAvailable:
         aps.contentAvailable = flag(
-          valueIndex, path: keyPath, code: .contentAvailableNotInteger,
+          valueIndex, key: key, path: keyPath(), code: .contentAvailableNotInteger,
           effect: "iOS does not treat it as a background push, so the app is not woken.")
-      case "mutable-content":
+      case .mutableContent:
         aps.mutableContent = flag(
-          valueIndex, path: keyPath, code: .mutableContentNotInteger,
+          valueIndex, key: key, path: keyPath(), code: .mutableContentNotInteger,
           effect: "iOS ignores it, so the service extension will not run and the content is shown unmodified.")
-      case "target-content-id":
-        aps.targetContentID = string(valueIndex, path: keyPath, effect: "The app opens its default scene.")
-      case "interruption-level":
-        guard let text = string(valueIndex, path: keyPath, effect: "It is delivered at the default level, active.")
+      case .targetContentID:
+        aps.targetContentID = string(valueIndex, path: keyPath(), effect: "The app opens its default scene.")
+      case .interruptionLevel:
+        guard let text = string(valueIndex, path: keyPath(), effect: "It is delivered at the default level, active.")
         else { break }
         aps.interruptionLevelText = text
         if let level = InterruptionLevel(rawValue: text) {
           aps.interruptionLevel = level
         } else {
-          let suggestion = text == "time-senstive" || text.lowercased().replacingUnderscores() == "time-sensitive"
-            || text == "timeSensitive" ? "time-sensitive" : nil
+          let suggestion =
+            text == "time-senstive" || text.lowercased().replacingUnderscores() == "time-sensitive"
+              || text == "timeSensitive" ? "time-sensitive" : nil
           report(
-            .warning, .unknownInterruptionLevel, at: valueIndex, path: keyPath,
+            .warning, .unknownInterruptionLevel, at: valueIndex, path: keyPath(),
             "unknown interruption-level \(JSONValue.quoted(text))",
             effect: "iOS delivers it at the default level, active: it will not break through Focus or Scheduled Summary.",
             hint: suggestion.map { "write \"\($0)\"" } ?? "use passive, active, time-sensitive or critical")
         }
-      case "relevance-score":
+      case .relevanceScore:
         if let score = document.double(valueIndex) {
           aps.relevanceScore = score
         } else {
-          wrongType(valueIndex, path: keyPath, expected: "a number from 0 to 1", effect: "It is ignored for ranking.")
+          wrongType(valueIndex, path: keyPath(), expected: "a number from 0 to 1", effect: "It is ignored for ranking.")
         }
-      case "filter-criteria":
-        aps.filterCriteria = string(valueIndex, path: keyPath, effect: "Focus filters cannot match it.")
-      case "timestamp", "event", "content-state", "stale-date", "dismissal-date", "attributes-type",
-        "attributes", "input-push-token", "input-push-channel":
+      case .filterCriteria:
+        aps.filterCriteria = string(valueIndex, path: keyPath(), effect: "Focus filters cannot match it.")
+      case .timestamp, .event, .contentState, .staleDate, .dismissalDate, .attributesType, .attributes,
+        .inputPushToken, .inputPushChannel:
         hasLiveActivityKey = true
-        decodeLiveActivityKey(key, at: valueIndex, path: keyPath, into: &liveActivity)
+        decodeLiveActivityKey(key, at: valueIndex, path: keyPath(), into: &liveActivity)
+      case .apnsPushType, .apnsPriority, .apnsExpiration, .apnsTopic, .apnsCollapseID, .apnsID:
+        reportHeaderInBody(key.rawValue, keyIndex: keyIndex, path: keyPath())
       default:
-        checkUnknownAPSKey(key, keyIndex: keyIndex, valueIndex: valueIndex, path: keyPath)
+        checkUnknownAPSKey(key.rawValue, keyIndex: keyIndex)
       }
     }
     if hasLiveActivityKey { aps.liveActivity = liveActivity }
     return aps
   }
 
-  mutating func checkUnknownAPSKey(_ key: String, keyIndex: Int, valueIndex: Int, path keyPath: String) {
-    let known = [
-      "alert", "badge", "sound", "thread-id", "category", "content-available", "mutable-content",
-      "target-content-id", "interruption-level", "relevance-score", "filter-criteria", "timestamp",
-      "event", "content-state", "stale-date", "dismissal-date", "attributes-type", "attributes",
-      "input-push-token", "input-push-channel",
-    ]
-    let canonical = key.lowercased().replacingUnderscores()
-    let camel = known.first { $0.replacingOccurrences(of: "-", with: "") == key.lowercased() }
-    if key.lowercased().hasPrefix("apns-") {
-      report(
-        .warning, .headerInBody, at: keyIndex, path: keyPath,
-        "\(JSONValue.quoted(key)) is an HTTP/2 request header, not an aps key",
-        effect: "APNs ignores it here: it does not change the push type, priority or collapse id.",
-        hint: "send it as a request header")
+  /// Joins a key path, skipping an absent prefix.
+  static func join(_ prefix: String?, _ components: String...) -> String {
+    let joined = components.joined(separator: ".")
+    guard let prefix, !prefix.isEmpty else { return joined }
+    return prefix + "." + joined
+  }
+
+  func checkUnknownAPSKey(_ key: String, keyIndex: Int) {
+    let keyPath = path("aps", key)
+    let lowered = key.lowercased()
+    let canonical = lowered.replacingUnderscores()
+    let known = KnownKey.apsKeys.map(\.rawValue)
+    let camel = known.first { $0.replacingOccurrences(of: "-", with: "") == lowered }
+    if lowered.hasPrefix("apns-") {
+      reportHeaderInBody(key, keyIndex: keyIndex, path: keyPath)
     } else if let match = known.first(where: { $0 == canonical }) ?? camel {
       report(
         .warning, .misspelledApsKey, at: keyIndex, path: keyPath,
         "\(JSONValue.quoted(key)) is not an aps key; did you mean \(JSONValue.quoted(match))?",
-        effect: "iOS ignores it" + (match == "content-available"
-          ? ", so the app is not woken in the background."
-          : match == "mutable-content" ? ", so the service extension does not run." : "."),
+        effect: "iOS ignores it"
+          + (match == "content-available"
+            ? ", so the app is not woken in the background."
+            : match == "mutable-content" ? ", so the service extension does not run." : "."),
         hint: "rename it to \(JSONValue.quoted(match))")
     } else {
       report(
@@ -345,115 +422,116 @@ public struct PayloadDecoder {
     }
   }
 
-  func string(_ index: Int) -> String? { document.stringValue(index) }
-
-  mutating func string(_ index: Int, path: String, effect: String) -> String? {
-    if let text = document.stringValue(index) { return text }
-    wrongType(index, path: path, expected: "a string", effect: effect)
+  func string(_ index: Int, path: @autoclosure () -> String, effect: String) -> String? {
+    if document.kind(index) == .string { return document.string(index) }
+    wrongType(index, path: path(), expected: "a string", effect: effect)
     return nil
   }
 
   /// Reads a flag that must be the number 1; true and "1" get the given warning.
-  mutating func flag(_ index: Int, path: String, code: DiagnosticCode, effect: String) -> Bool {
+  func flag(
+    _ index: Int, key: KnownKey, path: @autoclosure () -> String, code: DiagnosticCode, effect: String
+  ) -> Bool {
     switch document.kind(index) {
     case .number:
       let value = document.integer(index)
       if value == 1 { return true }
       if value == 0 {
         report(
-          .info, .noOpValue, at: index, path: path, "\(path) is 0, which is the same as leaving it out",
+          .info, .noOpValue, at: index, path: path(), "\(path()) is 0, which is the same as leaving it out",
           effect: "No effect.")
         return false
       }
     case .true, .false, .string:
       break
     default:
-      wrongType(index, path: path, expected: "the number 1", effect: effect)
+      wrongType(index, path: path(), expected: "the number 1", effect: effect)
       return false
     }
     report(
-      .warning, code, at: index, path: path, "\(path) is \(describe(index)); APNs expects the number 1",
-      effect: effect, hint: "write \"\(path.split(separator: ".").last ?? ""[...])\": 1")
+      .warning, code, at: index, path: path(), "\(path()) is \(describe(index)); APNs expects the number 1",
+      effect: effect, hint: "write \"\(key.rawValue)\": 1")
     return false
   }
 
   // MARK: - alert
 
-  mutating func decodeAlert(at index: Int, path alertPath: String) -> Alert? {
+  func decodeAlert(at index: Int, path alertPathBuilder: @autoclosure () -> String) -> Alert? {
+    func alertPath() -> String { alertPathBuilder() }
     switch document.kind(index) {
     case .string:
-      let text = document.string(index)
-      checkPlaceholder(text, at: index, path: alertPath, what: "message")
-      return .text(text)
+      checkPlaceholder(index, path: alertPath(), what: "message")
+      return .text(document.string(index))
     case .object:
       break
     default:
       wrongType(
-        index, path: alertPath, expected: "a string or a dictionary", effect: "Nothing is shown for this notification.")
+        index, path: alertPath(), expected: "a string or a dictionary", effect: "Nothing is shown for this notification.")
       return nil
     }
     var alert = AlertDictionary()
     let isLiveActivity = context.pushType == .liveactivity
+    let textEffect = "That line is not shown."
     for (keyIndex, valueIndex) in document.members(of: index) {
-      let key = document.string(keyIndex)
-      let keyPath = alertPath + "." + key
-      let textEffect = "That line is not shown."
-      switch key {
-      case "title", "subtitle", "body":
+      let known = document.knownKey(keyIndex)
+      func keyPath() -> String { alertPath() + "." + (known?.rawValue ?? document.string(keyIndex)) }
+      switch known {
+      case .title, .subtitle, .body:
         // Live Activity alerts allow {"loc-key": …, "loc-args": […]} in place of a string.
         if isLiveActivity, document.kind(valueIndex) == .object {
           let locKey = document.member("loc-key", of: valueIndex).flatMap(document.stringValue)
-          if key == "title" { alert.titleLocKey = locKey } else { alert.locKey = locKey }
+          if known == .title { alert.titleLocKey = locKey } else { alert.locKey = locKey }
           continue
         }
-        let text = string(valueIndex, path: keyPath, effect: textEffect)
-        if let text { checkPlaceholder(text, at: valueIndex, path: keyPath, what: "message") }
-        switch key {
-        case "title": alert.title = text
-        case "subtitle": alert.subtitle = text
+        let text = string(valueIndex, path: keyPath(), effect: textEffect)
+        if text != nil { checkPlaceholder(valueIndex, path: keyPath(), what: "message") }
+        switch known {
+        case .title: alert.title = text
+        case .subtitle: alert.subtitle = text
         default: alert.body = text
         }
-      case "launch-image": alert.launchImage = string(valueIndex, path: keyPath, effect: "The default launch screen is used.")
-      case "title-loc-key": alert.titleLocKey = string(valueIndex, path: keyPath, effect: textEffect)
-      case "subtitle-loc-key": alert.subtitleLocKey = string(valueIndex, path: keyPath, effect: textEffect)
-      case "loc-key": alert.locKey = string(valueIndex, path: keyPath, effect: textEffect)
-      case "title-loc-args": alert.titleLocArgs = stringArray(valueIndex, path: keyPath)
-      case "subtitle-loc-args": alert.subtitleLocArgs = stringArray(valueIndex, path: keyPath)
-      case "loc-args": alert.locArgs = stringArray(valueIndex, path: keyPath)
-      case "action-loc-key":
+      case .launchImage: alert.launchImage = string(valueIndex, path: keyPath(), effect: "The default launch screen is used.")
+      case .titleLocKey: alert.titleLocKey = string(valueIndex, path: keyPath(), effect: textEffect)
+      case .subtitleLocKey: alert.subtitleLocKey = string(valueIndex, path: keyPath(), effect: textEffect)
+      case .locKey: alert.locKey = string(valueIndex, path: keyPath(), effect: textEffect)
+      case .titleLocArgs: alert.titleLocArgs = stringArray(valueIndex, path: keyPath())
+      case .subtitleLocArgs: alert.subtitleLocArgs = stringArray(valueIndex, path: keyPath())
+      case .locArgs: alert.locArgs = stringArray(valueIndex, path: keyPath())
+      case .actionLocKey:
         if document.kind(valueIndex) != .null {
-          alert.actionLocKey = string(valueIndex, path: keyPath, effect: "No effect.")
+          alert.actionLocKey = string(valueIndex, path: keyPath(), effect: "No effect.")
         }
         report(
-          .info, .legacyKeyIgnored, at: keyIndex, path: keyPath,
+          .info, .legacyKeyIgnored, at: keyIndex, path: keyPath(),
           "action-loc-key belongs to the pre-iOS 10 alert style", effect: "Modern iOS ignores it.")
-      case "summary-arg", "summary-arg-count":
-        if key == "summary-arg" {
+      case .summaryArg, .summaryArgCount:
+        if known == .summaryArg {
           alert.summaryArg = document.stringValue(valueIndex)
         } else {
           alert.summaryArgCount = document.integer(valueIndex)
         }
         report(
-          .info, .legacyKeyIgnored, at: keyIndex, path: keyPath, "\(key) is ignored since iOS 15",
+          .info, .legacyKeyIgnored, at: keyIndex, path: keyPath(), "\(known?.rawValue ?? "") is ignored since iOS 15",
           effect: "The group summary does not use it on iOS 15 and later.")
-      case "sound":
+      case .sound:
         if isLiveActivity {
-          alert.sound = string(valueIndex, path: keyPath, effect: "No sound plays.")
+          alert.sound = string(valueIndex, path: keyPath(), effect: "No sound plays.")
         } else {
           report(
-            .warning, .soundInsideAlert, at: keyIndex, path: keyPath, "\"sound\" is inside alert instead of aps",
+            .warning, .soundInsideAlert, at: keyIndex, path: keyPath(), "\"sound\" is inside alert instead of aps",
             effect: "iOS ignores it there, so the notification arrives without a sound.",
             hint: "move \"sound\" up into \"aps\" (only Live Activity alerts carry sound inside alert)")
         }
-      case "content-available":
+      case .contentAvailable:
         report(
-          .warning, .contentAvailableInsideAlert, at: keyIndex, path: keyPath,
+          .warning, .contentAvailableInsideAlert, at: keyIndex, path: keyPath(),
           "\"content-available\" is inside alert instead of aps",
           effect: "iOS ignores it there, so the app is not woken in the background.",
           hint: "move \"content-available\": 1 up into \"aps\"")
       default:
         report(
-          .warning, .customKeyInAlert, at: keyIndex, path: keyPath, "\(JSONValue.quoted(key)) is not an alert key",
+          .warning, .customKeyInAlert, at: keyIndex, path: keyPath(),
+          "\(JSONValue.quoted(known?.rawValue ?? document.string(keyIndex))) is not an alert key",
           effect: "iOS ignores it when showing the notification.",
           hint: "move custom data beside \"aps\", at the top level of the payload")
       }
@@ -461,15 +539,15 @@ public struct PayloadDecoder {
     return .dictionary(alert)
   }
 
-  mutating func stringArray(_ index: Int, path: String) -> [String]? {
+  func stringArray(_ index: Int, path: String) -> [String]? {
     guard document.kind(index) == .array else {
       wrongType(index, path: path, expected: "an array of strings", effect: "The %@ placeholders stay empty.")
       return nil
     }
     var values: [String] = []
     for (offset, element) in document.elements(of: index).enumerated() {
-      if let text = document.stringValue(element) {
-        values.append(text)
+      if document.kind(element) == .string {
+        values.append(document.string(element))
       } else {
         wrongType(
           element, path: "\(path)[\(offset)]", expected: "a string",
@@ -482,47 +560,48 @@ public struct PayloadDecoder {
 
   // MARK: - sound
 
-  mutating func decodeSound(at index: Int, path soundPath: String) -> Sound? {
+  func decodeSound(at index: Int, path soundPath: @autoclosure () -> String) -> Sound? {
     switch document.kind(index) {
     case .string:
       return .named(document.string(index))
     case .object:
       var critical = CriticalSound(isCritical: false, name: nil, volume: nil)
       for (keyIndex, valueIndex) in document.members(of: index) {
-        let key = document.string(keyIndex)
-        let keyPath = soundPath + "." + key
-        switch key {
-        case "critical":
+        let known = document.knownKey(keyIndex)
+        func keyPath() -> String { soundPath() + "." + (known?.rawValue ?? document.string(keyIndex)) }
+        switch known {
+        case .critical:
           critical.isCritical = document.integer(valueIndex) == 1 || document.bool(valueIndex) == true
           if document.kind(valueIndex) != .number {
             report(
-              .warning, .invalidValue, at: valueIndex, path: keyPath, "\(keyPath) should be the number 1",
+              .warning, .invalidValue, at: valueIndex, path: keyPath(), "\(keyPath()) should be the number 1",
               effect: "Pushdeck treats it as 1; a device may play an ordinary sound instead.", hint: "write \"critical\": 1")
           }
-        case "name":
-          critical.name = string(valueIndex, path: keyPath, effect: "The default critical sound plays.")
-        case "volume":
+        case .name:
+          critical.name = string(valueIndex, path: keyPath(), effect: "The default critical sound plays.")
+        case .volume:
           guard let volume = document.double(valueIndex) else {
-            wrongType(valueIndex, path: keyPath, expected: "a number from 0.0 to 1.0", effect: "Full volume is used.")
+            wrongType(valueIndex, path: keyPath(), expected: "a number from 0.0 to 1.0", effect: "Full volume is used.")
             break
           }
           critical.volume = volume
           if volume < 0 || volume > 1 {
             report(
-              .warning, .criticalVolumeOutOfRange, at: valueIndex, path: keyPath,
+              .warning, .criticalVolumeOutOfRange, at: valueIndex, path: keyPath(),
               "volume \(document.rawText(valueIndex)) is outside 0.0…1.0",
               effect: "Pushdeck clamps it to \(volume < 0 ? "0.0 (silent)" : "1.0 (full volume)").")
           }
         default:
           report(
-            .warning, .invalidValue, at: keyIndex, path: keyPath, "\(JSONValue.quoted(key)) is not a sound key",
+            .warning, .invalidValue, at: keyIndex, path: keyPath(),
+            "\(JSONValue.quoted(known?.rawValue ?? document.string(keyIndex))) is not a sound key",
             effect: "iOS ignores it.", hint: "the sound dictionary has critical, name and volume")
         }
       }
       return .critical(critical)
     default:
       wrongType(
-        index, path: soundPath, expected: "a sound file name or a critical-sound dictionary",
+        index, path: soundPath(), expected: "a sound file name or a critical-sound dictionary",
         effect: "No sound plays.")
       return nil
     }
@@ -530,41 +609,41 @@ public struct PayloadDecoder {
 
   // MARK: - Live Activities
 
-  mutating func decodeLiveActivityKey(
-    _ key: String, at index: Int, path keyPath: String, into content: inout LiveActivityContent
+  func decodeLiveActivityKey(
+    _ key: KnownKey, at index: Int, path keyPath: String, into content: inout LiveActivityContent
   ) {
     let effect = "The Live Activity ignores this update."
     switch key {
-    case "timestamp":
+    case .timestamp:
       if let value = document.double(index) { content.timestamp = value } else {
         wrongType(index, path: keyPath, expected: "UNIX seconds", effect: effect)
       }
-    case "event":
+    case .event:
       guard let text = string(index, path: keyPath, effect: effect) else { return }
       if let event = LiveActivityEvent(rawValue: text) { content.event = event } else {
         report(
           .error, .invalidValue, at: index, path: keyPath, "unknown Live Activity event \(JSONValue.quoted(text))",
           effect: effect, hint: "use start, update or end")
       }
-    case "content-state":
+    case .contentState:
       if document.kind(index) == .object { content.contentState = document.value(index) } else {
         wrongType(index, path: keyPath, expected: "a dictionary", effect: effect)
       }
-    case "stale-date":
+    case .staleDate:
       if let value = document.double(index) { content.staleDate = value } else {
         wrongType(index, path: keyPath, expected: "UNIX seconds", effect: "The activity never goes stale.")
       }
-    case "dismissal-date":
+    case .dismissalDate:
       if let value = document.double(index) { content.dismissalDate = value } else {
         wrongType(index, path: keyPath, expected: "UNIX seconds", effect: "An ended activity stays up to 4 hours.")
       }
-    case "attributes-type":
+    case .attributesType:
       content.attributesType = string(index, path: keyPath, effect: "The activity cannot start.")
-    case "attributes":
+    case .attributes:
       if document.kind(index) == .object { content.attributes = document.value(index) } else {
         wrongType(index, path: keyPath, expected: "a dictionary", effect: "The activity cannot start.")
       }
-    case "input-push-token":
+    case .inputPushToken:
       content.inputPushToken = document.integer(index) == 1
     default:
       content.inputPushChannel = string(index, path: keyPath, effect: "No broadcast channel is joined.")
@@ -573,7 +652,7 @@ public struct PayloadDecoder {
 
   // MARK: - Whole-payload rules
 
-  mutating func checkWholePayload(_ payload: APNsPayload, apsIndex: Int) {
+  func checkWholePayload(_ payload: APNsPayload, apsIndex: Int) {
     let aps = payload.aps
     let apsPath = path("aps")
     let isLiveActivity = context.pushType == .liveactivity || aps.liveActivity != nil
@@ -666,7 +745,20 @@ public struct PayloadDecoder {
   }
 }
 
+
 extension String {
+  /// Whether the string starts with an ASCII prefix, ignoring ASCII case.
+  func hasASCIIPrefixIgnoringCase(_ prefix: StaticString) -> Bool {
+    let count = prefix.utf8CodeUnitCount
+    var iterator = utf8.makeIterator()
+    for offset in 0..<count {
+      guard let byte = iterator.next() else { return false }
+      let expected = prefix.utf8Start[offset]
+      if byte != expected && byte | 0x20 != expected | 0x20 { return false }
+    }
+    return true
+  }
+
   /// The string with underscores turned into hyphens (`content_available` → `content-available`).
   func replacingUnderscores() -> String { replacingOccurrences(of: "_", with: "-") }
 

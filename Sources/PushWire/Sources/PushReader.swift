@@ -20,16 +20,15 @@ public enum PushReader {
     _ bytes: [UInt8], source: String, format: InputFormat, bundleID: String? = nil,
     headers: [(name: String, value: String)] = []
   ) -> PushRecord {
-    let rawText = String(decoding: bytes, as: UTF8.self)
     let (typedHeaders, headerDiagnostics) = APNsHeaders.parse(headers, bundleID: bundleID)
     var record = PushRecord(
-      source: source, line: nil, at: nil, bundleID: bundleID, token: nil, headers: typedHeaders,
-      payload: nil, rawPayload: rawText, byteCount: bytes.count, diagnostics: headerDiagnostics)
+      file: source, line: nil, at: nil, bundleID: bundleID, token: nil, headers: typedHeaders,
+      payload: nil, rawBytes: bytes[...], byteCount: bytes.count, diagnostics: headerDiagnostics)
     let document: JSONDocument
     do {
       document = try JSONDocument(bytes: bytes)
     } catch {
-      record.diagnostics.insert(Diagnostic.syntax(error, in: bytes), at: 0)
+      record.diagnostics.insert(Diagnostic.syntax(error, in: bytes[...]), at: 0)
       return record
     }
     let result = PayloadDecoder.decode(
@@ -37,7 +36,7 @@ public enum PushReader {
     record.payload = result.payload
     record.bundleID = bundleID ?? result.payload?.simulatorTargetBundle
     record.diagnostics = result.diagnostics + record.diagnostics
-    checkSize(&record, pushType: typedHeaders.pushType, location: nil)
+    checkSize(&record, pushType: typedHeaders.pushType) { nil }
     return record
   }
 
@@ -47,12 +46,27 @@ public enum PushReader {
   ///   - bytes: the line without its newline.
   ///   - lineNumber: its 1-based line number in the file.
   ///   - source: the file's path, for messages.
-  public static func readCaptureLine(_ bytes: [UInt8], lineNumber: Int, source: String) -> PushRecord {
+  ///   - keepsCustomValues: whether custom keys are materialised (off for validation alone).
+  public static func readCaptureLine(
+    _ bytes: [UInt8], lineNumber: Int, source: String, keepsCustomValues: Bool = true
+  ) -> PushRecord {
+    var scratch: [JSONToken] = []
+    return readCaptureLine(
+      bytes[...], lineNumber: lineNumber, source: source, keepsCustomValues: keepsCustomValues, scratch: &scratch)
+  }
+
+  /// Decodes one capture line held in a larger buffer, reusing a token tape.
+  ///
+  /// - Parameter scratch: a tape whose storage is reused from line to line.
+  public static func readCaptureLine(
+    _ bytes: ArraySlice<UInt8>, lineNumber: Int, source: String, keepsCustomValues: Bool,
+    scratch: inout [JSONToken]
+  ) -> PushRecord {
     var record = PushRecord(
-      source: "\(source):\(lineNumber)", line: lineNumber, at: nil, bundleID: nil, token: nil,
-      headers: APNsHeaders(), payload: nil, rawPayload: "", byteCount: bytes.count, diagnostics: [])
+      file: source, line: lineNumber, at: nil, bundleID: nil, token: nil,
+      headers: APNsHeaders(), payload: nil, rawBytes: bytes[...], byteCount: bytes.count, diagnostics: [])
     guard bytes.count <= maximumLineBytes else {
-      record.rawPayload = String(decoding: bytes.prefix(4096), as: UTF8.self)
+      record.rawBytes = bytes.prefix(4096)
       record.diagnostics.append(
         Diagnostic(
           .error, .lineTooLong, location: TextLocation(line: lineNumber, column: 1, offset: 0),
@@ -61,78 +75,81 @@ public enum PushReader {
           hint: "check that the capture has one envelope per line"))
       return record
     }
-    let document: JSONDocument
+    var document: JSONDocument
     do {
-      document = try JSONDocument(bytes: bytes, firstLine: lineNumber)
+      document = try JSONDocument(slice: bytes, firstLine: lineNumber, tokens: &scratch)
     } catch {
-      record.rawPayload = String(decoding: bytes, as: UTF8.self)
       record.diagnostics.append(Diagnostic.syntax(error, in: bytes, firstLine: lineNumber))
       return record
     }
-    decodeEnvelope(document, into: &record)
+    decodeEnvelope(document, into: &record, keepsCustomValues: keepsCustomValues)
+    document.recycleTokens(into: &scratch)
     return record
   }
 
-  static func decodeEnvelope(_ document: JSONDocument, into record: inout PushRecord) {
+  static func decodeEnvelope(_ document: JSONDocument, into record: inout PushRecord, keepsCustomValues: Bool) {
+    document.withView { view in
     func envelopeError(_ index: Int?, _ path: String?, _ message: String, hint: String) {
       record.diagnostics.append(
         Diagnostic(
-          .error, .invalidEnvelope, path: path, location: document.location(of: index ?? 0), message: message,
+          .error, .invalidEnvelope, path: path, location: view.location(of: index ?? 0), message: message,
           effect: "Pushdeck cannot tell when or to which app this push was sent, so it is not replayed.",
           hint: hint))
     }
-    guard document.kind(0) == .object else {
-      record.rawPayload = document.rawText(0)
+    guard view.kind(0) == .object else {
       envelopeError(0, nil, "a capture line must be a JSON object (an envelope)", hint: "write {\"at\": …, \"bundle\": …, \"payload\": {…}}")
       return
     }
     var payloadIndex: Int?
     var headerPairs: [(name: String, value: String)] = []
-    var headerLocations: [String: Int] = [:]
-    for (keyIndex, valueIndex) in document.members(of: 0) {
-      let key = document.string(keyIndex)
-      switch key {
-      case "at":
-        if let at = document.double(valueIndex) { record.at = at } else {
+    var headerTokens: [Int] = []
+    for (keyIndex, valueIndex) in view.members(of: 0) {
+      switch view.knownKey(keyIndex) {
+      case .at:
+        if let at = view.double(valueIndex) { record.at = at } else {
           envelopeError(valueIndex, "at", "\"at\" must be a number of UNIX seconds", hint: "for example \"at\": 1767225600.125")
         }
-      case "bundle":
-        if let bundle = document.stringValue(valueIndex), !bundle.isEmpty { record.bundleID = bundle } else {
+      case .bundle:
+        if view.kind(valueIndex) == .string, view.stringByteCount(valueIndex) > 0 {
+          record.bundleID = view.string(valueIndex)
+        } else {
           envelopeError(valueIndex, "bundle", "\"bundle\" must be a non-empty bundle id string", hint: "for example \"bundle\": \"com.example.app\"")
         }
-      case "token":
-        if let token = document.stringValue(valueIndex) {
+      case .token:
+        if let token = view.stringValue(valueIndex) {
           record.token = token
-          if let problem = DeviceToken.check(token, location: document.location(of: valueIndex)) {
+          if let problem = DeviceToken.check(token, location: view.location(of: valueIndex)) {
             record.diagnostics.append(problem)
           }
         } else {
           envelopeError(valueIndex, "token", "\"token\" must be a hex string", hint: "omit it if unknown")
         }
-      case "headers":
-        guard document.kind(valueIndex) == .object else {
+      case .headers:
+        guard view.kind(valueIndex) == .object else {
           envelopeError(valueIndex, "headers", "\"headers\" must be an object of header names to values", hint: "for example \"headers\": {\"apns-push-type\": \"alert\"}")
           continue
         }
-        for (nameIndex, headerValueIndex) in document.members(of: valueIndex) {
-          let name = document.string(nameIndex).lowercased()
+        headerPairs.reserveCapacity(Int(view.tokens[valueIndex].count))
+        for (nameIndex, headerValueIndex) in view.members(of: valueIndex) {
+          let name = view.knownKey(nameIndex)?.rawValue ?? view.string(nameIndex).lowercased()
           let value: String
-          switch document.kind(headerValueIndex) {
-          case .string: value = document.string(headerValueIndex)
-          case .number: value = document.rawText(headerValueIndex)
+          switch view.kind(headerValueIndex) {
+          case .string: value = view.string(headerValueIndex)
+          case .number: value = view.rawText(headerValueIndex)
           default:
             envelopeError(headerValueIndex, "headers.\(name)", "header values must be strings", hint: "write \"\(name)\": \"…\"")
             continue
           }
           headerPairs.append((name, value))
-          headerLocations[name] = headerValueIndex
+          headerTokens.append(headerValueIndex)
         }
-      case "payload":
+      case .payload:
         payloadIndex = valueIndex
       default:
+        let key = view.string(keyIndex)
         record.diagnostics.append(
           Diagnostic(
-            .warning, .unknownEnvelopeKey, path: key, location: document.location(of: keyIndex),
+            .warning, .unknownEnvelopeKey, path: key, location: view.location(of: keyIndex),
             message: "\(JSONValue.quoted(key)) is not an envelope key",
             effect: "Pushdeck ignores it.", hint: "envelope keys are at, bundle, token, headers and payload"))
       }
@@ -145,35 +162,75 @@ public enum PushReader {
     }
     let (headers, headerDiagnostics) = APNsHeaders.parse(
       headerPairs, bundleID: record.bundleID,
-      locate: { name in headerLocations[name].map(document.location(of:)) })
+      locate: { name in
+        headerPairs.firstIndex { $0.name == name }.map { view.location(of: headerTokens[$0]) }
+      })
     record.headers = headers
     record.diagnostics += headerDiagnostics
     guard let payloadIndex else {
-      record.rawPayload = document.rawText(0)
       envelopeError(nil, "payload", "the envelope has no \"payload\"", hint: "add \"payload\": {\"aps\": {…}}")
       return
     }
-    record.rawPayload = document.rawText(payloadIndex)
-    let token = document.tokens[payloadIndex]
+    let token = view.tokens[payloadIndex]
+    let base = document.bytes.startIndex
+    record.rawBytes = document.bytes[base + Int(token.start)..<base + Int(token.end)]
     record.byteCount = Int(token.end - token.start)
     let result = PayloadDecoder.decode(
-      document, at: payloadIndex, context: .init(pushType: headers.pushType, pathPrefix: "payload"))
+      view, at: payloadIndex,
+      context: .init(pushType: headers.pushType, pathPrefix: "payload", keepsCustomValues: keepsCustomValues))
     record.payload = result.payload
     record.diagnostics += result.diagnostics
-    checkSize(&record, pushType: headers.pushType, location: document.location(of: payloadIndex))
+    checkSize(&record, pushType: headers.pushType) { view.location(of: payloadIndex) }
+    }
   }
 
   /// Adds `PayloadTooLarge` when the payload is over the push type's limit.
-  static func checkSize(_ record: inout PushRecord, pushType: PushType?, location: TextLocation?) {
+  static func checkSize(_ record: inout PushRecord, pushType: PushType?, location: () -> TextLocation?) {
     let limit = (pushType ?? .alert).maximumPayloadBytes
     guard record.byteCount > limit else { return }
     record.diagnostics.insert(
       Diagnostic(
-        .error, .payloadTooLarge, path: record.line == nil ? nil : "payload", location: location,
+        .error, .payloadTooLarge, path: record.line == nil ? nil : "payload", location: location(),
         message: "the payload is \(record.byteCount) bytes; the limit is \(limit)\(pushType == .voip ? " for VoIP" : "")",
         effect: "APNs rejects it (413 PayloadTooLarge); nothing reaches the device.",
         hint: "move large data out of the payload and fetch it in the app or a service extension"),
       at: 0)
+  }
+}
+
+extension LineSplitter {
+  /// Calls `body` with the index range and 1-based number of every line in a buffer (without
+  /// `\n` or a trailing `\r`); the last line needs no newline. Returns the number of lines.
+  @discardableResult
+  public static func forEachLine(in bytes: [UInt8], _ body: (Range<Int>, Int) -> Void) -> Int {
+    var number = 0
+    bytes.withUnsafeBufferPointer { buffer in
+      guard let base = buffer.baseAddress else { return }
+      let count = buffer.count
+      var lineStart = 0
+      var index = 0
+      func emit(_ end: Int) {
+        number += 1
+        var lineEnd = end
+        if lineEnd > lineStart, base[lineEnd - 1] == UInt8(ascii: "\r") { lineEnd -= 1 }
+        body(lineStart..<lineEnd, number)
+      }
+      while index < count {
+        while index + 8 <= count {
+          let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self) ^ 0x0A0A_0A0A_0A0A_0A0A
+          if (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080 != 0 { break }
+          index += 8
+        }
+        guard index < count else { break }
+        if base[index] == UInt8(ascii: "\n") {
+          emit(index)
+          lineStart = index + 1
+        }
+        index += 1
+      }
+      if lineStart < count { emit(count) }
+    }
+    return number
   }
 }
 
@@ -208,6 +265,13 @@ public struct LineSplitter {
     var index = 0
     let count = chunk.count
     while index < count {
+      // Skip eight bytes at a time while no byte of the word is a newline.
+      while index + 8 <= count {
+        let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self) ^ 0x0A0A_0A0A_0A0A_0A0A
+        if (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080 != 0 { break }
+        index += 8
+      }
+      guard index < count else { break }
       if base[index] == UInt8(ascii: "\n") {
         if carry.isEmpty {
           emit(UnsafeBufferPointer(start: base + lineStart, count: index - lineStart), body)

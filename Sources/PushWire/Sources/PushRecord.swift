@@ -31,10 +31,12 @@ public enum InputFormat: String, Sendable, CaseIterable, Codable {
 /// One push read from an input, decoded and checked: the unit `validate`, `explain` and the
 /// device all work on. A rejected push is kept, with its raw text, so nothing the user gave is lost.
 public struct PushRecord: Sendable {
-  /// Where it came from: a path, `path:line` for a capture line, or `<stdin>`.
-  public var source: String
+  /// The file it came from, as the user named it (`<stdin>` for standard input).
+  public var file: String
   /// The 1-based line in a capture, nil for a whole file.
   public var line: Int?
+  /// Where it came from: the file, or `file:line` for a capture line.
+  public var source: String { line.map { "\(file):\($0)" } ?? file }
   /// The receive time from a capture envelope (UNIX seconds), if any.
   public var at: Double?
   /// The app: the capture's `bundle`, the `.apns` file's `Simulator Target Bundle`, or as given.
@@ -45,8 +47,10 @@ public struct PushRecord: Sendable {
   public var headers: APNsHeaders
   /// The typed payload, when its structure allowed one.
   public var payload: APNsPayload?
-  /// The payload's raw JSON text as received (the whole line or file when it did not scan).
-  public var rawPayload: String
+  /// The payload's raw bytes as received (the whole line or file when it did not scan).
+  public var rawBytes: ArraySlice<UInt8>
+  /// The payload's raw JSON text as received.
+  public var rawPayload: String { String(decoding: rawBytes, as: UTF8.self) }
   /// The payload's size in bytes, as APNs counts it.
   public var byteCount: Int
   /// Every finding, errors first in source order.

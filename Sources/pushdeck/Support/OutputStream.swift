@@ -65,3 +65,22 @@ func colorEnabled(for stream: OutputStream) -> Bool {
 private func systemWrite(_ descriptor: Int32, _ pointer: UnsafeRawPointer?, _ count: Int) -> Int {
   write(descriptor, pointer, count)
 }
+
+/// Keeps large buffers in the heap instead of fresh `mmap`s, and memory mapped in between jobs.
+///
+/// Streaming a capture allocates and frees multi-megabyte job buffers and record arrays;
+/// glibc's defaults hand each back to the kernel and fault fresh zeroed pages in for the next,
+/// which cost more than the decoding (measured in docs/PERFORMANCE.md).
+func tuneAllocatorForStreaming() {
+  #if canImport(Glibc)
+    // <malloc.h>: M_TRIM_THRESHOLD = -1, M_MMAP_THRESHOLD = -3.
+    _ = glibcMallopt(-3, 64 << 20)
+    _ = glibcMallopt(-1, 512 << 20)
+  #endif
+}
+
+#if canImport(Glibc)
+  /// glibc's `mallopt`, which the Glibc module does not export.
+  @_silgen_name("mallopt")
+  private func glibcMallopt(_ parameter: Int32, _ value: Int32) -> Int32
+#endif

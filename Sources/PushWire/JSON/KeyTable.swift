@@ -1,0 +1,158 @@
+/// Every key name Pushdeck interprets, across payloads, envelopes and headers.
+///
+/// Keys on the hot path are matched against this set by their bytes (see ``KeyTable``), so
+/// decoding a payload creates no `String` for a key it knows.
+public enum KnownKey: String, CaseIterable, Sendable {
+  // Top level of a payload.
+  case aps
+  case simulatorTargetBundle = "Simulator Target Bundle"
+  // aps
+  case alert, badge, sound, category, timestamp, event, attributes
+  case threadID = "thread-id"
+  case contentAvailable = "content-available"
+  case mutableContent = "mutable-content"
+  case targetContentID = "target-content-id"
+  case interruptionLevel = "interruption-level"
+  case relevanceScore = "relevance-score"
+  case filterCriteria = "filter-criteria"
+  case contentState = "content-state"
+  case staleDate = "stale-date"
+  case dismissalDate = "dismissal-date"
+  case attributesType = "attributes-type"
+  case inputPushToken = "input-push-token"
+  case inputPushChannel = "input-push-channel"
+  // alert
+  case title, subtitle, body
+  case launchImage = "launch-image"
+  case titleLocKey = "title-loc-key"
+  case titleLocArgs = "title-loc-args"
+  case subtitleLocKey = "subtitle-loc-key"
+  case subtitleLocArgs = "subtitle-loc-args"
+  case locKey = "loc-key"
+  case locArgs = "loc-args"
+  case actionLocKey = "action-loc-key"
+  case summaryArg = "summary-arg"
+  case summaryArgCount = "summary-arg-count"
+  // sound dictionary
+  case critical, name, volume
+  // capture envelope
+  case at, bundle, token, headers, payload
+  // request headers
+  case apnsPushType = "apns-push-type"
+  case apnsPriority = "apns-priority"
+  case apnsExpiration = "apns-expiration"
+  case apnsTopic = "apns-topic"
+  case apnsCollapseID = "apns-collapse-id"
+  case apnsID = "apns-id"
+
+  /// The keys that belong directly in `aps`.
+  public static let apsKeys: [KnownKey] = [
+    .alert, .badge, .sound, .threadID, .category, .contentAvailable, .mutableContent, .targetContentID,
+    .interruptionLevel, .relevanceScore, .filterCriteria, .timestamp, .event, .contentState, .staleDate,
+    .dismissalDate, .attributesType, .attributes, .inputPushToken, .inputPushChannel,
+  ]
+
+  /// The shared lookup table.
+  public static let table = KeyTable(KnownKey.allCases.map { ($0.rawValue, $0) })
+}
+
+/// An open-addressing table from key bytes to a value, looked up without allocating.
+public struct KeyTable<Value: Sendable>: Sendable {
+  /// A slot holds only trivial values, so a lookup never retains or releases anything.
+  private struct Slot: Sendable {
+    var hash: UInt64
+    var offset: Int32
+    var length: Int32
+    var valueIndex: Int32
+  }
+
+  private var slots: [Slot]
+  private var keyBytes: [UInt8] = []
+  private var values: [Value] = []
+  private let mask: Int
+
+  /// Builds a table; the entries' keys must be distinct.
+  public init(_ entries: [(String, Value)]) {
+    var capacity = 16
+    while capacity < entries.count * 4 { capacity <<= 1 }
+    mask = capacity - 1
+    slots = Array(repeating: Slot(hash: 0, offset: 0, length: -1, valueIndex: 0), count: capacity)
+    for (key, value) in entries {
+      let bytes = Array(key.utf8)
+      let hash = bytes.withUnsafeBufferPointer { KeyTable.hash($0) }
+      var index = Int(truncatingIfNeeded: hash) & mask
+      while slots[index].length >= 0 { index = (index + 1) & mask }
+      slots[index] = Slot(
+        hash: hash, offset: Int32(keyBytes.count), length: Int32(bytes.count), valueIndex: Int32(values.count))
+      keyBytes += bytes
+      values.append(value)
+    }
+  }
+
+  /// FNV-1a over the bytes.
+  @inline(__always)
+  static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+    for byte in bytes {
+      hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+    }
+    return hash
+  }
+
+  /// The value for a key given as bytes, if the table has it.
+  public func lookup(_ bytes: UnsafeBufferPointer<UInt8>) -> Value? {
+    let hash = KeyTable.hash(bytes)
+    var index = Int(truncatingIfNeeded: hash) & mask
+    return slots.withUnsafeBufferPointer { slots in
+      keyBytes.withUnsafeBufferPointer { keyBytes in
+        while slots[index].length >= 0 {
+          let slot = slots[index]
+          if slot.hash == hash && Int(slot.length) == bytes.count
+            && UnsafeBufferPointer(rebasing: keyBytes[Int(slot.offset)..<Int(slot.offset + slot.length)])
+              .elementsEqual(bytes)
+          {
+            return values[Int(slot.valueIndex)]
+          }
+          index = (index + 1) & mask
+        }
+        return nil
+      }
+    }
+  }
+
+  /// The value for a key given as a string.
+  public func lookup(_ key: String) -> Value? {
+    var key = key
+    return key.withUTF8 { lookup($0) }
+  }
+}
+
+extension JSONView {
+  /// The known key a string token spells, without decoding it (escaped keys are decoded).
+  public func knownKey(_ index: Int) -> KnownKey? {
+    let token = tokens[index]
+    guard token.kind == .string else { return nil }
+    if token.stringHasEscapes { return KnownKey.table.lookup(string(index)) }
+    return KnownKey.table.lookup(UnsafeBufferPointer(rebasing: bytes[Int(token.start) + 1..<Int(token.end) - 1]))
+  }
+
+  /// A 64-bit hash of a string token's raw bytes, for cheap duplicate detection.
+  func keyHash(_ index: Int) -> UInt64 {
+    let token = tokens[index]
+    return KeyTable<Int>.hash(UnsafeBufferPointer(rebasing: bytes[Int(token.start)..<Int(token.end)]))
+  }
+
+  /// The first byte of a string token's content, if it is not empty.
+  func firstContentByte(_ index: Int) -> UInt8? {
+    let token = tokens[index]
+    guard token.kind == .string, token.end - token.start > 2 else { return nil }
+    return bytes[Int(token.start) + 1]
+  }
+
+  /// The last byte of a string token's content, if it is not empty.
+  func lastContentByte(_ index: Int) -> UInt8? {
+    let token = tokens[index]
+    guard token.kind == .string, token.end - token.start > 2 else { return nil }
+    return bytes[Int(token.end) - 2]
+  }
+}
