@@ -52,23 +52,42 @@ public enum KnownKey: String, CaseIterable, Sendable {
     .dismissalDate, .attributesType, .attributes, .inputPushToken, .inputPushChannel,
   ]
 
+  /// Whether this is an APNs request header name.
+  public var isHeader: Bool {
+    switch self {
+    case .apnsPushType, .apnsPriority, .apnsExpiration, .apnsTopic, .apnsCollapseID, .apnsID: true
+    default: false
+    }
+  }
+
+  /// Whether this `aps` key changes what the user sees or what the app gets.
+  public var isVisibleApsKey: Bool {
+    switch self {
+    case .alert, .badge, .sound, .contentAvailable, .mutableContent, .threadID, .category: true
+    default: false
+    }
+  }
+
   /// The shared lookup table.
   public static let table = KeyTable(KnownKey.allCases.map { ($0.rawValue, $0) })
 }
 
 /// An open-addressing table from key bytes to a value, looked up without allocating.
-public struct KeyTable<Value: Sendable>: Sendable {
+public struct KeyTable<Value: Sendable>: @unchecked Sendable {
   /// A slot holds only trivial values, so a lookup never retains or releases anything.
-  private struct Slot: Sendable {
+  private struct Slot {
     var hash: UInt64
     var offset: Int32
     var length: Int32
     var valueIndex: Int32
   }
 
-  private var slots: [Slot]
-  private var keyBytes: [UInt8] = []
-  private var values: [Value] = []
+  // The tables live in memory allocated once and never freed: key tables are built once per
+  // process (as statics) and read on the hottest path, where array accesses would retain and
+  // release their storage on every lookup. Immutable after init, so sharing is safe.
+  private let slots: UnsafeMutableBufferPointer<Slot>
+  private let keyBytes: UnsafeMutableBufferPointer<UInt8>
+  private let values: UnsafeMutableBufferPointer<Value>
   private let mask: Int
 
   /// Builds a table; the entries' keys must be distinct.
@@ -76,16 +95,22 @@ public struct KeyTable<Value: Sendable>: Sendable {
     var capacity = 16
     while capacity < entries.count * 4 { capacity <<= 1 }
     mask = capacity - 1
-    slots = Array(repeating: Slot(hash: 0, offset: 0, length: -1, valueIndex: 0), count: capacity)
-    for (key, value) in entries {
+    slots = .allocate(capacity: capacity)
+    slots.initialize(repeating: Slot(hash: 0, offset: 0, length: -1, valueIndex: 0))
+    let totalBytes = entries.reduce(0) { $0 + $1.0.utf8.count }
+    keyBytes = .allocate(capacity: max(totalBytes, 1))
+    values = .allocate(capacity: max(entries.count, 1))
+    var byteOffset = 0
+    for (entryIndex, (key, value)) in entries.enumerated() {
       let bytes = Array(key.utf8)
       let hash = bytes.withUnsafeBufferPointer { KeyTable.hash($0) }
       var index = Int(truncatingIfNeeded: hash) & mask
       while slots[index].length >= 0 { index = (index + 1) & mask }
       slots[index] = Slot(
-        hash: hash, offset: Int32(keyBytes.count), length: Int32(bytes.count), valueIndex: Int32(values.count))
-      keyBytes += bytes
-      values.append(value)
+        hash: hash, offset: Int32(byteOffset), length: Int32(bytes.count), valueIndex: Int32(entryIndex))
+      for (offset, byte) in bytes.enumerated() { keyBytes[byteOffset + offset] = byte }
+      byteOffset += bytes.count
+      (values.baseAddress! + entryIndex).initialize(to: value)
     }
   }
 
@@ -103,21 +128,25 @@ public struct KeyTable<Value: Sendable>: Sendable {
   public func lookup(_ bytes: UnsafeBufferPointer<UInt8>) -> Value? {
     let hash = KeyTable.hash(bytes)
     var index = Int(truncatingIfNeeded: hash) & mask
-    return slots.withUnsafeBufferPointer { slots in
-      keyBytes.withUnsafeBufferPointer { keyBytes in
-        while slots[index].length >= 0 {
-          let slot = slots[index]
-          if slot.hash == hash && Int(slot.length) == bytes.count
-            && UnsafeBufferPointer(rebasing: keyBytes[Int(slot.offset)..<Int(slot.offset + slot.length)])
-              .elementsEqual(bytes)
-          {
-            return values[Int(slot.valueIndex)]
+    while slots[index].length >= 0 {
+      let slot = slots[index]
+      if slot.hash == hash && Int(slot.length) == bytes.count {
+        // A 64-bit hash match is all but certain; the byte check makes it exact.
+        var same = true
+        var offset = 0
+        let start = Int(slot.offset)
+        while offset < bytes.count {
+          if keyBytes[start + offset] != bytes[offset] {
+            same = false
+            break
           }
-          index = (index + 1) & mask
+          offset += 1
         }
-        return nil
+        if same { return values[Int(slot.valueIndex)] }
       }
+      index = (index + 1) & mask
     }
+    return nil
   }
 
   /// The value for a key given as a string.
@@ -154,5 +183,19 @@ extension JSONView {
     let token = tokens[index]
     guard token.kind == .string, token.end - token.start > 2 else { return nil }
     return bytes[Int(token.end) - 2]
+  }
+
+  /// Whether a string token's content starts with an ASCII prefix, ignoring ASCII case.
+  func contentHasASCIIPrefix(_ index: Int, _ prefix: StaticString) -> Bool {
+    let token = tokens[index]
+    let length = prefix.utf8CodeUnitCount
+    guard token.kind == .string, Int(token.end - token.start) - 2 >= length else { return false }
+    let start = Int(token.start) + 1
+    for offset in 0..<length {
+      let byte = bytes[start + offset]
+      let expected = prefix.utf8Start[offset]
+      if byte != expected && byte | 0x20 != expected | 0x20 { return false }
+    }
+    return true
   }
 }

@@ -92,8 +92,8 @@ public struct APNsHeaders: Equatable, Sendable {
     for (name, value) in pairs {
       let lowered = name.utf8.contains { $0 >= 0x41 && $0 <= 0x5A } ? name.lowercased() : name
       headers.raw.append((lowered, value))
-      switch lowered {
-      case "apns-push-type":
+      switch KnownKey.table.lookup(lowered) {
+      case .apnsPushType:
         if let type = PushType(rawValue: value) {
           headers.pushType = type
         } else {
@@ -102,7 +102,7 @@ public struct APNsHeaders: Equatable, Sendable {
             "APNs rejects the request (400 InvalidPushType).",
             hint: "use one of: " + PushType.allCases.map(\.rawValue).joined(separator: ", "))
         }
-      case "apns-priority":
+      case .apnsPriority:
         if let number = Int(value), let priority = PushPriority(rawValue: number) {
           headers.priority = priority
         } else {
@@ -110,7 +110,7 @@ public struct APNsHeaders: Equatable, Sendable {
             .badPriority, name, "apns-priority must be 1, 5 or 10, not \(JSONValue.quoted(value))",
             "APNs rejects the request (400 BadPriority).")
         }
-      case "apns-expiration":
+      case .apnsExpiration:
         if let seconds = Int(value), seconds >= 0 {
           headers.expiration = seconds
         } else {
@@ -118,16 +118,16 @@ public struct APNsHeaders: Equatable, Sendable {
             .badExpirationDate, name, "apns-expiration must be UNIX seconds, not \(JSONValue.quoted(value))",
             "APNs rejects the request (400 BadExpirationDate).", hint: "use 0 to deliver once or not at all")
         }
-      case "apns-topic":
+      case .apnsTopic:
         headers.topic = value
-      case "apns-collapse-id":
+      case .apnsCollapseID:
         headers.collapseID = value
         if value.utf8.count > 64 {
           report(
             .badCollapseId, name, "apns-collapse-id is \(value.utf8.count) bytes; the limit is 64",
             "APNs rejects the request (400 BadCollapseId).", hint: "shorten the id, for example to a hash")
         }
-      case "apns-id":
+      case .apnsID:
         headers.apnsID = value
         if !isCanonicalUUID(value) {
           report(
@@ -146,7 +146,7 @@ public struct APNsHeaders: Equatable, Sendable {
     }
     if let topic = headers.topic, let bundleID, !bundleID.isEmpty {
       let type = headers.pushType ?? .alert
-      if let suffix = type.topicSuffix, topic != bundleID + suffix {
+      if let suffix = type.topicSuffix, !(topic.utf8.starts(with: bundleID.utf8) && topic.utf8.dropFirst(bundleID.utf8.count).elementsEqual(suffix.utf8)) {
         report(
           .badTopic, "apns-topic",
           "apns-topic \(JSONValue.quoted(topic)) does not fit push type \(type.rawValue) for \(bundleID)",

@@ -209,10 +209,10 @@ public final class PayloadDecoder {
   func checkTopLevelKey(_ key: String, known: KnownKey?, keyIndex: Int, valueIndex: Int) {
     if known == nil {
       if checkUnknownTopLevelKey(key, keyIndex: keyIndex) { return }
-    } else if let known, [.apnsPushType, .apnsPriority, .apnsExpiration, .apnsTopic, .apnsCollapseID, .apnsID].contains(known) {
+    } else if known?.isHeader == true {
       reportHeaderInBody(key, keyIndex: keyIndex, path: path(key))
       return
-    } else if let known, [.alert, .badge, .sound, .contentAvailable, .mutableContent, .threadID, .category].contains(known) {
+    } else if known?.isVisibleApsKey == true {
       report(
         .warning, .apsKeyOutsideAps, at: keyIndex, path: path(key),
         "\(JSONValue.quoted(key)) is beside \"aps\" instead of inside it",
@@ -276,8 +276,9 @@ public final class PayloadDecoder {
     let bracketed =
       (first == UInt8(ascii: "{") && last == UInt8(ascii: "}")) || (first == UInt8(ascii: "<") && last == UInt8(ascii: ">"))
       || (first == UInt8(ascii: "[") && last == UInt8(ascii: "]"))
-    guard bracketed || first == UInt8(ascii: "$") || first == UInt8(ascii: "%") || first | 0x20 == UInt8(ascii: "y")
-      || first | 0x20 == UInt8(ascii: "p") || first | 0x20 == UInt8(ascii: "x")
+    guard bracketed || first == UInt8(ascii: "$") || (first == UInt8(ascii: "%") && last == first)
+      || document.contentHasASCIIPrefix(index, "YOUR") || document.contentHasASCIIPrefix(index, "XXXX")
+      || document.contentHasASCIIPrefix(index, "PLACEHOLDER")
     else { return }
     let value = document.string(index)
     guard Self.isPlaceholder(value) else { return }
@@ -652,92 +653,91 @@ public final class PayloadDecoder {
 
   // MARK: - Whole-payload rules
 
-  func checkWholePayload(_ payload: APNsPayload, apsIndex: Int) {
-    let aps = payload.aps
-    let apsPath = path("aps")
-    let isLiveActivity = context.pushType == .liveactivity || aps.liveActivity != nil
-    if let score = aps.relevanceScore, !isLiveActivity, score < 0 || score > 1,
+  func checkWholePayload(_ payload: borrowing APNsPayload, apsIndex: Int) {
+    func apsPath() -> String { path("aps") }
+    let isLiveActivity = context.pushType == .liveactivity || payload.aps.liveActivity != nil
+    if let score = payload.aps.relevanceScore, !isLiveActivity, score < 0 || score > 1,
       let index = document.member("relevance-score", of: apsIndex)
     {
       report(
-        .warning, .relevanceScoreOutOfRange, at: index, path: apsPath + ".relevance-score",
+        .warning, .relevanceScoreOutOfRange, at: index, path: apsPath() + ".relevance-score",
         "relevance-score \(document.rawText(index)) is outside 0…1",
         effect: "Pushdeck clamps it to \(score < 0 ? "0" : "1") when ranking and choosing the summary's featured notification.",
         hint: "use a value from 0.0 to 1.0")
     }
-    if let live = aps.liveActivity {
+    if let live = payload.aps.liveActivity {
       if context.isSimulatorFile {
         report(
-          .warning, .liveActivityInSimulatorFile, at: apsIndex, path: apsPath,
+          .warning, .liveActivityInSimulatorFile, at: apsIndex, path: apsPath(),
           "a Live Activity push in a Simulator .apns file",
           effect: "`xcrun simctl push` and drag-and-drop deliver app notifications only; the activity is not updated.",
           hint: "send it through APNs (or `pushdeck push`) with apns-push-type: liveactivity to the activity's push token")
       }
       if context.pushType != nil && context.pushType != .liveactivity {
         report(
-          .warning, .liveActivityKeyOutsideLiveActivity, at: apsIndex, path: apsPath,
+          .warning, .liveActivityKeyOutsideLiveActivity, at: apsIndex, path: apsPath(),
           "Live Activity keys in a push of type \(context.pushType?.rawValue ?? "")",
           effect: "iOS ignores them: only apns-push-type liveactivity updates an activity.",
           hint: "send activity updates with apns-push-type: liveactivity to the activity's push token")
       }
       if live.timestamp == nil {
         report(
-          .error, .missingLiveActivityKey, at: apsIndex, path: apsPath + ".timestamp",
+          .error, .missingLiveActivityKey, at: apsIndex, path: apsPath() + ".timestamp",
           "a Live Activity push needs \"timestamp\"",
           effect: "The activity ignores the update.", hint: "add \"timestamp\": <UNIX seconds when sent>")
       }
       if live.event == nil {
         report(
-          .error, .missingLiveActivityKey, at: apsIndex, path: apsPath + ".event",
+          .error, .missingLiveActivityKey, at: apsIndex, path: apsPath() + ".event",
           "a Live Activity push needs \"event\"",
           effect: "The activity ignores the update.", hint: "add \"event\": \"update\" (or start or end)")
       }
       if live.event == .start {
-        for (present, key) in [(live.attributesType != nil, "attributes-type"), (live.attributes != nil, "attributes"), (aps.alert != nil, "alert")]
+        for (present, key) in [(live.attributesType != nil, "attributes-type"), (live.attributes != nil, "attributes"), (payload.aps.alert != nil, "alert")]
         where !present {
           report(
-            .error, .missingLiveActivityKey, at: apsIndex, path: apsPath + "." + key,
+            .error, .missingLiveActivityKey, at: apsIndex, path: apsPath() + "." + key,
             "a Live Activity start push needs \"\(key)\"", effect: "The activity does not start.")
         }
       }
       if live.event != .start && live.event != nil && live.contentState == nil && live.event == .update {
         report(
-          .error, .missingLiveActivityKey, at: apsIndex, path: apsPath + ".content-state",
+          .error, .missingLiveActivityKey, at: apsIndex, path: apsPath() + ".content-state",
           "a Live Activity update needs \"content-state\"", effect: "The activity ignores the update.")
       }
       return
     }
     let hasAlertContent: Bool = {
-      switch aps.alert {
+      switch payload.aps.alert {
       case .text(let text): return !text.isEmpty
       case .dictionary(let dictionary): return dictionary.hasContent
       case nil: return false
       }
     }()
-    if aps.contentAvailable && payload.isUserVisible {
+    if payload.aps.contentAvailable && payload.isUserVisible {
       report(
-        .warning, .silentPushAlsoAlerts, at: apsIndex, path: apsPath,
+        .warning, .silentPushAlsoAlerts, at: apsIndex, path: apsPath(),
         "content-available is combined with a visible alert, badge or sound",
         effect: "iOS shows it as an ordinary notification; the background wake-up is best-effort and is skipped for a force-quit app.",
         hint: "send silent updates as separate pushes with only content-available (apns-push-type background, priority 5)")
     }
-    if !aps.contentAvailable && !hasAlertContent && aps.badge == nil && aps.sound == nil {
+    if !payload.aps.contentAvailable && !hasAlertContent && payload.aps.badge == nil && payload.aps.sound == nil {
       report(
-        .warning, .nothingToShowOrDo, at: apsIndex, path: apsPath,
-        aps.alert == nil ? "aps has no alert, badge, sound or content-available" : "the alert has no title, subtitle or body",
+        .warning, .nothingToShowOrDo, at: apsIndex, path: apsPath(),
+        payload.aps.alert == nil ? "aps has no alert, badge, sound or content-available" : "the alert has no title, subtitle or body",
         effect: "Nothing happens on the device and no app code runs.",
         hint: "add an alert to show something, or \"content-available\": 1 to wake the app")
     }
     if let type = context.pushType {
       if type == .background && payload.isUserVisible {
         report(
-          .warning, .pushTypeMismatch, at: apsIndex, path: apsPath,
+          .warning, .pushTypeMismatch, at: apsIndex, path: apsPath(),
           "apns-push-type is background but the payload alerts, badges or plays a sound",
           effect: "APNs may reject, delay or drop it; a background push never shows anything.",
           hint: "use apns-push-type: alert for visible notifications")
       } else if type == .alert && payload.isSilent {
         report(
-          .warning, .pushTypeMismatch, at: apsIndex, path: apsPath,
+          .warning, .pushTypeMismatch, at: apsIndex, path: apsPath(),
           "apns-push-type is alert but the payload is a silent (content-available only) push",
           effect: "APNs may reject, delay or drop it.", hint: "use apns-push-type: background with apns-priority: 5")
       }

@@ -82,7 +82,8 @@ final class ParallelCaptureDecoder {
             job.bytes[range], lineNumber: number, source: file, keepsCustomValues: keepsCustomValues,
             scratch: &scratch))
       }
-      job.records = records
+      // Hand the array over without keeping a reference, so the consumer owns it uniquely.
+      swap(&job.records, &records)
       job.lineCount = lineCount
       job.done.signal()
     }
@@ -93,11 +94,14 @@ final class ParallelCaptureDecoder {
     job.done.wait()
     let base = linesBefore
     // Records are fixed up in place and lent to the body, never copied (a copy retains every field).
-    for index in job.records.indices {
-      if base > 0 { job.records[index].shiftLines(by: base) }
-      body(job.records[index])
+    var records: [PushRecord] = []
+    swap(&records, &job.records)
+    records.withUnsafeMutableBufferPointer { buffer in
+      for index in buffer.indices {
+        if base > 0 { buffer[index].shiftLines(by: base) }
+        body(buffer[index])
+      }
     }
-    job.records = []
     if recycled.count < maximumInFlight { recycled.append(job.takeBytes()) }
     linesBefore += job.lineCount
   }
