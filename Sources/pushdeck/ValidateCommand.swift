@@ -43,18 +43,28 @@ struct ValidateCommand: ParsableCommand {
     let out = OutputStream.standardOutput()
     let err = OutputStream.standardError()
     let (inputs, problems) = resolveInputs(paths)
-    let printer = DiagnosticPrinter(out: out, color: format == .text && colorEnabled(for: out), strict: strict)
+    let printer = DiagnosticPrinter(color: format == .text && colorEnabled(for: out), strict: strict)
     var tally = Tally()
     var ioProblems = problems
+    // Each record is checked and rendered on the decoding workers; only the counts and the
+    // text come back to this thread, in order.
+    let (strict, quiet, format) = (self.strict, self.quiet, self.format)
     for input in inputs {
-      do {
-        try readRecords(from: input, bundleID: bundle, keepsCustomValues: false) { record in
-          tally.count(record, strict: strict)
-          if quiet { return }
-          switch format {
-          case .text: printer.printText(record)
-          case .json: out.line(ValidationJSON.line(for: record, strict: strict))
+      do throws(InputProblem) {
+        try readRecords(
+          from: input, bundleID: bundle, keepsCustomValues: false,
+          transform: { record -> (Tally, String?) in
+            var delta = Tally()
+            delta.count(record, strict: strict)
+            guard !quiet else { return (delta, nil) }
+            switch format {
+            case .text: return (delta, record.diagnostics.isEmpty ? nil : printer.render(record))
+            case .json: return (delta, ValidationJSON.line(for: record, strict: strict) + "\n")
+            }
           }
+        ) { delta, text in
+          tally.add(delta)
+          if let text { out.write(text) }
         }
       } catch {
         ioProblems.append(error)
@@ -74,7 +84,7 @@ struct ValidateCommand: ParsableCommand {
 }
 
 /// Counts what `validate` saw, for the summary line and the exit status.
-struct Tally {
+struct Tally: Sendable {
   var payloads = 0
   var invalid = 0
   var errors = 0
@@ -89,6 +99,13 @@ struct Tally {
     if errorCount > 0 || (strict && warningCount > 0) { invalid += 1 }
   }
 
+  mutating func add(_ other: Tally) {
+    payloads += other.payloads
+    invalid += other.invalid
+    errors += other.errors
+    warnings += other.warnings
+  }
+
   func summary(strict: Bool, ioProblems: Int) -> String {
     let plural = payloads == 1 ? "payload" : "payloads"
     var text = "checked \(payloads) \(plural): \(payloads - invalid) valid, \(invalid) rejected"
@@ -100,8 +117,7 @@ struct Tally {
 }
 
 /// Prints diagnostics in compiler style, with the offending line and a caret for syntax errors.
-struct DiagnosticPrinter {
-  let out: OutputStream
+struct DiagnosticPrinter: Sendable {
   let color: Bool
   let strict: Bool
 
@@ -109,7 +125,10 @@ struct DiagnosticPrinter {
     color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
   }
 
-  func printText(_ record: PushRecord) {
+  /// Renders every diagnostic of a record.
+  func render(_ record: PushRecord) -> String {
+    var text = ""
+    func line(_ string: String) { text += string + "\n" }
     let fileName = record.file
     for diagnostic in record.diagnostics {
       let severity = strict && diagnostic.severity == .warning ? Severity.error : diagnostic.severity
@@ -125,12 +144,13 @@ struct DiagnosticPrinter {
       case .warning: label = paint("warning", "1;33")
       case .info: label = paint("note", "1;36")
       }
-      out.line("\(paint(position + ":", "1")) \(label)[\(diagnostic.code.rawValue)]: \(terminalSafe(diagnostic.message))")
-      if let excerpt = excerpt(for: diagnostic, in: record) { out.write(excerpt) }
-      if let path = diagnostic.path { out.line("  \(paint("key:", "2")) \(terminalSafe(path))") }
-      out.line("  \(paint("effect:", "2")) \(terminalSafe(diagnostic.effect))")
-      if let hint = diagnostic.hint { out.line("  \(paint("hint:", "2")) \(terminalSafe(hint))") }
+      line("\(paint(position + ":", "1")) \(label)[\(diagnostic.code.rawValue)]: \(terminalSafe(diagnostic.message))")
+      if let excerpt = excerpt(for: diagnostic, in: record) { text += excerpt }
+      if let path = diagnostic.path { line("  \(paint("key:", "2")) \(terminalSafe(path))") }
+      line("  \(paint("effect:", "2")) \(terminalSafe(diagnostic.effect))")
+      if let hint = diagnostic.hint { line("  \(paint("hint:", "2")) \(terminalSafe(hint))") }
     }
+    return text
   }
 
   /// The source line of a syntax error with a caret under the column.

@@ -114,13 +114,22 @@ public struct KeyTable<Value: Sendable>: @unchecked Sendable {
     }
   }
 
-  /// FNV-1a over the bytes.
+  /// A fast hash of short keys: the length and the first and last eight bytes, mixed with one
+  /// multiplication. Keys are compared byte for byte on a hit, so collisions cost only time.
   @inline(__always)
   static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
-    var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-    for byte in bytes {
-      hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+    let count = bytes.count
+    guard let base = bytes.baseAddress, count > 0 else { return 0x9E37_79B9_7F4A_7C15 }
+    var first: UInt64 = 0
+    var last: UInt64 = 0
+    if count >= 8 {
+      first = UnsafeRawPointer(base).loadUnaligned(as: UInt64.self)
+      last = UnsafeRawPointer(base + count - 8).loadUnaligned(as: UInt64.self)
+    } else {
+      for index in 0..<count { first |= UInt64(base[index]) << (8 * UInt64(index)) }
     }
+    var hash = (first ^ ((last << 29) | (last >> 35)) ^ UInt64(count)) &* 0x9E37_79B9_7F4A_7C15
+    hash ^= hash >> 32
     return hash
   }
 

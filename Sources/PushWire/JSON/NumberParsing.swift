@@ -7,6 +7,18 @@ enum NumberParsing {
     return value
   }
 
+  /// Parses a non-negative decimal integer written as ASCII digits only (a header value); nil
+  /// for anything else or an overflow.
+  static func decimal(_ text: UnsafeBufferPointer<UInt8>) -> Int? {
+    guard !text.isEmpty, text.count <= 18 else { return nil }
+    var value = 0
+    for byte in text {
+      guard byte >= 0x30 && byte <= 0x39 else { return nil }
+      value = value * 10 + Int(byte - 0x30)
+    }
+    return value
+  }
+
   /// Parses an integer spelling; nil if it overflows.
   static func integer(_ text: UnsafeBufferPointer<UInt8>) -> Int? {
     var index = 0

@@ -36,7 +36,8 @@ public enum PushPriority: Int, Sendable, CaseIterable, Codable {
 
 /// The APNs request headers of one push, typed.
 ///
-/// Every field is optional, as on the wire; ``raw`` keeps every header exactly as sent.
+/// Every field is optional, as on the wire. Headers Pushdeck does not type, and typed headers
+/// whose values were rejected, are kept as sent in ``otherHeaders``, so nothing is lost.
 public struct APNsHeaders: Equatable, Sendable {
   /// `apns-push-type`, when it is a known value.
   public var pushType: PushType?
@@ -50,22 +51,34 @@ public struct APNsHeaders: Equatable, Sendable {
   public var collapseID: String?
   /// `apns-id`.
   public var apnsID: String?
-  /// Every header as sent, lowercased names, in order.
-  public var raw: [(name: String, value: String)]
+  /// Every other header (lowercased names), and typed ones whose value was rejected, in order.
+  public var otherHeaders: [(name: String, value: String)]
 
   /// Creates empty headers.
-  public init() { raw = [] }
+  public init() { otherHeaders = [] }
 
   public static func == (lhs: APNsHeaders, rhs: APNsHeaders) -> Bool {
     lhs.pushType == rhs.pushType && lhs.priority == rhs.priority && lhs.expiration == rhs.expiration
       && lhs.topic == rhs.topic && lhs.collapseID == rhs.collapseID && lhs.apnsID == rhs.apnsID
-      && lhs.raw.elementsEqual(rhs.raw) { $0.name == $1.name && $0.value == $1.value }
+      && lhs.otherHeaders.elementsEqual(rhs.otherHeaders) { $0.name == $1.name && $0.value == $1.value }
   }
 
-  /// The raw value of a header, by case-insensitive name.
+  /// Every header as name-value pairs: the typed ones first, then the others.
+  public var all: [(name: String, value: String)] {
+    var pairs: [(name: String, value: String)] = []
+    if let pushType { pairs.append(("apns-push-type", pushType.rawValue)) }
+    if let priority { pairs.append(("apns-priority", String(priority.rawValue))) }
+    if let expiration { pairs.append(("apns-expiration", String(expiration))) }
+    if let topic { pairs.append(("apns-topic", topic)) }
+    if let collapseID { pairs.append(("apns-collapse-id", collapseID)) }
+    if let apnsID { pairs.append(("apns-id", apnsID)) }
+    return pairs + otherHeaders
+  }
+
+  /// The value of a header as sent, by case-insensitive name.
   public func value(_ name: String) -> String? {
     let lowered = name.lowercased()
-    return raw.first { $0.name == lowered }?.value
+    return all.first { $0.name == lowered }?.value
   }
 
   /// Parses and checks header name-value pairs, reporting each bad value.
@@ -80,87 +93,42 @@ public struct APNsHeaders: Equatable, Sendable {
     _ pairs: [(name: String, value: String)], bundleID: String?, pathPrefix: String = "headers",
     locate: (String) -> TextLocation? = { _ in nil }
   ) -> (APNsHeaders, [Diagnostic]) {
-    var headers = APNsHeaders()
-    var diagnostics: [Diagnostic] = []
-    func report(_ code: DiagnosticCode, _ name: String, _ message: String, _ effect: String, hint: String? = nil) {
-      diagnostics.append(
-        Diagnostic(
-          .error, code, path: "\(pathPrefix).\(name)", location: locate(name), message: message,
-          effect: effect, hint: hint))
-    }
-    headers.raw.reserveCapacity(pairs.count)
+    var parser = HeaderParser(pathPrefix: pathPrefix)
     for (name, value) in pairs {
       let lowered = name.utf8.contains { $0 >= 0x41 && $0 <= 0x5A } ? name.lowercased() : name
-      headers.raw.append((lowered, value))
-      switch KnownKey.table.lookup(lowered) {
-      case .apnsPushType:
-        if let type = PushType(rawValue: value) {
-          headers.pushType = type
-        } else {
-          report(
-            .invalidPushType, name, "unknown apns-push-type \(JSONValue.quoted(value))",
-            "APNs rejects the request (400 InvalidPushType).",
-            hint: "use one of: " + PushType.allCases.map(\.rawValue).joined(separator: ", "))
-        }
-      case .apnsPriority:
-        if let number = Int(value), let priority = PushPriority(rawValue: number) {
-          headers.priority = priority
-        } else {
-          report(
-            .badPriority, name, "apns-priority must be 1, 5 or 10, not \(JSONValue.quoted(value))",
-            "APNs rejects the request (400 BadPriority).")
-        }
-      case .apnsExpiration:
-        if let seconds = Int(value), seconds >= 0 {
-          headers.expiration = seconds
-        } else {
-          report(
-            .badExpirationDate, name, "apns-expiration must be UNIX seconds, not \(JSONValue.quoted(value))",
-            "APNs rejects the request (400 BadExpirationDate).", hint: "use 0 to deliver once or not at all")
-        }
-      case .apnsTopic:
-        headers.topic = value
-      case .apnsCollapseID:
-        headers.collapseID = value
-        if value.utf8.count > 64 {
-          report(
-            .badCollapseId, name, "apns-collapse-id is \(value.utf8.count) bytes; the limit is 64",
-            "APNs rejects the request (400 BadCollapseId).", hint: "shorten the id, for example to a hash")
-        }
-      case .apnsID:
-        headers.apnsID = value
-        if !isCanonicalUUID(value) {
-          report(
-            .badMessageId, name, "apns-id \(JSONValue.quoted(value)) is not a UUID in 8-4-4-4-12 form",
-            "APNs rejects the request (400 BadMessageId).", hint: "omit it and APNs generates one")
-        }
-      default:
-        break
+      var value = value
+      value.withUTF8 { bytes in
+        parser.add(name: lowered, known: KnownKey.table.lookup(lowered), value: bytes, location: locate(lowered))
       }
     }
-    if headers.pushType == .background, headers.priority == .immediate {
-      report(
-        .badPriority, "apns-priority", "a background push must have apns-priority 5, not 10",
-        "APNs rejects the request (400 BadPriority); the app is never woken.",
-        hint: "send silent pushes with apns-priority: 5")
-    }
-    if let topic = headers.topic, let bundleID, !bundleID.isEmpty {
-      let type = headers.pushType ?? .alert
-      if let suffix = type.topicSuffix, !(topic.utf8.starts(with: bundleID.utf8) && topic.utf8.dropFirst(bundleID.utf8.count).elementsEqual(suffix.utf8)) {
-        report(
-          .badTopic, "apns-topic",
-          "apns-topic \(JSONValue.quoted(topic)) does not fit push type \(type.rawValue) for \(bundleID)",
-          "APNs rejects the request (400 BadTopic or DeviceTokenNotForTopic).",
-          hint: "for \(type.rawValue) pushes the topic is \(JSONValue.quoted(bundleID + suffix))")
+    return parser.finish(bundleID: bundleID)
+  }
+
+  /// Whether `topic` is exactly `bundleID` followed by `suffix`, compared as bytes.
+  static func topic(_ topic: String, is bundleID: String, _ suffix: String) -> Bool {
+    var topic = topic
+    var bundleID = bundleID
+    var suffix = suffix
+    return topic.withUTF8 { topicBytes in
+      bundleID.withUTF8 { bundleBytes in
+        suffix.withUTF8 { suffixBytes in
+          topicBytes.count == bundleBytes.count + suffixBytes.count
+            && topicBytes.prefix(bundleBytes.count).elementsEqual(bundleBytes)
+            && topicBytes.suffix(suffixBytes.count).elementsEqual(suffixBytes)
+        }
       }
     }
-    return (headers, diagnostics)
   }
 
   /// Whether `text` is a UUID in canonical 8-4-4-4-12 hex form (either case).
   public static func isCanonicalUUID(_ text: String) -> Bool {
     var text = text
-    return text.withUTF8 { utf8 in
+    return text.withUTF8 { isCanonicalUUID($0) }
+  }
+
+  /// Whether UTF-8 bytes spell a UUID in canonical 8-4-4-4-12 hex form (either case).
+  static func isCanonicalUUID(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+    do {
       guard utf8.count == 36 else { return false }
       for index in 0..<36 {
         let byte = utf8[index]
@@ -172,6 +140,117 @@ public struct APNsHeaders: Equatable, Sendable {
       }
       return true
     }
+  }
+}
+
+/// Builds ``APNsHeaders`` one header at a time from raw bytes, checking each value; the one
+/// place the header rules live (captures, files and the HTTP/2 endpoint all come through here).
+///
+/// Values are checked as bytes, and a `String` is made only for the values that are kept.
+public struct HeaderParser {
+  /// The headers so far.
+  public private(set) var headers = APNsHeaders()
+  /// The problems so far.
+  public private(set) var diagnostics: [Diagnostic] = []
+  let pathPrefix: String
+
+  /// Starts with no headers.
+  public init(pathPrefix: String = "headers") { self.pathPrefix = pathPrefix }
+
+  private static let pushTypes = KeyTable(PushType.allCases.map { ($0.rawValue, $0) })
+
+  private mutating func report(
+    _ code: DiagnosticCode, _ name: String, _ location: TextLocation?, _ message: String, _ effect: String,
+    hint: String? = nil
+  ) {
+    diagnostics.append(
+      Diagnostic(.error, code, path: "\(pathPrefix).\(name)", location: location, message: message, effect: effect, hint: hint))
+  }
+
+  /// Adds one header.
+  ///
+  /// - Parameters:
+  ///   - name: the lowercased header name.
+  ///   - known: the name as a known key, if it is one.
+  ///   - value: the value's UTF-8 bytes.
+  ///   - location: where the value is in the source, computed only for a report.
+  public mutating func add(
+    name: @autoclosure () -> String, known: KnownKey?, value: UnsafeBufferPointer<UInt8>,
+    location: @autoclosure () -> TextLocation?
+  ) {
+    func text() -> String { String(decoding: value, as: UTF8.self) }
+    func keep() { headers.otherHeaders.append((name(), text())) }
+    switch known {
+    case .apnsPushType:
+      if let type = Self.pushTypes.lookup(value) {
+        headers.pushType = type
+      } else {
+        keep()
+        report(
+          .invalidPushType, name(), location(), "unknown apns-push-type \(JSONValue.quoted(text()))",
+          "APNs rejects the request (400 InvalidPushType).",
+          hint: "use one of: " + PushType.allCases.map(\.rawValue).joined(separator: ", "))
+      }
+    case .apnsPriority:
+      if let number = NumberParsing.decimal(value), let priority = PushPriority(rawValue: number) {
+        headers.priority = priority
+      } else {
+        keep()
+        report(
+          .badPriority, name(), location(), "apns-priority must be 1, 5 or 10, not \(JSONValue.quoted(text()))",
+          "APNs rejects the request (400 BadPriority).")
+      }
+    case .apnsExpiration:
+      if let seconds = NumberParsing.decimal(value) {
+        headers.expiration = seconds
+      } else {
+        keep()
+        report(
+          .badExpirationDate, name(), location(), "apns-expiration must be UNIX seconds, not \(JSONValue.quoted(text()))",
+          "APNs rejects the request (400 BadExpirationDate).", hint: "use 0 to deliver once or not at all")
+      }
+    case .apnsTopic:
+      headers.topic = text()
+    case .apnsCollapseID:
+      headers.collapseID = text()
+      if value.count > 64 {
+        report(
+          .badCollapseId, name(), location(), "apns-collapse-id is \(value.count) bytes; the limit is 64",
+          "APNs rejects the request (400 BadCollapseId).", hint: "shorten the id, for example to a hash")
+      }
+    case .apnsID:
+      headers.apnsID = text()
+      if !APNsHeaders.isCanonicalUUID(value) {
+        report(
+          .badMessageId, name(), location(), "apns-id \(JSONValue.quoted(text())) is not a UUID in 8-4-4-4-12 form",
+          "APNs rejects the request (400 BadMessageId).", hint: "omit it and APNs generates one")
+      }
+    default:
+      keep()
+    }
+  }
+
+  /// Checks the rules between headers and returns the result.
+  ///
+  /// - Parameter bundleID: the app the push is for, to check `apns-topic` against.
+  public mutating func finish(bundleID: String?) -> (APNsHeaders, [Diagnostic]) {
+    if headers.pushType == .background, headers.priority == .immediate {
+      report(
+        .badPriority, "apns-priority", nil, "a background push must have apns-priority 5, not 10",
+        "APNs rejects the request (400 BadPriority); the app is never woken.",
+        hint: "send silent pushes with apns-priority: 5")
+    }
+    if let topic = headers.topic, let bundleID, !bundleID.isEmpty {
+      let type = headers.pushType ?? .alert
+      if let suffix = type.topicSuffix, !APNsHeaders.topic(topic, is: bundleID, suffix) {
+        report(
+          .badTopic, "apns-topic", nil,
+          "apns-topic \(JSONValue.quoted(topic)) does not fit push type \(type.rawValue) for \(bundleID)",
+          "APNs rejects the request (400 BadTopic or DeviceTokenNotForTopic).",
+          hint: "for \(type.rawValue) pushes the topic is \(JSONValue.quoted(bundleID + suffix))")
+      }
+    }
+    return (headers, diagnostics)
   }
 }
 

@@ -101,8 +101,7 @@ public enum PushReader {
       return
     }
     var payloadIndex: Int?
-    var headerPairs: [(name: String, value: String)] = []
-    var headerTokens: [Int] = []
+    var headerParser = HeaderParser()
     for (keyIndex, valueIndex) in view.members(of: 0) {
       switch view.knownKey(keyIndex) {
       case .at:
@@ -129,19 +128,25 @@ public enum PushReader {
           envelopeError(valueIndex, "headers", "\"headers\" must be an object of header names to values", hint: "for example \"headers\": {\"apns-push-type\": \"alert\"}")
           continue
         }
-        headerPairs.reserveCapacity(Int(view.tokens[valueIndex].count))
         for (nameIndex, headerValueIndex) in view.members(of: valueIndex) {
-          let name = view.knownKey(nameIndex)?.rawValue ?? view.string(nameIndex).lowercased()
-          let value: String
+          let known = view.knownKey(nameIndex)
+          func name() -> String { known?.rawValue ?? view.string(nameIndex).lowercased() }
           switch view.kind(headerValueIndex) {
-          case .string: value = view.string(headerValueIndex)
-          case .number: value = view.rawText(headerValueIndex)
+          case .string where !view.tokens[headerValueIndex].stringHasEscapes, .number:
+            let token = view.tokens[headerValueIndex]
+            let quote = token.kind == .string ? 1 : 0
+            headerParser.add(
+              name: name(), known: known,
+              value: UnsafeBufferPointer(rebasing: view.bytes[Int(token.start) + quote..<Int(token.end) - quote]),
+              location: view.location(of: headerValueIndex))
+          case .string:
+            var text = view.string(headerValueIndex)
+            text.withUTF8 { bytes in
+              headerParser.add(name: name(), known: known, value: bytes, location: view.location(of: headerValueIndex))
+            }
           default:
-            envelopeError(headerValueIndex, "headers.\(name)", "header values must be strings", hint: "write \"\(name)\": \"…\"")
-            continue
+            envelopeError(headerValueIndex, "headers.\(name())", "header values must be strings", hint: "write \"\(name())\": \"…\"")
           }
-          headerPairs.append((name, value))
-          headerTokens.append(headerValueIndex)
         }
       case .payload:
         payloadIndex = valueIndex
@@ -160,11 +165,7 @@ public enum PushReader {
     if record.bundleID == nil && !record.diagnostics.contains(where: { $0.path == "bundle" }) {
       envelopeError(nil, "bundle", "the envelope has no \"bundle\"", hint: "add \"bundle\": \"<bundle id>\"")
     }
-    let (headers, headerDiagnostics) = APNsHeaders.parse(
-      headerPairs, bundleID: record.bundleID,
-      locate: { name in
-        headerPairs.firstIndex { $0.name == name }.map { view.location(of: headerTokens[$0]) }
-      })
+    let (headers, headerDiagnostics) = headerParser.finish(bundleID: record.bundleID)
     record.headers = headers
     record.diagnostics += headerDiagnostics
     guard let payloadIndex else {
@@ -199,6 +200,28 @@ public enum PushReader {
 }
 
 extension LineSplitter {
+  /// The number of lines in a buffer: its newlines, plus one for a last line without one.
+  public static func countLines(in bytes: [UInt8]) -> Int {
+    bytes.withUnsafeBufferPointer { buffer in
+      guard let base = buffer.baseAddress else { return 0 }
+      var count = 0
+      var index = 0
+      while index + 8 <= buffer.count {
+        let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self) ^ 0x0A0A_0A0A_0A0A_0A0A
+        // Exact per-byte zero test (no false positives): high bit set where the byte was 0x0A.
+        let low7 = (word & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x7F7F_7F7F_7F7F_7F7F
+        count += (~(low7 | word) & 0x8080_8080_8080_8080).nonzeroBitCount
+        index += 8
+      }
+      while index < buffer.count {
+        if base[index] == UInt8(ascii: "\n") { count += 1 }
+        index += 1
+      }
+      if let last = buffer.last, last != UInt8(ascii: "\n") { count += 1 }
+      return count
+    }
+  }
+
   /// Calls `body` with the index range and 1-based number of every line in a buffer (without
   /// `\n` or a trailing `\r`); the last line needs no newline. Returns the number of lines.
   @discardableResult

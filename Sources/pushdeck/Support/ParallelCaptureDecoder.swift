@@ -1,23 +1,28 @@
 import Dispatch
 import PushWire
 
-/// Decodes a capture on all cores while handing records out in file order.
+/// Decodes a capture on all cores while handing results out in file order.
 ///
-/// The reader feeds raw chunks; they are cut at line boundaries into jobs of about 4 MiB,
-/// decoded on worker threads, and consumed in order on the caller's thread. At most
-/// `maximumInFlight` jobs exist at once, so memory stays bounded whatever the capture's size.
-final class ParallelCaptureDecoder {
-  /// One job: whole lines, decoded by a worker with line numbers relative to the job.
+/// The reader feeds raw chunks; they are cut at line boundaries into jobs of about 4 MiB and
+/// numbered, decoded on worker threads, and each record is turned into a `Result` by
+/// `transform` on the same worker, so records are built, used and freed on one thread. Results
+/// are consumed in order on the caller's thread. At most `maximumInFlight` jobs exist at once,
+/// so memory stays bounded whatever the capture's size.
+final class ParallelCaptureDecoder<Result> {
+  /// One job: whole lines starting at a known line number.
   private final class Job: @unchecked Sendable {
     // Written by one worker before `done` is signalled, read by the consumer after waiting on it.
     private(set) var bytes: [UInt8]
+    let firstLine: Int
     let done = DispatchSemaphore(value: 0)
-    var records: [PushRecord] = []
-    var lineCount = 0
+    var results: [Result] = []
 
-    init(bytes: [UInt8]) { self.bytes = bytes }
+    init(bytes: [UInt8], firstLine: Int) {
+      self.bytes = bytes
+      self.firstLine = firstLine
+    }
 
-    /// Takes the buffer for reuse once the records that pointed into it are gone.
+    /// Takes the buffer for reuse once nothing points into it any more.
     func takeBytes() -> [UInt8] {
       var taken: [UInt8] = []
       swap(&taken, &bytes)
@@ -28,18 +33,27 @@ final class ParallelCaptureDecoder {
 
   private let file: String
   private let keepsCustomValues: Bool
-  private let body: (PushRecord) -> Void
+  private let transform: @Sendable (PushRecord) -> Result
+  private let body: (Result) -> Void
   private let jobBytes = 4 << 20
   private let maximumInFlight = 4
   private var pending: [UInt8] = []
   private var inFlight: [Job] = []
-  /// Buffers of consumed jobs, reused so that each job does not fault in fresh pages.
   private var recycled: [[UInt8]] = []
-  private var linesBefore = 0
+  private var nextLine = 1
 
-  init(file: String, keepsCustomValues: Bool, body: @escaping (PushRecord) -> Void) {
+  /// - Parameters:
+  ///   - file: the name records carry.
+  ///   - keepsCustomValues: whether custom keys become value trees.
+  ///   - transform: turns a record into what the consumer needs; runs on a worker thread.
+  ///   - body: receives results in file order on the caller's thread.
+  init(
+    file: String, keepsCustomValues: Bool, transform: @escaping @Sendable (PushRecord) -> Result,
+    body: @escaping (Result) -> Void
+  ) {
     self.file = file
     self.keepsCustomValues = keepsCustomValues
+    self.transform = transform
     self.body = body
   }
 
@@ -56,7 +70,7 @@ final class ParallelCaptureDecoder {
     submit(next)
   }
 
-  /// Decodes what is left and hands out every remaining record.
+  /// Decodes what is left and hands out every remaining result.
   func finish() {
     if !pending.isEmpty {
       submit(pending)
@@ -67,24 +81,26 @@ final class ParallelCaptureDecoder {
 
   private func submit(_ bytes: [UInt8]) {
     if inFlight.count >= maximumInFlight { consumeOldest() }
-    let job = Job(bytes: bytes)
+    let job = Job(bytes: bytes, firstLine: nextLine)
+    nextLine += LineSplitter.countLines(in: bytes)
     inFlight.append(job)
     let file = self.file
     let keepsCustomValues = self.keepsCustomValues
+    let transform = self.transform
     DispatchQueue.global().async {
-      var records: [PushRecord] = []
+      var results: [Result] = []
       var scratch: [JSONToken] = []
       scratch.reserveCapacity(128)
-      let lineCount = LineSplitter.forEachLine(in: job.bytes) { range, number in
+      let firstLine = job.firstLine
+      LineSplitter.forEachLine(in: job.bytes) { range, number in
         if job.bytes[range].allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return }
-        records.append(
-          PushReader.readCaptureLine(
-            job.bytes[range], lineNumber: number, source: file, keepsCustomValues: keepsCustomValues,
-            scratch: &scratch))
+        let record = PushReader.readCaptureLine(
+          job.bytes[range], lineNumber: firstLine + number - 1, source: file,
+          keepsCustomValues: keepsCustomValues, scratch: &scratch)
+        results.append(transform(record))
       }
       // Hand the array over without keeping a reference, so the consumer owns it uniquely.
-      swap(&job.records, &records)
-      job.lineCount = lineCount
+      swap(&job.results, &results)
       job.done.signal()
     }
   }
@@ -92,27 +108,10 @@ final class ParallelCaptureDecoder {
   private func consumeOldest() {
     let job = inFlight.removeFirst()
     job.done.wait()
-    let base = linesBefore
-    // Records are fixed up in place and lent to the body, never copied (a copy retains every field).
-    var records: [PushRecord] = []
-    swap(&records, &job.records)
-    records.withUnsafeMutableBufferPointer { buffer in
-      for index in buffer.indices {
-        if base > 0 { buffer[index].shiftLines(by: base) }
-        body(buffer[index])
-      }
-    }
+    var results: [Result] = []
+    swap(&results, &job.results)
+    for result in results { body(result) }
+    results.removeAll()
     if recycled.count < maximumInFlight { recycled.append(job.takeBytes()) }
-    linesBefore += job.lineCount
-  }
-}
-
-extension PushRecord {
-  /// Moves a record decoded with job-relative line numbers to its place in the file.
-  mutating func shiftLines(by offset: Int) {
-    line = line.map { $0 + offset }
-    for index in diagnostics.indices {
-      diagnostics[index].location?.line += offset
-    }
   }
 }

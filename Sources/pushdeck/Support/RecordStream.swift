@@ -13,10 +13,19 @@ func readRecords(
   from input: ResolvedInput, bundleID: String? = nil, keepsCustomValues: Bool = true,
   _ body: (PushRecord) -> Void
 ) throws(InputProblem) {
+  try readRecords(from: input, bundleID: bundleID, keepsCustomValues: keepsCustomValues, transform: { $0 }, body)
+}
+
+/// Reads every push from one input, turns each record into a `Result` and hands the results
+/// to `body` in order. For captures, `transform` runs on the decoding worker threads.
+func readRecords<Result>(
+  from input: ResolvedInput, bundleID: String? = nil, keepsCustomValues: Bool = true,
+  transform: @escaping @Sendable (PushRecord) -> Result, _ body: (Result) -> Void
+) throws(InputProblem) {
   let source = input.displayPath
   if let path = input.path, let format = input.format, format != .capture {
     let bytes = try readWholeFile(path, limit: PushReader.maximumFileBytes)
-    body(PushReader.readPayloadFile(bytes, source: source, format: format, bundleID: bundleID))
+    body(transform(PushReader.readPayloadFile(bytes, source: source, format: format, bundleID: bundleID)))
     return
   }
   // A capture file, or standard input whose format is decided by its first line. Captures are
@@ -25,7 +34,8 @@ func readRecords(
   var pending: [UInt8] = []
   var problem: InputProblem?
   withoutActuallyEscaping(body) { escapableBody in
-    let decoder = ParallelCaptureDecoder(file: source, keepsCustomValues: keepsCustomValues, body: escapableBody)
+    let decoder = ParallelCaptureDecoder(
+      file: source, keepsCustomValues: keepsCustomValues, transform: transform, body: escapableBody)
     do throws(InputProblem) {
       try streamChunks(path: input.path) { chunk in
         if format == nil {
@@ -55,6 +65,6 @@ func readRecords(
   }
   if let problem { throw problem }
   if format != .capture {
-    body(PushReader.readPayloadFile(pending, source: source, format: .payload, bundleID: bundleID))
+    body(transform(PushReader.readPayloadFile(pending, source: source, format: .payload, bundleID: bundleID)))
   }
 }
