@@ -1,6 +1,10 @@
 import Dispatch
 import PushWire
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// Decodes a capture on all cores while handing results out in file order.
 ///
 /// The reader feeds raw chunks; they are cut at line boundaries into jobs of about 4 MiB and
@@ -68,6 +72,52 @@ final class ParallelCaptureDecoder<Result> {
     pending.removeSubrange((lastNewline + 1)...)
     swap(&next, &pending)
     submit(next)
+  }
+
+  /// Reads the rest of a file descriptor straight into job buffers (no intermediate copy), then
+  /// decodes what is left and hands out every remaining result.
+  ///
+  /// - Throws: ``InputProblem`` when reading fails; records read before that are handed out.
+  func readToEnd(from descriptor: Int32, name: String) throws(InputProblem) {
+    var carry = pending
+    pending = []
+    var failure: InputProblem?
+    var reachedEnd = false
+    while !reachedEnd {
+      let capacity = jobBytes + (1 << 20)
+      var job = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
+        count = carry.count
+        if !carry.isEmpty {
+          carry.withUnsafeBufferPointer { _ = buffer.initialize(fromContentsOf: $0) }
+        }
+        while count < jobBytes {
+          let read = Glibc.read(descriptor, buffer.baseAddress! + count, capacity - count)
+          if read < 0 && errno == EINTR { continue }
+          if read < 0 {
+            failure = InputProblem(path: name, message: "read failed: \(String(cString: strerror(errno)))")
+          }
+          if read <= 0 {
+            reachedEnd = true
+            break
+          }
+          count += read
+        }
+      }
+      if reachedEnd {
+        carry = []
+      } else if let lastNewline = job.lastIndex(of: UInt8(ascii: "\n")) {
+        carry = Array(job[(lastNewline + 1)...])
+        job.removeSubrange((lastNewline + 1)...)
+      } else {
+        // One line longer than a job: keep reading into it; the line reader will reject it.
+        carry = job
+        if carry.count > PushReader.maximumLineBytes * 2 { carry.removeLast(carry.count - PushReader.maximumLineBytes - 1) }
+        continue
+      }
+      if !job.isEmpty { submit(job) }
+    }
+    finish()
+    if let failure { throw failure }
   }
 
   /// Decodes what is left and hands out every remaining result.

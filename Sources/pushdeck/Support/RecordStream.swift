@@ -1,5 +1,9 @@
 import PushWire
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// Reads every push from one input and hands each ``PushRecord`` to `body`, in order.
 ///
 /// Payload files are read whole (they are small); captures are streamed line by line, so a
@@ -30,41 +34,50 @@ func readRecords<Result>(
   }
   // A capture file, or standard input whose format is decided by its first line. Captures are
   // decoded in parallel and handed out in order.
+  let descriptor: Int32 = input.path.map { open($0, O_RDONLY) } ?? 0
+  guard descriptor >= 0 else {
+    throw InputProblem(path: source, message: "cannot open the file: \(String(cString: strerror(errno)))")
+  }
+  defer { if input.path != nil { close(descriptor) } }
   var format = input.format
   var pending: [UInt8] = []
-  var problem: InputProblem?
-  withoutActuallyEscaping(body) { escapableBody in
-    let decoder = ParallelCaptureDecoder(
-      file: source, keepsCustomValues: keepsCustomValues, transform: transform, body: escapableBody)
-    do throws(InputProblem) {
-      try streamChunks(path: input.path) { chunk in
-        if format == nil {
-          pending.append(contentsOf: chunk)
-          guard pending.contains(UInt8(ascii: "\n")) else { return }
-          format = InputFormat.sniff(pending)
-          if format == .capture {
-            pending.withUnsafeBufferPointer { decoder.feed($0) }
-            pending = []
-          }
-          return
-        }
-        if format == .capture {
-          decoder.feed(chunk)
-        } else if pending.count <= PushReader.maximumFileBytes {
-          pending.append(contentsOf: chunk)
-        } else if problem == nil {
-          problem = InputProblem(
-            path: source, message: "standard input is over \(PushReader.maximumFileBytes >> 20) MiB and is not a capture")
-        }
+  if format == nil {
+    // Standard input: read until the first line is complete, then decide.
+    let chunk = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 1 << 16)
+    defer { chunk.deallocate() }
+    while !pending.contains(UInt8(ascii: "\n")) {
+      let count = read(descriptor, chunk.baseAddress, chunk.count)
+      if count < 0 && errno == EINTR { continue }
+      if count < 0 { throw InputProblem(path: source, message: "read failed: \(String(cString: strerror(errno)))") }
+      if count == 0 { break }
+      pending.append(contentsOf: chunk[0..<count])
+      if pending.count > PushReader.maximumFileBytes {
+        throw InputProblem(path: source, message: "standard input is over \(PushReader.maximumFileBytes >> 20) MiB and is not a capture")
       }
-    } catch {
-      problem = error
     }
-    // Records already decoded are handed out even when reading failed part way.
-    if format == .capture { decoder.finish() }
+    format = InputFormat.sniff(pending)
   }
-  if let problem { throw problem }
-  if format != .capture {
-    body(transform(PushReader.readPayloadFile(pending, source: source, format: .payload, bundleID: bundleID)))
+  if format == .capture {
+    var problem: InputProblem?
+    withoutActuallyEscaping(body) { escapableBody in
+      let decoder = ParallelCaptureDecoder(
+        file: source, keepsCustomValues: keepsCustomValues, transform: transform, body: escapableBody)
+      pending.withUnsafeBufferPointer { decoder.feed($0) }
+      do throws(InputProblem) {
+        try decoder.readToEnd(from: descriptor, name: source)
+      } catch {
+        problem = error
+      }
+    }
+    if let problem { throw problem }
+    return
   }
+  // A payload on standard input: read it whole (payloads are small).
+  try streamChunks(path: nil) { chunk in
+    if pending.count <= PushReader.maximumFileBytes { pending.append(contentsOf: chunk) }
+  }
+  if pending.count > PushReader.maximumFileBytes {
+    throw InputProblem(path: source, message: "standard input is over \(PushReader.maximumFileBytes >> 20) MiB and is not a capture")
+  }
+  body(transform(PushReader.readPayloadFile(pending, source: source, format: .payload, bundleID: bundleID)))
 }
