@@ -163,10 +163,11 @@ public final class PayloadDecoder {
             effect: "The Simulator does not know which app to deliver to.")
         }
       case let known:
-        let key = known?.rawValue ?? document.string(keyIndex)
-        checkTopLevelKey(key, known: known, keyIndex: keyIndex, valueIndex: valueIndex)
+        // The key's text is made only when it is kept or reported.
+        func key() -> String { known?.rawValue ?? document.string(keyIndex) }
+        checkTopLevelKey(key(), known: known, keyIndex: keyIndex, valueIndex: valueIndex)
         if context.keepsCustomValues {
-          payload.customKeys.append(JSONMember(key: key, value: document.value(valueIndex)))
+          payload.customKeys.append(JSONMember(key: key(), value: document.value(valueIndex)))
         }
       }
     }
@@ -206,16 +207,16 @@ public final class PayloadDecoder {
       effect: "Which value iOS uses is undefined; Pushdeck uses the first.", hint: "remove one of them")
   }
 
-  func checkTopLevelKey(_ key: String, known: KnownKey?, keyIndex: Int, valueIndex: Int) {
+  func checkTopLevelKey(_ key: @autoclosure () -> String, known: KnownKey?, keyIndex: Int, valueIndex: Int) {
     if known == nil {
       if checkUnknownTopLevelKey(key, keyIndex: keyIndex) { return }
     } else if known?.isHeader == true {
-      reportHeaderInBody(key, keyIndex: keyIndex, path: path(key))
+      reportHeaderInBody(key(), keyIndex: keyIndex, path: path(key()))
       return
     } else if known?.isVisibleApsKey == true {
       report(
-        .warning, .apsKeyOutsideAps, at: keyIndex, path: path(key),
-        "\(JSONValue.quoted(key)) is beside \"aps\" instead of inside it",
+        .warning, .apsKeyOutsideAps, at: keyIndex, path: path(key()),
+        "\(JSONValue.quoted(key())) is beside \"aps\" instead of inside it",
         effect: "iOS reads it only inside aps; here it is custom data and has no effect on the notification.",
         hint: "move it into the \"aps\" dictionary")
       return
@@ -224,9 +225,9 @@ public final class PayloadDecoder {
       (try? JSONDocument(text: document.string(valueIndex))) != nil
     {
       report(
-        .info, .customValueIsEncodedJSON, at: valueIndex, path: path(key),
-        "the custom value \(JSONValue.quoted(key)) is a JSON document encoded as a string",
-        effect: "userInfo[\"\(key)\"] is a String; the app must parse it again.",
+        .info, .customValueIsEncodedJSON, at: valueIndex, path: path(key()),
+        "the custom value \(JSONValue.quoted(key())) is a JSON document encoded as a string",
+        effect: "userInfo[\"\(key())\"] is a String; the app must parse it again.",
         hint: "send the object itself if the app expects a dictionary")
     }
   }
@@ -241,8 +242,13 @@ public final class PayloadDecoder {
 
   /// Checks a top-level key Pushdeck does not know: misplaced headers, a misspelled Simulator
   /// key, Firebase metadata. Returns whether it reported something.
-  func checkUnknownTopLevelKey(_ key: String, keyIndex: Int) -> Bool {
-    if key.hasASCIIPrefixIgnoringCase("apns-") {
+  func checkUnknownTopLevelKey(_ makeKey: () -> String, keyIndex: Int) -> Bool {
+    let length = Int(document.tokens[keyIndex].end - document.tokens[keyIndex].start) - 2
+    let apnsHeader = document.contentHasASCIIPrefix(keyIndex, "apns-")
+    let firebase = document.contentHasASCIIPrefix(keyIndex, "gcm.") || document.contentHasASCIIPrefix(keyIndex, "google.")
+    guard apnsHeader || firebase || length >= 15 else { return false }
+    let key = makeKey()
+    if apnsHeader {
       reportHeaderInBody(key, keyIndex: keyIndex, path: path(key))
     } else if key.utf8.count >= 15, isSimulatorTargetBundleTypo(key) {
       report(
