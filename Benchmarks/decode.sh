@@ -20,11 +20,13 @@ dirty="$data/capture-$lines.jsonl"
 swift build -c release --product pushdeck >/dev/null
 bin=.build/release/pushdeck
 
-measure() { # label, command...
+measure() { # label, command...   prints "label seconds peak-KiB"
   local label=$1; shift
-  local out
-  out=$( { /usr/bin/time -f "%e %M" "$@" >/dev/null 2>/dev/null; } 2>&1 | tail -1 )
-  echo "$label $out"
+  local stats
+  stats=$(mktemp)
+  /usr/bin/time -o "$stats" -f "%e %M" "$@" >/dev/null 2>/dev/null || true
+  echo "$label $(tail -1 "$stats")"
+  rm -f "$stats"
 }
 
 # Warm the page cache so every run reads from memory.
@@ -36,7 +38,7 @@ pd_json=$(measure pushdeck-json "$bin" validate --format json "$dirty" || true)
 jq_s=$(echo "$jq_line" | awk '{print $2}')
 summary=$(printf '%s\n%s\n%s\n%s\n' "$jq_line" "$pd_clean" "$pd_dirty" "$pd_json" | awk -v jq="$jq_s" '
   { printf "%-16s %7.2f s  %8.1f MiB peak  %6.1fx jq\n", $1, $2, $3/1024, jq/$2 }')
-bytes=$(stat -c %s "$clean")
+bytes=$(stat -L -c %s "$clean")
 {
   echo "# decode+validate benchmark, $(date -u +%Y-%m-%dT%H:%M:%SZ), $(nproc) cores"
   echo "# $lines lines, $((bytes / 1048576)) MiB; commit $(git rev-parse --short HEAD)"
