@@ -64,6 +64,19 @@ public struct PushNotification: Equatable, Sendable, Identifiable {
   public var receivedAt: SimInstant
   /// The payload exactly as received, for the inspector.
   public var rawPayload: String
+  /// `apns-push-type` (from the headers, or implied by the payload).
+  public var pushType: PushType = .alert
+  /// `apns-priority`, when given.
+  public var priority: PushPriority?
+  /// `apns-expiration` as an instant; nil when absent or 0.
+  public var expiration: SimInstant?
+  /// For a communication notification, the sender (as the app's service extension would set
+  /// with `INSendMessageIntent`); nil for ordinary notifications.
+  public var sender: String?
+  /// The Live Activity part of the payload, for `liveactivity` pushes.
+  public var liveActivity: LiveActivityContent?
+  /// `launch-image`, `target-content-id` and other custom keys, kept whole for handlers.
+  public var customKeys: [JSONMember] = []
 
   /// Creates a notification; every content field defaults to absent.
   public init(
@@ -93,6 +106,12 @@ public struct PushNotification: Equatable, Sendable, Identifiable {
     self.receivedAt = receivedAt
     self.rawPayload = rawPayload
   }
+
+  /// Whether the payload alerts, badges or plays a sound.
+  public var isUserVisible: Bool { hasVisibleContent || sound != nil || badge != nil }
+
+  /// Whether it is a pure background push.
+  public var isSilent: Bool { isContentAvailable && !isUserVisible && liveActivity == nil }
 
   /// Whether the notification shows anything to the user (title, subtitle or body).
   public var hasVisibleContent: Bool {

@@ -1,0 +1,196 @@
+/// Whether the user allowed an app's notifications (`UNAuthorizationStatus`).
+public enum AuthorizationStatus: String, Sendable, CaseIterable, Codable {
+  /// Never asked: nothing is shown.
+  case notDetermined
+  /// Turned off: APNs drops visible pushes.
+  case denied
+  /// Shown according to the app's settings.
+  case authorized
+  /// Trial quiet delivery: Notification Center only, with Keep… and Turn Off.
+  case provisional
+  /// App Clips: allowed for 8 hours after each launch.
+  case ephemeral
+}
+
+/// Temporary banners leave after a few seconds; persistent ones stay until acted on.
+public enum BannerStyle: String, Sendable, CaseIterable, Codable {
+  case temporary, persistent
+}
+
+/// When the notification's content shows (Settings ▸ Notifications ▸ Show Previews).
+public enum PreviewSetting: String, Sendable, CaseIterable, Codable {
+  case always, whenUnlocked, never
+}
+
+/// How an app's notifications are grouped (Settings ▸ Notifications ▸ app ▸ Notification Grouping).
+public enum GroupingSetting: String, Sendable, CaseIterable, Codable {
+  /// By app, split by `thread-id`.
+  case automatic
+  /// One group per app; `thread-id` ignored.
+  case byApp
+  /// No grouping.
+  case off
+}
+
+/// Immediate delivery or the Scheduled Summary.
+public enum DeliverySetting: String, Sendable, CaseIterable, Codable {
+  case immediate, scheduledSummary
+}
+
+/// The per-app notification settings, with iOS's defaults.
+public struct AppNotificationSettings: Equatable, Sendable {
+  public var lockScreen = true
+  public var notificationCenter = true
+  public var banners = true
+  public var bannerStyle = BannerStyle.temporary
+  public var sounds = true
+  public var badges = true
+  public var showPreviews = PreviewSetting.whenUnlocked
+  public var grouping = GroupingSetting.automatic
+  public var timeSensitive = true
+  public var criticalAlerts = true
+  public var directMessages = true
+  public var delivery = DeliverySetting.immediate
+
+  /// iOS's defaults for a newly authorized app.
+  public init() {}
+}
+
+/// Whether an app is running, as the system sees it.
+public enum AppRunState: String, Sendable, CaseIterable, Codable {
+  case foreground, background, notRunning, forceQuit
+}
+
+/// What an app's `willPresent` returns while it is in the foreground.
+public struct PresentationOptions: OptionSet, Sendable, Hashable {
+  public let rawValue: Int
+  public init(rawValue: Int) { self.rawValue = rawValue }
+  public static let badge = PresentationOptions(rawValue: 1 << 0)
+  public static let sound = PresentationOptions(rawValue: 1 << 1)
+  public static let list = PresentationOptions(rawValue: 1 << 3)
+  public static let banner = PresentationOptions(rawValue: 1 << 4)
+  /// Names as written in profiles.
+  public static let names: [(String, PresentationOptions)] = [
+    ("badge", .badge), ("sound", .sound), ("list", .list), ("banner", .banner),
+  ]
+}
+
+/// `UNNotificationActionOptions`.
+public struct ActionOptions: OptionSet, Sendable, Hashable {
+  public let rawValue: Int
+  public init(rawValue: Int) { self.rawValue = rawValue }
+  public static let authenticationRequired = ActionOptions(rawValue: 1 << 0)
+  public static let destructive = ActionOptions(rawValue: 1 << 1)
+  public static let foreground = ActionOptions(rawValue: 1 << 2)
+}
+
+/// A button on a notification (`UNNotificationAction` or `UNTextInputNotificationAction`).
+public struct NotificationAction: Equatable, Sendable {
+  public var identifier: String
+  public var title: String
+  public var options: ActionOptions
+  /// Set for a text-input action: the send button's title.
+  public var textInputButtonTitle: String?
+  /// The reply field's placeholder.
+  public var textInputPlaceholder: String?
+
+  public init(
+    identifier: String, title: String, options: ActionOptions = [], textInputButtonTitle: String? = nil,
+    textInputPlaceholder: String? = nil
+  ) {
+    self.identifier = identifier
+    self.title = title
+    self.options = options
+    self.textInputButtonTitle = textInputButtonTitle
+    self.textInputPlaceholder = textInputPlaceholder
+  }
+
+  /// Whether the action opens a reply field.
+  public var isTextInput: Bool { textInputButtonTitle != nil }
+}
+
+/// `UNNotificationCategoryOptions`.
+public struct CategoryOptions: OptionSet, Sendable, Hashable {
+  public let rawValue: Int
+  public init(rawValue: Int) { self.rawValue = rawValue }
+  public static let customDismissAction = CategoryOptions(rawValue: 1 << 0)
+  public static let hiddenPreviewsShowTitle = CategoryOptions(rawValue: 1 << 2)
+  public static let hiddenPreviewsShowSubtitle = CategoryOptions(rawValue: 1 << 3)
+}
+
+/// A registered category: the actions a notification with this `category` shows.
+public struct NotificationCategory: Equatable, Sendable {
+  public var identifier: String
+  public var actions: [NotificationAction]
+  public var options: CategoryOptions
+  /// Body shown when previews are hidden; `%u` is the number of notifications in the thread.
+  public var hiddenPreviewsBodyPlaceholder: String?
+  /// The group summary; `%u` is the count.
+  public var summaryFormat: String?
+
+  public init(
+    identifier: String, actions: [NotificationAction] = [], options: CategoryOptions = [],
+    hiddenPreviewsBodyPlaceholder: String? = nil, summaryFormat: String? = nil
+  ) {
+    self.identifier = identifier
+    self.actions = actions
+    self.options = options
+    self.hiddenPreviewsBodyPlaceholder = hiddenPreviewsBodyPlaceholder
+    self.summaryFormat = summaryFormat
+  }
+}
+
+/// An installed app as the simulated device knows it.
+public struct AppProfile: Equatable, Sendable {
+  /// Name, bundle id and icon.
+  public var info: AppInfo
+  public var authorization: AuthorizationStatus
+  public var settings: AppNotificationSettings
+  public var state: AppRunState
+  /// What `willPresent` returns in the foreground; nil when the app does not implement it
+  /// (then nothing is presented).
+  public var foregroundPresentation: PresentationOptions?
+  public var categories: [NotificationCategory]
+  /// `Localizable.strings`: key → format with `%@` / `%1$@` placeholders.
+  public var localizations: [String: String]
+  /// Whether the app ships a Notification Service Extension.
+  public var hasServiceExtension: Bool
+  /// Whether `UIBackgroundModes` contains `remote-notification`.
+  public var backgroundRemoteNotifications: Bool
+  /// Whether the app holds the critical-alerts entitlement (and the user consented).
+  public var criticalAlertsEntitled: Bool
+  /// Whether the app has the time-sensitive capability.
+  public var timeSensitiveEntitled: Bool
+
+  /// Creates an installed app with iOS's defaults: authorized, in the background, presenting
+  /// banners, list, sound and badge in the foreground.
+  public init(
+    info: AppInfo, authorization: AuthorizationStatus = .authorized,
+    settings: AppNotificationSettings = AppNotificationSettings(), state: AppRunState = .background,
+    foregroundPresentation: PresentationOptions? = [.banner, .list, .sound, .badge],
+    categories: [NotificationCategory] = [], localizations: [String: String] = [:],
+    hasServiceExtension: Bool = false, backgroundRemoteNotifications: Bool = true,
+    criticalAlertsEntitled: Bool = false, timeSensitiveEntitled: Bool = true
+  ) {
+    self.info = info
+    self.authorization = authorization
+    self.settings = settings
+    self.state = state
+    self.foregroundPresentation = foregroundPresentation
+    self.categories = categories
+    self.localizations = localizations
+    self.hasServiceExtension = hasServiceExtension
+    self.backgroundRemoteNotifications = backgroundRemoteNotifications
+    self.criticalAlertsEntitled = criticalAlertsEntitled
+    self.timeSensitiveEntitled = timeSensitiveEntitled
+  }
+
+  /// The bundle id.
+  public var bundleID: String { info.bundleID }
+
+  /// The registered category with this identifier, if any.
+  public func category(_ identifier: String?) -> NotificationCategory? {
+    guard let identifier else { return nil }
+    return categories.first { $0.identifier == identifier }
+  }
+}

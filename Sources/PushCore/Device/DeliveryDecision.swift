@@ -1,0 +1,154 @@
+/// What happened to a push on the simulated device.
+public enum Disposition: String, Sendable, CaseIterable, Codable {
+  /// Shown as the settings allow (banner or lock screen, Notification Center, sound).
+  case delivered
+  /// Stored in Notification Center without lighting the screen or making a sound.
+  case deliveredQuietly
+  /// Kept for the next Scheduled Summary.
+  case heldForSummary
+  /// Delivered in place of an earlier notification with the same `apns-collapse-id`.
+  case replaced
+  /// A background push: no UI; the app may be woken.
+  case silent
+  /// Not delivered (app not installed, notifications off, expired, throttled…).
+  case dropped
+  /// APNs or the device rejected it as invalid.
+  case rejected
+}
+
+/// Where a notification appears.
+public enum Surface: String, Sendable, CaseIterable, Codable, Comparable {
+  case banner, lockScreen, notificationCenter, liveActivity
+
+  public static func < (lhs: Surface, rhs: Surface) -> Bool {
+    allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+  }
+}
+
+/// App code that runs because of a push or the user's response to it.
+public enum AppCallback: String, Sendable, CaseIterable, Codable {
+  /// `userNotificationCenter(_:willPresent:)`, in the foreground at arrival.
+  case willPresent
+  /// `userNotificationCenter(_:didReceive:)`, when the user acts on the notification.
+  case didReceive
+  /// `application(_:didReceiveRemoteNotification:fetchCompletionHandler:)`.
+  case backgroundFetch
+  /// The app is launched in the background to handle the push.
+  case launchInBackground
+  /// The Notification Service Extension's `didReceive(_:withContentHandler:)`.
+  case serviceExtension
+}
+
+/// One reason behind a decision: a stable code and a sentence for people.
+public struct Reason: Equatable, Sendable, Codable {
+  public var code: ReasonCode
+  public var text: String
+
+  public init(_ code: ReasonCode, _ text: String) {
+    self.code = code
+    self.text = text
+  }
+}
+
+/// Stable identifiers for every reason the policy gives.
+public enum ReasonCode: String, Sendable, CaseIterable, Codable {
+  case invalidPayload
+  case expired
+  case appNotInstalled
+  case notificationsNotDetermined
+  case notificationsDenied
+  case provisionalQuietDelivery
+  case ephemeralAuthorization
+  case silentPush
+  case silentToForceQuitApp
+  case silentWithoutBackgroundMode
+  case silentBudgetExceeded
+  case nothingToShow
+  case foregroundWillPresent
+  case foregroundNotPresented
+  case criticalAlert
+  case criticalDowngraded
+  case timeSensitiveDowngraded
+  case passiveLevel
+  case scheduledSummary
+  case summaryBypassed
+  case focusBreakthroughCritical
+  case focusBreakthroughTimeSensitive
+  case focusBreakthroughPerson
+  case focusBreakthroughApp
+  case focusFilterExcluded
+  case focusSilenced
+  case lockScreenDisabled
+  case notificationCenterDisabled
+  case bannersDisabled
+  case phoneLocked
+  case soundsDisabled
+  case soundNotRequested
+  case silentMode
+  case badgeApplied
+  case badgeCleared
+  case badgesDisabled
+  case previewsHidden
+  case collapsedReplacement
+  case serviceExtensionRuns
+  case serviceExtensionMissing
+  case mixedPushWakesApp
+  case liveActivityStarted
+  case liveActivityUpdated
+  case liveActivityEnded
+  case liveActivityIgnored
+}
+
+/// The policy's answer for one push: where it shows, whether it sounds, what app code runs, and
+/// every reason, in the order they were applied.
+public struct DeliveryDecision: Equatable, Sendable {
+  public var disposition: Disposition
+  public var surfaces: [Surface]
+  /// Whether a sound plays (or a haptic, in silent mode: see `docs/DECISIONS.md`).
+  public var playsSound: Bool
+  /// The sound that plays.
+  public var sound: SoundRequest?
+  /// The badge number set on the app icon, when it changes.
+  public var badge: Int?
+  /// The interruption level after entitlements and settings were applied.
+  public var effectiveLevel: InterruptionLevel
+  /// When a held notification is delivered (the next Scheduled Summary).
+  public var heldUntil: SimInstant?
+  /// The notification this one replaced, for `apns-collapse-id`.
+  public var replaces: NotificationID?
+  /// Whether its content is hidden where it shows (Show Previews).
+  public var previewsHidden: Bool
+  /// The app code that runs at arrival.
+  public var callbacks: [AppCallback]
+  public var reasons: [Reason]
+
+  public init(
+    disposition: Disposition, surfaces: [Surface] = [], playsSound: Bool = false, sound: SoundRequest? = nil,
+    badge: Int? = nil, effectiveLevel: InterruptionLevel = .active, heldUntil: SimInstant? = nil,
+    replaces: NotificationID? = nil, previewsHidden: Bool = false, callbacks: [AppCallback] = [],
+    reasons: [Reason] = []
+  ) {
+    self.disposition = disposition
+    self.surfaces = surfaces
+    self.playsSound = playsSound
+    self.sound = sound
+    self.badge = badge
+    self.effectiveLevel = effectiveLevel
+    self.heldUntil = heldUntil
+    self.replaces = replaces
+    self.previewsHidden = previewsHidden
+    self.callbacks = callbacks
+    self.reasons = reasons
+  }
+
+  /// Whether the notification is kept in Notification Center (now or at the summary).
+  public var isStored: Bool {
+    switch disposition {
+    case .delivered, .deliveredQuietly, .replaced, .heldForSummary: true
+    case .silent, .dropped, .rejected: false
+    }
+  }
+
+  /// The reason codes, for tests and tables.
+  public var reasonCodes: [ReasonCode] { reasons.map(\.code) }
+}

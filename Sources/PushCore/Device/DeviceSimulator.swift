@@ -1,0 +1,339 @@
+/// A change to one of an app's settings, as a timeline or the settings pane makes it.
+public enum AppSettingChange: Equatable, Sendable {
+  case authorization(AuthorizationStatus)
+  case state(AppRunState)
+  case lockScreen(Bool), notificationCenter(Bool), banners(Bool), sounds(Bool), badges(Bool)
+  case bannerStyle(BannerStyle), showPreviews(PreviewSetting), grouping(GroupingSetting)
+  case timeSensitive(Bool), criticalAlerts(Bool), directMessages(Bool), delivery(DeliverySetting)
+}
+
+/// Something that happens to the simulated device.
+public enum DeviceEvent: Equatable, Sendable {
+  /// A push arrives; `sender` marks a communication notification.
+  case push(PushRecord, sender: String? = nil)
+  /// A Focus turns on (by id), or off (nil).
+  case focus(String?)
+  case lock
+  case unlock
+  case setting(bundleID: String, AppSettingChange)
+  /// The user taps a notification (the default action).
+  case open(NotificationID)
+  /// The user clears a notification, a stack, or everything.
+  case clear(NotificationID)
+  case clearGroup(GroupKey)
+  case clearAll
+  /// The user picks an action, with typed text for a text-input action.
+  case action(NotificationID, actionID: String, text: String? = nil)
+
+  public static func == (lhs: DeviceEvent, rhs: DeviceEvent) -> Bool {
+    switch (lhs, rhs) {
+    case (.push(let a, let s), .push(let b, let t)): a.source == b.source && a.rawPayload == b.rawPayload && s == t
+    case (.focus(let a), .focus(let b)): a == b
+    case (.lock, .lock), (.unlock, .unlock), (.clearAll, .clearAll): true
+    case (.setting(let a, let c), .setting(let b, let d)): a == b && c == d
+    case (.open(let a), .open(let b)), (.clear(let a), .clear(let b)): a == b
+    case (.clearGroup(let a), .clearGroup(let b)): a == b
+    case (.action(let a, let x, let t), .action(let b, let y, let u)): a == b && x == y && t == u
+    default: false
+    }
+  }
+}
+
+/// What the device did with one push: the record `explain` prints and the inspector shows.
+public struct DeliveryRecord: Equatable, Sendable {
+  /// 0-based position among the pushes of the timeline.
+  public var index: Int
+  public var at: SimInstant
+  public var bundleID: String
+  /// The notification, when the push was valid.
+  public var notification: PushNotification?
+  public var decision: DeliveryDecision
+  /// The stack it joined, for stored notifications.
+  public var group: GroupKey?
+  /// Its stack's place in Notification Center right after it arrived (1 = top).
+  public var groupRank: Int?
+  public var rank: RankTerms?
+  /// The source (`file:line`) and the payload's diagnostics.
+  public var source: String
+  public var diagnostics: [Diagnostic]
+}
+
+/// A Live Activity on the lock screen.
+public struct LiveActivity: Equatable, Sendable {
+  public var bundleID: String
+  public var attributesType: String
+  public var attributes: JSONValue?
+  public var contentState: JSONValue?
+  public var title: String?
+  public var body: String?
+  public var startedAt: SimInstant
+  public var lastTimestamp: Double
+  public var staleDate: SimInstant?
+  public var endedAt: SimInstant?
+  public var dismissalDate: SimInstant?
+  public var relevanceScore: Double?
+
+  /// Whether it is past its stale date.
+  public func isStale(at now: SimInstant) -> Bool { staleDate.map { now >= $0 } ?? false }
+}
+
+/// The simulated iPhone: applies events in time order, asks the delivery policy about each
+/// push, and keeps Notification Center, badges, Live Activities and engagement up to date.
+///
+/// Pure: time arrives with each event and ids come from a counter, so the same timeline always
+/// gives the same result.
+public struct DeviceSimulator: Sendable {
+  public private(set) var profile: DeviceProfile
+  public private(set) var now: SimInstant
+  public private(set) var isLocked: Bool
+  public private(set) var activeFocusID: String?
+  public private(set) var store = NotificationStore()
+  public private(set) var badges: [String: Int] = [:]
+  public private(set) var liveActivities: [LiveActivity] = []
+  public private(set) var records: [DeliveryRecord] = []
+  /// Callbacks fired by user responses (tap, action), in order: (notification, callback, action).
+  public private(set) var responses: [(id: NotificationID, callback: AppCallback, actionID: String, text: String?)] = []
+  private var nextID = 1
+  private var silentHistory: [String: [SimInstant]] = [:]
+
+  /// Starts the device from a profile.
+  public init(profile: DeviceProfile) {
+    self.profile = profile
+    now = profile.start
+    isLocked = profile.isLocked
+    activeFocusID = profile.activeFocusID
+  }
+
+  /// The Focus that is on.
+  public var activeFocus: FocusMode? {
+    activeFocusID.flatMap { id in profile.focusModes.first { $0.id == id } }
+  }
+
+  /// The app's current profile, or the default one for an unknown bundle when allowed.
+  public func app(_ bundleID: String) -> AppProfile? { profile.app(bundleID) }
+
+  /// Moves time forward to `instant` (never backwards), releasing Scheduled Summaries and
+  /// removing Live Activities past their dismissal date.
+  public mutating func advance(to instant: SimInstant) {
+    guard instant > now else { return }
+    now = instant
+    _ = store.releaseSummary(at: now)
+    liveActivities.removeAll { activity in
+      if let dismissal = activity.dismissalDate, dismissal <= now { return true }
+      if let ended = activity.endedAt, now - ended >= .hours(4) { return true }
+      return now - activity.startedAt >= .hours(12)
+    }
+  }
+
+  /// Applies one event at `instant`; returns the delivery record for a push.
+  @discardableResult
+  public mutating func apply(_ event: DeviceEvent, at instant: SimInstant) -> DeliveryRecord? {
+    advance(to: instant)
+    switch event {
+    case .push(let record, let sender):
+      return receive(record, sender: sender)
+    case .focus(let id):
+      activeFocusID = id
+    case .lock:
+      isLocked = true
+    case .unlock:
+      isLocked = false
+    case .setting(let bundleID, let change):
+      updateApp(bundleID) { app in
+        switch change {
+        case .authorization(let status): app.authorization = status
+        case .state(let state): app.state = state
+        case .lockScreen(let on): app.settings.lockScreen = on
+        case .notificationCenter(let on): app.settings.notificationCenter = on
+        case .banners(let on): app.settings.banners = on
+        case .sounds(let on): app.settings.sounds = on
+        case .badges(let on): app.settings.badges = on
+        case .bannerStyle(let style): app.settings.bannerStyle = style
+        case .showPreviews(let setting): app.settings.showPreviews = setting
+        case .grouping(let setting): app.settings.grouping = setting
+        case .timeSensitive(let on): app.settings.timeSensitive = on
+        case .criticalAlerts(let on): app.settings.criticalAlerts = on
+        case .directMessages(let on): app.settings.directMessages = on
+        case .delivery(let setting): app.settings.delivery = setting
+        }
+      }
+    case .open(let id):
+      guard let stored = store.remove(id) else { return nil }
+      responses.append((id, .didReceive, "com.apple.UNNotificationDefaultActionIdentifier", nil))
+      engage(stored.notification.bundleID) { $0.taps += 1 }
+      updateApp(stored.notification.bundleID) { $0.state = .foreground }
+    case .clear(let id):
+      guard let stored = store.remove(id) else { return nil }
+      dismissed(stored)
+    case .clearGroup(let key):
+      let members = store.rankedGroups(includeHeld: true).first { $0.key == key }?.notifications ?? []
+      for stored in members {
+        store.remove(stored.id)
+        dismissed(stored)
+      }
+    case .clearAll:
+      for stored in store.all {
+        store.remove(stored.id)
+        dismissed(stored)
+      }
+    case .action(let id, let actionID, let text):
+      guard let stored = store[id] else { return nil }
+      let app = app(stored.notification.bundleID)
+      let action = app?.category(stored.notification.category)?.actions.first { $0.identifier == actionID }
+      responses.append((id, .didReceive, actionID, text))
+      store.remove(id)
+      engage(stored.notification.bundleID) { $0.taps += 1 }
+      if action?.options.contains(.foreground) == true {
+        updateApp(stored.notification.bundleID) { $0.state = .foreground }
+      }
+    }
+    return nil
+  }
+
+  private mutating func dismissed(_ stored: StoredNotification) {
+    engage(stored.notification.bundleID) { $0.dismissals += 1 }
+    let category = app(stored.notification.bundleID)?.category(stored.notification.category)
+    if category?.options.contains(.customDismissAction) == true {
+      responses.append((stored.id, .didReceive, "com.apple.UNNotificationDismissActionIdentifier", nil))
+    }
+  }
+
+  private mutating func engage(_ bundleID: String, _ change: (inout Engagement) -> Void) {
+    var engagement = profile.engagement[bundleID] ?? Engagement()
+    change(&engagement)
+    profile.engagement[bundleID] = engagement
+    store.rerank(bundleID: bundleID, engagement: engagement)
+  }
+
+  private mutating func updateApp(_ bundleID: String, _ change: (inout AppProfile) -> Void) {
+    if let index = profile.apps.firstIndex(where: { $0.bundleID == bundleID }) {
+      change(&profile.apps[index])
+    } else if var app = profile.app(bundleID) {
+      change(&app)
+      profile.apps.append(app)
+    }
+  }
+
+  private mutating func receive(_ record: PushRecord, sender: String?) -> DeliveryRecord {
+    let bundleID = record.bundleID ?? ""
+    let index = records.count
+    var delivery = DeliveryRecord(
+      index: index, at: now, bundleID: bundleID, notification: nil,
+      decision: DeliveryDecision(disposition: .rejected), group: nil, groupRank: nil, rank: nil,
+      source: record.source, diagnostics: record.diagnostics)
+    guard record.isValid, record.payload != nil else {
+      let first = record.diagnostics.first { $0.severity == .error }
+      delivery.decision.reasons = [
+        Reason(.invalidPayload, "Rejected: \(first?.message ?? "the payload is not valid") (\(first?.code.rawValue ?? "")).")
+      ]
+      records.append(delivery)
+      return delivery
+    }
+    let app = app(bundleID)
+    let id = NotificationID(nextID)
+    nextID += 1
+    guard let notification = PushNotification(record: record, id: id, receivedAt: now, app: app, sender: sender) else {
+      records.append(delivery)
+      return delivery
+    }
+    delivery.notification = notification
+    if notification.pushType == .liveactivity || notification.liveActivity != nil {
+      delivery.decision = receiveLiveActivity(notification, app: app)
+      records.append(delivery)
+      return delivery
+    }
+    let hourAgo = now - .hours(1)
+    let recentSilent = silentHistory[bundleID]?.filter { $0 > hourAgo }.count ?? 0
+    let context = DeliveryContext(
+      now: now, isLocked: isLocked, isSilentMode: profile.isSilentMode, focus: activeFocus,
+      summaryTimes: profile.summaryTimes, utcOffsetSeconds: profile.utcOffsetSeconds,
+      silentPushesPerHour: profile.silentPushesPerHour, recentSilentPushes: recentSilent,
+      collapseTarget: store.collapseTarget(bundleID: bundleID, collapseID: notification.collapseID))
+    let decision = DeliveryPolicy.decide(notification, app: app, context: context)
+    delivery.decision = decision
+    if decision.disposition == .silent {
+      silentHistory[bundleID, default: []].append(now)
+      silentHistory[bundleID]?.removeAll { $0 <= hourAgo }
+      if app?.state == .notRunning { updateApp(bundleID) { $0.state = .background } }
+    }
+    if let badge = decision.badge { badges[bundleID] = badge == 0 ? nil : badge }
+    if decision.isStored, let app {
+      let group = GroupKey.make(for: notification, grouping: app.settings.grouping)
+      let rank = RankTerms(
+        notification: notification, level: decision.effectiveLevel,
+        engagement: profile.engagement[bundleID] ?? Engagement())
+      store.insert(
+        StoredNotification(
+          notification: notification, decision: decision, group: group, rank: rank, heldUntil: decision.heldUntil))
+      delivery.group = group
+      delivery.rank = rank
+      delivery.groupRank = store.groupRank(of: id)
+    }
+    records.append(delivery)
+    return delivery
+  }
+
+  private mutating func receiveLiveActivity(_ notification: PushNotification, app: AppProfile?) -> DeliveryDecision {
+    var decision = DeliveryDecision(disposition: .delivered, effectiveLevel: notification.level)
+    guard let content = notification.liveActivity, let event = content.event, let timestamp = content.timestamp else {
+      decision.disposition = .dropped
+      decision.reasons = [Reason(.liveActivityIgnored, "A Live Activity push needs event and timestamp; it is ignored.")]
+      return decision
+    }
+    guard app != nil else {
+      decision.disposition = .dropped
+      decision.reasons = [Reason(.appNotInstalled, "\(notification.bundleID) is not installed.")]
+      return decision
+    }
+    func seconds(_ value: Double?) -> SimInstant? { value.map { SimInstant(epochSeconds: $0) } }
+    let index = liveActivities.lastIndex {
+      $0.bundleID == notification.bundleID && (content.attributesType == nil || $0.attributesType == content.attributesType)
+    }
+    switch event {
+    case .start:
+      let activity = LiveActivity(
+        bundleID: notification.bundleID, attributesType: content.attributesType ?? "Activity",
+        attributes: content.attributes, contentState: content.contentState, title: notification.title,
+        body: notification.body, startedAt: now, lastTimestamp: timestamp, staleDate: seconds(content.staleDate),
+        endedAt: nil, dismissalDate: nil, relevanceScore: notification.relevanceScore)
+      liveActivities.append(activity)
+      decision.reasons = [Reason(.liveActivityStarted, "A Live Activity starts on the lock screen.")]
+    case .update, .end:
+      guard let index, liveActivities[index].endedAt == nil else {
+        decision.disposition = .dropped
+        decision.reasons = [Reason(.liveActivityIgnored, "No running Live Activity of this app: the \(event.rawValue) is ignored.")]
+        return decision
+      }
+      guard timestamp > liveActivities[index].lastTimestamp else {
+        decision.disposition = .dropped
+        decision.reasons = [Reason(.liveActivityIgnored, "Its timestamp is not newer than the activity's: ignored.")]
+        return decision
+      }
+      liveActivities[index].lastTimestamp = timestamp
+      if let state = content.contentState { liveActivities[index].contentState = state }
+      if let stale = seconds(content.staleDate) { liveActivities[index].staleDate = stale }
+      if let title = notification.title { liveActivities[index].title = title }
+      if let body = notification.body { liveActivities[index].body = body }
+      if event == .end {
+        liveActivities[index].endedAt = now
+        liveActivities[index].dismissalDate = seconds(content.dismissalDate) ?? now + .hours(4)
+        decision.reasons = [Reason(.liveActivityEnded, "The Live Activity ends; it stays on the lock screen until its dismissal date.")]
+      } else {
+        decision.reasons = [Reason(.liveActivityUpdated, "The Live Activity shows the new state.")]
+      }
+    }
+    decision.surfaces = [.liveActivity]
+    if notification.hasVisibleContent {
+      decision.surfaces.append(isLocked ? .lockScreen : .banner)
+    }
+    return decision
+  }
+
+  /// What the screens show now.
+  public func snapshot() -> DeviceSnapshot {
+    DeviceSnapshot(
+      now: now, utcOffsetSeconds: profile.utcOffsetSeconds, isLocked: isLocked, activeFocus: activeFocus?.name,
+      apps: Dictionary(profile.apps.map { ($0.bundleID, $0.info) }, uniquingKeysWith: { first, _ in first }),
+      notifications: store.all.filter { $0.heldUntil == nil }.map(\.notification))
+  }
+}

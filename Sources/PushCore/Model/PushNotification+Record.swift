@@ -1,0 +1,56 @@
+extension PushNotification {
+  /// Normalises a valid push record into the notification the device holds: literal or
+  /// localised text resolved with the app's strings, levels and flags typed, headers applied.
+  ///
+  /// - Parameters:
+  ///   - record: a record whose payload decoded (`record.payload != nil`).
+  ///   - id: the device-local id.
+  ///   - receivedAt: when the device receives it.
+  ///   - app: the app's profile, for localisations; nil when unknown.
+  ///   - sender: a communication notification's sender, when the scenario gives one.
+  public init?(record: PushRecord, id: NotificationID, receivedAt: SimInstant, app: AppProfile?, sender: String? = nil) {
+    guard let payload = record.payload else { return nil }
+    let aps = payload.aps
+    let strings = app?.localizations ?? [:]
+    var title: String?
+    var subtitle: String?
+    var body: String?
+    switch aps.alert {
+    case .text(let text):
+      body = text
+    case .dictionary(let alert):
+      title = alert.titleLocKey.map { Localization.resolve(key: $0, arguments: alert.titleLocArgs ?? [], table: strings) } ?? alert.title
+      subtitle =
+        alert.subtitleLocKey.map { Localization.resolve(key: $0, arguments: alert.subtitleLocArgs ?? [], table: strings) }
+        ?? alert.subtitle
+      body = alert.locKey.map { Localization.resolve(key: $0, arguments: alert.locArgs ?? [], table: strings) } ?? alert.body
+    case nil:
+      break
+    }
+    let sound: SoundRequest? = aps.sound.map { sound in
+      switch sound {
+      case .named(let name): name == "default" ? .systemDefault : .named(name)
+      case .critical(let critical):
+        critical.isCritical
+          ? .critical(name: critical.name ?? "default", volume: min(max(critical.volume ?? 1, 0), 1))
+          : (critical.name.map { $0 == "default" ? .systemDefault : .named($0) } ?? .systemDefault)
+      }
+    }
+    var level = aps.interruptionLevel ?? .active
+    if case .critical(let critical)? = aps.sound, critical.isCritical, aps.interruptionLevel == nil { level = .critical }
+    self.init(
+      id: id, bundleID: record.bundleID ?? "", threadID: aps.threadID, title: title, subtitle: subtitle, body: body,
+      category: aps.category, level: level, relevanceScore: aps.relevanceScore.map { min(max($0, 0), 1) },
+      sound: sound, badge: aps.badge, isContentAvailable: aps.contentAvailable, isMutableContent: aps.mutableContent,
+      targetContentID: aps.targetContentID, filterCriteria: aps.filterCriteria, collapseID: record.headers.collapseID,
+      receivedAt: receivedAt, rawPayload: record.rawPayload)
+    pushType = record.headers.pushType ?? PushType(rawValue: record.pushType) ?? .alert
+    priority = record.headers.priority
+    if let expiration = record.headers.expiration, expiration > 0 {
+      self.expiration = SimInstant(epochSeconds: Double(expiration))
+    }
+    self.sender = sender
+    liveActivity = aps.liveActivity
+    customKeys = payload.customKeys
+  }
+}

@@ -1,0 +1,166 @@
+/// How serious a diagnostic is.
+public enum Severity: String, Sendable, Codable, Comparable, CaseIterable {
+  /// Worth knowing; nothing is wrong.
+  case info
+  /// A real-world mistake that changes what the device does, but is not rejected.
+  case warning
+  /// APNs or the device would reject the payload.
+  case error
+
+  private var rank: Int {
+    switch self {
+    case .info: 0
+    case .warning: 1
+    case .error: 2
+    }
+  }
+
+  public static func < (lhs: Severity, rhs: Severity) -> Bool { lhs.rank < rhs.rank }
+}
+
+/// One finding about a payload: what is wrong, where, and what the user will see because of it.
+public struct Diagnostic: Equatable, Sendable {
+  /// How serious it is.
+  public var severity: Severity
+  /// The stable code, for example `PayloadTooLarge` or `MutableContentNotInteger`.
+  public var code: DiagnosticCode
+  /// The key path, for example `aps.alert.title`; nil for syntax errors and whole-payload findings.
+  public var path: String?
+  /// The line and column in the source, when known.
+  public var location: TextLocation?
+  /// What is wrong.
+  public var message: String
+  /// What a device (or APNs) does because of it, in the user's terms.
+  public var effect: String
+  /// What to do about it, when there is something specific to do.
+  public var hint: String?
+
+  /// Creates a diagnostic.
+  public init(
+    _ severity: Severity, _ code: DiagnosticCode, path: String? = nil, location: TextLocation? = nil,
+    message: String, effect: String, hint: String? = nil
+  ) {
+    self.severity = severity
+    self.code = code
+    self.path = path
+    self.location = location
+    self.message = message
+    self.effect = effect
+    self.hint = hint
+  }
+
+  /// Turns a JSON syntax error into a diagnostic located in `document` bytes.
+  public static func syntax(_ error: JSONSyntaxError, in bytes: ArraySlice<UInt8>, firstLine: Int = 1) -> Diagnostic {
+    let location = TextLocation.of(offset: error.offset, in: bytes, firstLine: firstLine)
+    let code = DiagnosticCode(syntax: error.kind)
+    return Diagnostic(
+      .error, code, location: location, message: error.message,
+      effect: code == .payloadEmpty
+        ? "APNs rejects an empty body (400 PayloadEmpty); nothing reaches the device."
+        : "Not valid JSON: APNs rejects it (400) and the Simulator refuses the file; nothing reaches the device.",
+      hint: error.hint)
+  }
+}
+
+/// The stable identifiers of every diagnostic Pushdeck reports.
+///
+/// Where APNs has a reason string for the same problem, the code is that string.
+public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
+  // JSON syntax
+  case payloadEmpty = "PayloadEmpty"
+  case unexpectedEnd = "UnexpectedEnd"
+  case unexpectedCharacter = "UnexpectedCharacter"
+  case trailingComma = "TrailingComma"
+  case missingComma = "MissingComma"
+  case missingColon = "MissingColon"
+  case smartQuotes = "SmartQuotes"
+  case singleQuotes = "SingleQuotes"
+  case unquotedKey = "UnquotedKey"
+  case comment = "Comment"
+  case unterminatedString = "UnterminatedString"
+  case controlCharacterInString = "ControlCharacterInString"
+  case invalidEscape = "InvalidEscape"
+  case invalidUTF8 = "InvalidUTF8"
+  case invalidNumber = "InvalidNumber"
+  case nonStandardLiteral = "NonStandardLiteral"
+  case trailingGarbage = "TrailingGarbage"
+  case nestingTooDeep = "NestingTooDeep"
+  case documentTooLarge = "DocumentTooLarge"
+  case lineTooLong = "LineTooLong"
+
+  // Payload structure (errors)
+  case notAnObject = "NotAnObject"
+  case missingAps = "MissingAps"
+  case payloadTooLarge = "PayloadTooLarge"
+  case invalidValue = "InvalidValue"
+  case missingLiveActivityKey = "MissingLiveActivityKey"
+
+  // Headers and envelope (errors)
+  case invalidPushType = "InvalidPushType"
+  case badPriority = "BadPriority"
+  case badExpirationDate = "BadExpirationDate"
+  case badCollapseId = "BadCollapseId"
+  case badMessageId = "BadMessageId"
+  case badTopic = "BadTopic"
+  case badDeviceToken = "BadDeviceToken"
+  case invalidEnvelope = "InvalidEnvelope"
+
+  // Real-world mistakes (warnings)
+  case mutableContentNotInteger = "MutableContentNotInteger"
+  case contentAvailableNotInteger = "ContentAvailableNotInteger"
+  case soundInsideAlert = "SoundInsideAlert"
+  case contentAvailableInsideAlert = "ContentAvailableInsideAlert"
+  case customKeyInAps = "CustomKeyInAps"
+  case customKeyInAlert = "CustomKeyInAlert"
+  case misspelledApsKey = "MisspelledApsKey"
+  case headerInBody = "HeaderInBody"
+  case apsKeyOutsideAps = "ApsKeyOutsideAps"
+  case misspelledSimulatorTargetBundle = "MisspelledSimulatorTargetBundle"
+  case placeholderValue = "PlaceholderValue"
+  case unknownInterruptionLevel = "UnknownInterruptionLevel"
+  case relevanceScoreOutOfRange = "RelevanceScoreOutOfRange"
+  case silentPushAlsoAlerts = "SilentPushAlsoAlerts"
+  case nothingToShowOrDo = "NothingToShowOrDo"
+  case pushTypeMismatch = "PushTypeMismatch"
+  case liveActivityKeyOutsideLiveActivity = "LiveActivityKeyOutsideLiveActivity"
+  case criticalVolumeOutOfRange = "CriticalVolumeOutOfRange"
+  case unknownEnvelopeKey = "UnknownEnvelopeKey"
+  case duplicateKey = "DuplicateKey"
+  case liveActivityInSimulatorFile = "LiveActivityInSimulatorFile"
+
+  // Worth knowing (info)
+  case legacyKeyIgnored = "LegacyKeyIgnored"
+  case customValueIsEncodedJSON = "CustomValueIsEncodedJSON"
+  case noOpValue = "NoOpValue"
+  case missingSimulatorTargetBundle = "MissingSimulatorTargetBundle"
+  case firebaseKey = "FirebaseKey"
+
+  /// The codes of JSON syntax errors.
+  public static let syntaxCodes: Set<DiagnosticCode> = Set(
+    JSONSyntaxError.Kind.allCases.map(DiagnosticCode.init(syntax:)))
+
+  /// The code for a JSON syntax error kind.
+  public init(syntax kind: JSONSyntaxError.Kind) {
+    switch kind {
+    case .emptyInput: self = .payloadEmpty
+    case .unexpectedEnd: self = .unexpectedEnd
+    case .unexpectedCharacter: self = .unexpectedCharacter
+    case .trailingComma: self = .trailingComma
+    case .missingComma: self = .missingComma
+    case .missingColon: self = .missingColon
+    case .smartQuotes: self = .smartQuotes
+    case .singleQuotes: self = .singleQuotes
+    case .unquotedKey: self = .unquotedKey
+    case .comment: self = .comment
+    case .unterminatedString: self = .unterminatedString
+    case .controlCharacter: self = .controlCharacterInString
+    case .invalidEscape: self = .invalidEscape
+    case .invalidUTF8: self = .invalidUTF8
+    case .invalidNumber: self = .invalidNumber
+    case .nonStandardLiteral: self = .nonStandardLiteral
+    case .trailingGarbage: self = .trailingGarbage
+    case .nestingTooDeep: self = .nestingTooDeep
+    case .documentTooLarge: self = .documentTooLarge
+    }
+  }
+}

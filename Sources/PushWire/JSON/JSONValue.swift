@@ -1,0 +1,138 @@
+/// A JSON number that keeps its source spelling, so it prints back exactly as written.
+public struct JSONNumber: Equatable, Hashable, Sendable {
+  /// The text as it appeared in the source, for example `1.50`.
+  public var text: String
+  /// The value as a Double.
+  public var value: Double
+
+  /// Creates a number from its spelling and value.
+  public init(text: String, value: Double) {
+    self.text = text
+    self.value = value
+  }
+
+  /// Creates a number from an integer.
+  public init(_ integer: Int) {
+    self.text = String(integer)
+    self.value = Double(integer)
+  }
+}
+
+/// One member of a JSON object; members keep their source order (and repeats).
+public struct JSONMember: Equatable, Hashable, Sendable {
+  /// The key.
+  public var key: String
+  /// The value.
+  public var value: JSONValue
+
+  /// Creates a member.
+  public init(key: String, value: JSONValue) {
+    self.key = key
+    self.value = value
+  }
+}
+
+/// A JSON value tree, used for custom keys, Live Activity state and pretty-printing.
+public indirect enum JSONValue: Equatable, Hashable, Sendable {
+  case null
+  case bool(Bool)
+  case number(JSONNumber)
+  case string(String)
+  case array([JSONValue])
+  case object([JSONMember])
+
+  /// The value of the first member named `key`, if this is an object that has one.
+  public subscript(key: String) -> JSONValue? {
+    guard case .object(let members) = self else { return nil }
+    return members.first { $0.key == key }?.value
+  }
+
+  /// The string, if this is a string.
+  public var stringValue: String? {
+    if case .string(let text) = self { return text }
+    return nil
+  }
+
+  /// The number, if this is a number.
+  public var doubleValue: Double? {
+    if case .number(let number) = self { return number.value }
+    return nil
+  }
+
+  /// Compact JSON text (RFC 8259), with non-ASCII characters written as UTF-8.
+  public var compactText: String {
+    var output = ""
+    write(to: &output, indent: nil, level: 0)
+    return output
+  }
+
+  /// Pretty-printed JSON text with two-space indentation, keys in source order.
+  public var prettyText: String {
+    var output = ""
+    write(to: &output, indent: "  ", level: 0)
+    return output
+  }
+
+  private func write(to output: inout String, indent: String?, level: Int) {
+    let newline = indent == nil ? "" : "\n"
+    let separator = indent == nil ? ":" : ": "
+    func pad(_ depth: Int) -> String { indent.map { String(repeating: $0, count: depth) } ?? "" }
+    switch self {
+    case .null: output += "null"
+    case .bool(let value): output += value ? "true" : "false"
+    case .number(let number): output += number.text
+    case .string(let text): JSONValue.writeString(text, to: &output)
+    case .array(let elements):
+      if elements.isEmpty {
+        output += "[]"
+        return
+      }
+      output += "[" + newline
+      for (offset, element) in elements.enumerated() {
+        output += pad(level + 1)
+        element.write(to: &output, indent: indent, level: level + 1)
+        output += (offset < elements.count - 1 ? "," : "") + newline
+      }
+      output += pad(level) + "]"
+    case .object(let members):
+      if members.isEmpty {
+        output += "{}"
+        return
+      }
+      output += "{" + newline
+      for (offset, member) in members.enumerated() {
+        output += pad(level + 1)
+        JSONValue.writeString(member.key, to: &output)
+        output += separator
+        member.value.write(to: &output, indent: indent, level: level + 1)
+        output += (offset < members.count - 1 ? "," : "") + newline
+      }
+      output += pad(level) + "}"
+    }
+  }
+
+  /// Writes a JSON string literal, escaping quotes, backslashes and every control character.
+  public static func writeString(_ text: String, to output: inout String) {
+    output += "\""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\"": output += "\\\""
+      case "\\": output += "\\\\"
+      case "\n": output += "\\n"
+      case "\r": output += "\\r"
+      case "\t": output += "\\t"
+      case "\u{00}"..."\u{1F}", "\u{7F}"..."\u{9F}", "\u{2028}", "\u{2029}":
+        output += "\\u" + hex(scalar.value, width: 4).lowercased()
+      default: output.unicodeScalars.append(scalar)
+      }
+    }
+    output += "\""
+  }
+
+  /// A JSON string literal for `text`.
+  public static func quoted(_ text: String) -> String {
+    var output = ""
+    writeString(text, to: &output)
+    return output
+  }
+}

@@ -1,0 +1,282 @@
+/// The `apns-push-type` header's values, with the topic suffix each one requires.
+public enum PushType: String, Sendable, CaseIterable, Codable {
+  case alert, background, location, voip, complication, fileprovider, mdm, liveactivity
+  case pushtotalk, widgets, controls
+
+  /// The suffix `apns-topic` must carry after the bundle id (empty for plain bundle ids; nil
+  /// for MDM, whose topic comes from the certificate).
+  public var topicSuffix: String? {
+    switch self {
+    case .alert, .background: ""
+    case .location: ".location-query"
+    case .voip: ".voip"
+    case .complication: ".complication"
+    case .fileprovider: ".pushkit.fileprovider"
+    case .mdm: nil
+    case .liveactivity: ".push-type.liveactivity"
+    case .pushtotalk: ".voip-ptt"
+    case .widgets: ".push-type.widgets"
+    case .controls: ".push-type.controls"
+    }
+  }
+
+  /// The largest payload APNs accepts for this push type, in bytes.
+  public var maximumPayloadBytes: Int { self == .voip ? 5120 : 4096 }
+}
+
+/// `apns-priority`: when APNs delivers.
+public enum PushPriority: Int, Sendable, CaseIterable, Codable {
+  /// Power over everything; never wakes the device.
+  case low = 1
+  /// According to the device's power state; may be batched.
+  case normal = 5
+  /// Immediately (the default).
+  case immediate = 10
+}
+
+/// The APNs request headers of one push, typed.
+///
+/// Every field is optional, as on the wire. Headers Pushdeck does not type, and typed headers
+/// whose values were rejected, are kept as sent in ``otherHeaders``, so nothing is lost.
+public struct APNsHeaders: Equatable, Sendable {
+  /// `apns-push-type`, when it is a known value.
+  public var pushType: PushType?
+  /// `apns-priority`, when it is 1, 5 or 10.
+  public var priority: PushPriority?
+  /// `apns-expiration` in UNIX seconds; 0 means deliver once or never.
+  public var expiration: Int?
+  /// `apns-topic`.
+  public var topic: String?
+  /// `apns-collapse-id`.
+  public var collapseID: String?
+  /// `apns-id`.
+  public var apnsID: String?
+  /// Every other header (lowercased names), and typed ones whose value was rejected, in order.
+  public var otherHeaders: [(name: String, value: String)]
+
+  /// Creates empty headers.
+  public init() { otherHeaders = [] }
+
+  public static func == (lhs: APNsHeaders, rhs: APNsHeaders) -> Bool {
+    lhs.pushType == rhs.pushType && lhs.priority == rhs.priority && lhs.expiration == rhs.expiration
+      && lhs.topic == rhs.topic && lhs.collapseID == rhs.collapseID && lhs.apnsID == rhs.apnsID
+      && lhs.otherHeaders.elementsEqual(rhs.otherHeaders) { $0.name == $1.name && $0.value == $1.value }
+  }
+
+  /// Every header as name-value pairs: the typed ones first, then the others.
+  public var all: [(name: String, value: String)] {
+    var pairs: [(name: String, value: String)] = []
+    if let pushType { pairs.append(("apns-push-type", pushType.rawValue)) }
+    if let priority { pairs.append(("apns-priority", String(priority.rawValue))) }
+    if let expiration { pairs.append(("apns-expiration", String(expiration))) }
+    if let topic { pairs.append(("apns-topic", topic)) }
+    if let collapseID { pairs.append(("apns-collapse-id", collapseID)) }
+    if let apnsID { pairs.append(("apns-id", apnsID)) }
+    return pairs + otherHeaders
+  }
+
+  /// The value of a header as sent, by case-insensitive name.
+  public func value(_ name: String) -> String? {
+    let lowered = name.lowercased()
+    return all.first { $0.name == lowered }?.value
+  }
+
+  /// Parses and checks header name-value pairs, reporting each bad value.
+  ///
+  /// - Parameters:
+  ///   - pairs: the headers, in order.
+  ///   - bundleID: the app the push is for, to check `apns-topic` against.
+  ///   - pathPrefix: the key path prefix for diagnostics (`headers` in a capture).
+  ///   - locate: maps a header name to its location in the source, when there is a source.
+  /// - Returns: the typed headers and the diagnostics.
+  public static func parse(
+    _ pairs: [(name: String, value: String)], bundleID: String?, pathPrefix: String = "headers",
+    locate: (String) -> TextLocation? = { _ in nil }
+  ) -> (APNsHeaders, [Diagnostic]) {
+    var parser = HeaderParser(pathPrefix: pathPrefix)
+    for (name, value) in pairs {
+      let lowered = name.utf8.contains { $0 >= 0x41 && $0 <= 0x5A } ? name.lowercased() : name
+      var value = value
+      value.withUTF8 { bytes in
+        parser.add(name: lowered, known: KnownKey.table.lookup(lowered), value: bytes, location: locate(lowered))
+      }
+    }
+    return parser.finish(bundleID: bundleID)
+  }
+
+  /// Whether `topic` is exactly `bundleID` followed by `suffix`, compared as bytes.
+  static func topic(_ topic: String, is bundleID: String, _ suffix: String) -> Bool {
+    var topic = topic
+    var bundleID = bundleID
+    var suffix = suffix
+    return topic.withUTF8 { topicBytes in
+      bundleID.withUTF8 { bundleBytes in
+        suffix.withUTF8 { suffixBytes in
+          topicBytes.count == bundleBytes.count + suffixBytes.count
+            && topicBytes.prefix(bundleBytes.count).elementsEqual(bundleBytes)
+            && topicBytes.suffix(suffixBytes.count).elementsEqual(suffixBytes)
+        }
+      }
+    }
+  }
+
+  /// Whether `text` is a UUID in canonical 8-4-4-4-12 hex form (either case).
+  public static func isCanonicalUUID(_ text: String) -> Bool {
+    var text = text
+    return text.withUTF8 { isCanonicalUUID($0) }
+  }
+
+  /// Whether UTF-8 bytes spell a UUID in canonical 8-4-4-4-12 hex form (either case).
+  static func isCanonicalUUID(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+    do {
+      guard utf8.count == 36 else { return false }
+      for index in 0..<36 {
+        let byte = utf8[index]
+        if index == 8 || index == 13 || index == 18 || index == 23 {
+          if byte != UInt8(ascii: "-") { return false }
+        } else if hexValue(byte) == nil {
+          return false
+        }
+      }
+      return true
+    }
+  }
+}
+
+/// Builds ``APNsHeaders`` one header at a time from raw bytes, checking each value; the one
+/// place the header rules live (captures, files and the HTTP/2 endpoint all come through here).
+///
+/// Values are checked as bytes, and a `String` is made only for the values that are kept.
+public struct HeaderParser {
+  /// The headers so far.
+  public private(set) var headers = APNsHeaders()
+  /// The problems so far.
+  public private(set) var diagnostics: [Diagnostic] = []
+  let pathPrefix: String
+
+  /// Starts with no headers.
+  public init(pathPrefix: String = "headers") { self.pathPrefix = pathPrefix }
+
+  private static let pushTypes = KeyTable(PushType.allCases.map { ($0.rawValue, $0) })
+
+  private mutating func report(
+    _ code: DiagnosticCode, _ name: String, _ location: TextLocation?, _ message: String, _ effect: String,
+    hint: String? = nil
+  ) {
+    diagnostics.append(
+      Diagnostic(.error, code, path: "\(pathPrefix).\(name)", location: location, message: message, effect: effect, hint: hint))
+  }
+
+  /// Adds one header.
+  ///
+  /// - Parameters:
+  ///   - name: the lowercased header name.
+  ///   - known: the name as a known key, if it is one.
+  ///   - value: the value's UTF-8 bytes.
+  ///   - location: where the value is in the source, computed only for a report.
+  public mutating func add(
+    name: @autoclosure () -> String, known: KnownKey?, value: UnsafeBufferPointer<UInt8>,
+    location: @autoclosure () -> TextLocation?
+  ) {
+    func text() -> String { String(decoding: value, as: UTF8.self) }
+    func keep() { headers.otherHeaders.append((name(), text())) }
+    switch known {
+    case .apnsPushType:
+      if let type = Self.pushTypes.lookup(value) {
+        headers.pushType = type
+      } else {
+        keep()
+        report(
+          .invalidPushType, name(), location(), "unknown apns-push-type \(JSONValue.quoted(text()))",
+          "APNs rejects the request (400 InvalidPushType).",
+          hint: "use one of: " + PushType.allCases.map(\.rawValue).joined(separator: ", "))
+      }
+    case .apnsPriority:
+      if let number = NumberParsing.decimal(value), let priority = PushPriority(rawValue: number) {
+        headers.priority = priority
+      } else {
+        keep()
+        report(
+          .badPriority, name(), location(), "apns-priority must be 1, 5 or 10, not \(JSONValue.quoted(text()))",
+          "APNs rejects the request (400 BadPriority).")
+      }
+    case .apnsExpiration:
+      if let seconds = NumberParsing.decimal(value) {
+        headers.expiration = seconds
+      } else {
+        keep()
+        report(
+          .badExpirationDate, name(), location(), "apns-expiration must be UNIX seconds, not \(JSONValue.quoted(text()))",
+          "APNs rejects the request (400 BadExpirationDate).", hint: "use 0 to deliver once or not at all")
+      }
+    case .apnsTopic:
+      headers.topic = text()
+    case .apnsCollapseID:
+      headers.collapseID = text()
+      if value.count > 64 {
+        report(
+          .badCollapseId, name(), location(), "apns-collapse-id is \(value.count) bytes; the limit is 64",
+          "APNs rejects the request (400 BadCollapseId).", hint: "shorten the id, for example to a hash")
+      }
+    case .apnsID:
+      headers.apnsID = text()
+      if !APNsHeaders.isCanonicalUUID(value) {
+        report(
+          .badMessageId, name(), location(), "apns-id \(JSONValue.quoted(text())) is not a UUID in 8-4-4-4-12 form",
+          "APNs rejects the request (400 BadMessageId).", hint: "omit it and APNs generates one")
+      }
+    default:
+      keep()
+    }
+  }
+
+  /// Checks the rules between headers and returns the result.
+  ///
+  /// - Parameter bundleID: the app the push is for, to check `apns-topic` against.
+  public mutating func finish(bundleID: String?) -> (APNsHeaders, [Diagnostic]) {
+    if headers.pushType == .background, headers.priority == .immediate {
+      report(
+        .badPriority, "apns-priority", nil, "a background push must have apns-priority 5, not 10",
+        "APNs rejects the request (400 BadPriority); the app is never woken.",
+        hint: "send silent pushes with apns-priority: 5")
+    }
+    if let topic = headers.topic, let bundleID, !bundleID.isEmpty {
+      let type = headers.pushType ?? .alert
+      if let suffix = type.topicSuffix, !APNsHeaders.topic(topic, is: bundleID, suffix) {
+        report(
+          .badTopic, "apns-topic", nil,
+          "apns-topic \(JSONValue.quoted(topic)) does not fit push type \(type.rawValue) for \(bundleID)",
+          "APNs rejects the request (400 BadTopic or DeviceTokenNotForTopic).",
+          hint: "for \(type.rawValue) pushes the topic is \(JSONValue.quoted(bundleID + suffix))")
+      }
+    }
+    return (headers, diagnostics)
+  }
+}
+
+/// A device token: the hex string APNs puts in `/3/device/<token>`.
+public enum DeviceToken {
+  /// Checks a device token, returning a diagnostic when it is malformed.
+  ///
+  /// Apple says not to assume a length, so any even number of hex digits from 8 to 200 passes.
+  public static func check(_ token: String, path: String = "token", location: TextLocation? = nil)
+    -> Diagnostic?
+  {
+    let problem: String?
+    if token.isEmpty {
+      problem = "the device token is empty"
+    } else if !token.utf8.allSatisfy({ hexValue($0) != nil }) {
+      problem = "the device token \(JSONValue.quoted(String(token.prefix(80)))) is not a hex string"
+    } else if token.utf8.count % 2 != 0 || token.utf8.count < 8 || token.utf8.count > 200 {
+      problem = "the device token has \(token.utf8.count) hex digits; expected an even number (usually 64)"
+    } else {
+      problem = nil
+    }
+    return problem.map {
+      Diagnostic(
+        .error, .badDeviceToken, path: path, location: location, message: $0,
+        effect: "APNs rejects the request (400 BadDeviceToken); nothing is delivered.",
+        hint: "send the token as the hex string of its bytes, as the app received it")
+    }
+  }
+}

@@ -1,0 +1,331 @@
+/// Turns raw input bytes into checked ``PushRecord``s: whole payload files and capture lines.
+///
+/// Pure: it is handed bytes and never touches the file system, so the shell decides how to read
+/// (streamed in chunks for captures) and tests feed it strings.
+public enum PushReader {
+  /// The longest capture line read; longer lines are rejected without being parsed.
+  public static let maximumLineBytes = 1 << 20
+  /// The largest payload file read.
+  public static let maximumFileBytes = 16 << 20
+
+  /// Decodes a whole payload file (`.apns` or `.json`, or a payload on standard input).
+  ///
+  /// - Parameters:
+  ///   - bytes: the file's content.
+  ///   - source: the path, for messages.
+  ///   - format: `.simulator` or `.payload`.
+  ///   - bundleID: the app the user named, which wins over `Simulator Target Bundle`.
+  ///   - headers: headers to check the payload against (none for plain files).
+  public static func readPayloadFile(
+    _ bytes: [UInt8], source: String, format: InputFormat, bundleID: String? = nil,
+    headers: [(name: String, value: String)] = []
+  ) -> PushRecord {
+    let (typedHeaders, headerDiagnostics) = APNsHeaders.parse(headers, bundleID: bundleID)
+    var record = PushRecord(
+      file: source, line: nil, at: nil, bundleID: bundleID, token: nil, headers: typedHeaders,
+      payload: nil, rawBytes: bytes[...], byteCount: bytes.count, diagnostics: headerDiagnostics)
+    let document: JSONDocument
+    do {
+      document = try JSONDocument(bytes: bytes)
+    } catch {
+      record.diagnostics.insert(Diagnostic.syntax(error, in: bytes[...]), at: 0)
+      return record
+    }
+    let result = PayloadDecoder.decode(
+      document, context: .init(pushType: typedHeaders.pushType, isSimulatorFile: format == .simulator))
+    record.payload = result.payload
+    record.bundleID = bundleID ?? result.payload?.simulatorTargetBundle
+    record.diagnostics = result.diagnostics + record.diagnostics
+    checkSize(&record, pushType: typedHeaders.pushType) { nil }
+    return record
+  }
+
+  /// Decodes one capture line: an envelope `{"at", "bundle", "token", "headers", "payload"}`.
+  ///
+  /// - Parameters:
+  ///   - bytes: the line without its newline.
+  ///   - lineNumber: its 1-based line number in the file.
+  ///   - source: the file's path, for messages.
+  ///   - keepsCustomValues: whether custom keys are materialised (off for validation alone).
+  public static func readCaptureLine(
+    _ bytes: [UInt8], lineNumber: Int, source: String, keepsCustomValues: Bool = true
+  ) -> PushRecord {
+    var scratch: [JSONToken] = []
+    return readCaptureLine(
+      bytes[...], lineNumber: lineNumber, source: source, keepsCustomValues: keepsCustomValues, scratch: &scratch)
+  }
+
+  /// Decodes one capture line held in a larger buffer, reusing a token tape.
+  ///
+  /// - Parameter scratch: a tape whose storage is reused from line to line.
+  public static func readCaptureLine(
+    _ bytes: ArraySlice<UInt8>, lineNumber: Int, source: String, keepsCustomValues: Bool,
+    scratch: inout [JSONToken]
+  ) -> PushRecord {
+    var record = PushRecord(
+      file: source, line: lineNumber, at: nil, bundleID: nil, token: nil,
+      headers: APNsHeaders(), payload: nil, rawBytes: bytes[...], byteCount: bytes.count, diagnostics: [])
+    guard bytes.count <= maximumLineBytes else {
+      record.rawBytes = bytes.prefix(4096)
+      record.diagnostics.append(
+        Diagnostic(
+          .error, .lineTooLong, location: TextLocation(line: lineNumber, column: 1, offset: 0),
+          message: "the line is \(bytes.count) bytes; the limit is \(maximumLineBytes)",
+          effect: "Pushdeck does not read it; a real push is at most 4096 bytes (5120 for VoIP).",
+          hint: "check that the capture has one envelope per line"))
+      return record
+    }
+    var document: JSONDocument
+    do {
+      document = try JSONDocument(slice: bytes, firstLine: lineNumber, tokens: &scratch)
+    } catch {
+      record.diagnostics.append(Diagnostic.syntax(error, in: bytes, firstLine: lineNumber))
+      return record
+    }
+    decodeEnvelope(document, into: &record, keepsCustomValues: keepsCustomValues)
+    document.recycleTokens(into: &scratch)
+    return record
+  }
+
+  static func decodeEnvelope(_ document: JSONDocument, into record: inout PushRecord, keepsCustomValues: Bool) {
+    document.withView { view in
+    func envelopeError(_ index: Int?, _ path: String?, _ message: String, hint: String) {
+      record.diagnostics.append(
+        Diagnostic(
+          .error, .invalidEnvelope, path: path, location: view.location(of: index ?? 0), message: message,
+          effect: "Pushdeck cannot tell when or to which app this push was sent, so it is not replayed.",
+          hint: hint))
+    }
+    guard view.kind(0) == .object else {
+      envelopeError(0, nil, "a capture line must be a JSON object (an envelope)", hint: "write {\"at\": …, \"bundle\": …, \"payload\": {…}}")
+      return
+    }
+    var payloadIndex: Int?
+    var headerParser = HeaderParser()
+    for (keyIndex, valueIndex) in view.members(of: 0) {
+      switch view.knownKey(keyIndex) {
+      case .at:
+        if let at = view.double(valueIndex) { record.at = at } else {
+          envelopeError(valueIndex, "at", "\"at\" must be a number of UNIX seconds", hint: "for example \"at\": 1767225600.125")
+        }
+      case .bundle:
+        if view.kind(valueIndex) == .string, view.stringByteCount(valueIndex) > 0 {
+          record.bundleID = view.string(valueIndex)
+        } else {
+          envelopeError(valueIndex, "bundle", "\"bundle\" must be a non-empty bundle id string", hint: "for example \"bundle\": \"com.example.app\"")
+        }
+      case .token:
+        if let token = view.stringValue(valueIndex) {
+          record.token = token
+          if let problem = DeviceToken.check(token, location: view.location(of: valueIndex)) {
+            record.diagnostics.append(problem)
+          }
+        } else {
+          envelopeError(valueIndex, "token", "\"token\" must be a hex string", hint: "omit it if unknown")
+        }
+      case .headers:
+        guard view.kind(valueIndex) == .object else {
+          envelopeError(valueIndex, "headers", "\"headers\" must be an object of header names to values", hint: "for example \"headers\": {\"apns-push-type\": \"alert\"}")
+          continue
+        }
+        for (nameIndex, headerValueIndex) in view.members(of: valueIndex) {
+          let known = view.knownKey(nameIndex)
+          func name() -> String { known?.rawValue ?? view.string(nameIndex).lowercased() }
+          switch view.kind(headerValueIndex) {
+          case .string where !view.tokens[headerValueIndex].stringHasEscapes, .number:
+            let token = view.tokens[headerValueIndex]
+            let quote = token.kind == .string ? 1 : 0
+            headerParser.add(
+              name: name(), known: known,
+              value: UnsafeBufferPointer(rebasing: view.bytes[Int(token.start) + quote..<Int(token.end) - quote]),
+              location: view.location(of: headerValueIndex))
+          case .string:
+            var text = view.string(headerValueIndex)
+            text.withUTF8 { bytes in
+              headerParser.add(name: name(), known: known, value: bytes, location: view.location(of: headerValueIndex))
+            }
+          default:
+            envelopeError(headerValueIndex, "headers.\(name())", "header values must be strings", hint: "write \"\(name())\": \"…\"")
+          }
+        }
+      case .payload:
+        payloadIndex = valueIndex
+      default:
+        let key = view.string(keyIndex)
+        record.diagnostics.append(
+          Diagnostic(
+            .warning, .unknownEnvelopeKey, path: key, location: view.location(of: keyIndex),
+            message: "\(JSONValue.quoted(key)) is not an envelope key",
+            effect: "Pushdeck ignores it.", hint: "envelope keys are at, bundle, token, headers and payload"))
+      }
+    }
+    if record.at == nil && !record.diagnostics.contains(where: { $0.path == "at" }) {
+      envelopeError(nil, "at", "the envelope has no \"at\" time", hint: "add \"at\": <UNIX seconds when received>")
+    }
+    if record.bundleID == nil && !record.diagnostics.contains(where: { $0.path == "bundle" }) {
+      envelopeError(nil, "bundle", "the envelope has no \"bundle\"", hint: "add \"bundle\": \"<bundle id>\"")
+    }
+    let (headers, headerDiagnostics) = headerParser.finish(bundleID: record.bundleID)
+    record.headers = headers
+    record.diagnostics += headerDiagnostics
+    guard let payloadIndex else {
+      envelopeError(nil, "payload", "the envelope has no \"payload\"", hint: "add \"payload\": {\"aps\": {…}}")
+      return
+    }
+    let token = view.tokens[payloadIndex]
+    let base = document.bytes.startIndex
+    record.rawBytes = document.bytes[base + Int(token.start)..<base + Int(token.end)]
+    record.byteCount = Int(token.end - token.start)
+    let result = PayloadDecoder.decode(
+      view, at: payloadIndex,
+      context: .init(pushType: headers.pushType, pathPrefix: "payload", keepsCustomValues: keepsCustomValues))
+    record.payload = result.payload
+    record.diagnostics += result.diagnostics
+    checkSize(&record, pushType: headers.pushType) { view.location(of: payloadIndex) }
+    }
+  }
+
+  /// Adds `PayloadTooLarge` when the payload is over the push type's limit.
+  static func checkSize(_ record: inout PushRecord, pushType: PushType?, location: () -> TextLocation?) {
+    let limit = (pushType ?? .alert).maximumPayloadBytes
+    guard record.byteCount > limit else { return }
+    record.diagnostics.insert(
+      Diagnostic(
+        .error, .payloadTooLarge, path: record.line == nil ? nil : "payload", location: location(),
+        message: "the payload is \(record.byteCount) bytes; the limit is \(limit)\(pushType == .voip ? " for VoIP" : "")",
+        effect: "APNs rejects it (413 PayloadTooLarge); nothing reaches the device.",
+        hint: "move large data out of the payload and fetch it in the app or a service extension"),
+      at: 0)
+  }
+}
+
+extension LineSplitter {
+  /// The number of lines in a buffer: its newlines, plus one for a last line without one.
+  public static func countLines(in bytes: [UInt8]) -> Int {
+    bytes.withUnsafeBufferPointer { buffer in
+      guard let base = buffer.baseAddress else { return 0 }
+      var count = 0
+      var index = 0
+      while index + 8 <= buffer.count {
+        let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self) ^ 0x0A0A_0A0A_0A0A_0A0A
+        // Exact per-byte zero test (no false positives): high bit set where the byte was 0x0A.
+        let low7 = (word & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x7F7F_7F7F_7F7F_7F7F
+        count += (~(low7 | word) & 0x8080_8080_8080_8080).nonzeroBitCount
+        index += 8
+      }
+      while index < buffer.count {
+        if base[index] == UInt8(ascii: "\n") { count += 1 }
+        index += 1
+      }
+      if let last = buffer.last, last != UInt8(ascii: "\n") { count += 1 }
+      return count
+    }
+  }
+
+  /// Calls `body` with the index range and 1-based number of every line in a buffer (without
+  /// `\n` or a trailing `\r`); the last line needs no newline. Returns the number of lines.
+  @discardableResult
+  public static func forEachLine(in bytes: [UInt8], _ body: (Range<Int>, Int) -> Void) -> Int {
+    var number = 0
+    bytes.withUnsafeBufferPointer { buffer in
+      guard let base = buffer.baseAddress else { return }
+      let count = buffer.count
+      var lineStart = 0
+      var index = 0
+      func emit(_ end: Int) {
+        number += 1
+        var lineEnd = end
+        if lineEnd > lineStart, base[lineEnd - 1] == UInt8(ascii: "\r") { lineEnd -= 1 }
+        body(lineStart..<lineEnd, number)
+      }
+      while index < count {
+        while index + 8 <= count {
+          let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self) ^ 0x0A0A_0A0A_0A0A_0A0A
+          if (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080 != 0 { break }
+          index += 8
+        }
+        guard index < count else { break }
+        if base[index] == UInt8(ascii: "\n") {
+          emit(index)
+          lineStart = index + 1
+        }
+        index += 1
+      }
+      if lineStart < count { emit(count) }
+    }
+    return number
+  }
+}
+
+/// Splits a stream of byte chunks into lines without ever holding more than one partial line.
+///
+/// Feed it chunks as they are read; it hands each complete line (without `\n` or a trailing
+/// `\r`) to the body, with its 1-based number. A final line without a newline comes out of
+/// ``finish(_:)``.
+public struct LineSplitter {
+  private var carry: [UInt8] = []
+  /// Partial lines are kept up to this many bytes (plus one, so an overlong line is still seen
+  /// as overlong); the rest of such a line is dropped, keeping memory bounded.
+  public let maximumCarryBytes: Int
+  /// The number of the next line to be handed out.
+  public private(set) var nextLineNumber = 1
+
+  /// Creates a splitter at line 1.
+  public init(maximumCarryBytes: Int = PushReader.maximumLineBytes) {
+    self.maximumCarryBytes = maximumCarryBytes
+  }
+
+  private mutating func keep(_ bytes: UnsafeBufferPointer<UInt8>) {
+    let room = maximumCarryBytes + 1 - carry.count
+    guard room > 0 else { return }
+    carry.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[0..<min(room, bytes.count)]))
+  }
+
+  /// Splits a chunk, calling `body` for each complete line.
+  public mutating func feed(_ chunk: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>, Int) -> Void) {
+    guard let base = chunk.baseAddress else { return }
+    var lineStart = 0
+    var index = 0
+    let count = chunk.count
+    while index < count {
+      // Skip eight bytes at a time while no byte of the word is a newline.
+      while index + 8 <= count {
+        let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self) ^ 0x0A0A_0A0A_0A0A_0A0A
+        if (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080 != 0 { break }
+        index += 8
+      }
+      guard index < count else { break }
+      if base[index] == UInt8(ascii: "\n") {
+        if carry.isEmpty {
+          emit(UnsafeBufferPointer(start: base + lineStart, count: index - lineStart), body)
+        } else {
+          keep(UnsafeBufferPointer(start: base + lineStart, count: index - lineStart))
+          let line = carry
+          carry.removeAll(keepingCapacity: true)
+          line.withUnsafeBufferPointer { emit($0, body) }
+        }
+        lineStart = index + 1
+      }
+      index += 1
+    }
+    if lineStart < count {
+      keep(UnsafeBufferPointer(start: base + lineStart, count: count - lineStart))
+    }
+  }
+
+  /// Hands out the last line if the input did not end with a newline.
+  public mutating func finish(_ body: (UnsafeBufferPointer<UInt8>, Int) -> Void) {
+    guard !carry.isEmpty else { return }
+    let line = carry
+    carry.removeAll()
+    line.withUnsafeBufferPointer { emit($0, body) }
+  }
+
+  private mutating func emit(_ line: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>, Int) -> Void) {
+    var length = line.count
+    if length > 0, line[length - 1] == UInt8(ascii: "\r") { length -= 1 }
+    let number = nextLineNumber
+    nextLineNumber += 1
+    body(UnsafeBufferPointer(rebasing: line[0..<length]), number)
+  }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import PushWire
+
+/// One input the user named, resolved: a file with its format, or standard input.
+struct ResolvedInput {
+  /// The path as shown in messages (`-` becomes `<stdin>`).
+  var displayPath: String
+  /// The file path, or nil for standard input.
+  var path: String?
+  /// The format; nil for standard input until sniffed.
+  var format: InputFormat?
+}
+
+/// An input that could not be read, reported with exit status 2.
+struct InputProblem: Error {
+  var path: String
+  var message: String
+}
+
+/// Resolves command-line paths: files as given, directories recursively (`.apns`, `.json`,
+/// `.jsonl`, `.ndjson`, sorted for stable output), and `-` for standard input.
+func resolveInputs(_ paths: [String]) -> (inputs: [ResolvedInput], problems: [InputProblem]) {
+  var inputs: [ResolvedInput] = []
+  var problems: [InputProblem] = []
+  let fileManager = FileManager.default
+  for path in paths {
+    if path == "-" {
+      inputs.append(ResolvedInput(displayPath: "<stdin>", path: nil, format: nil))
+      continue
+    }
+    var isDirectory: ObjCBool = false
+    guard fileManager.fileExists(atPath: path, isDirectory: &isDirectory) else {
+      problems.append(InputProblem(path: path, message: "no such file or directory"))
+      continue
+    }
+    if isDirectory.boolValue {
+      guard let enumerator = fileManager.enumerator(atPath: path) else {
+        problems.append(InputProblem(path: path, message: "cannot list the directory"))
+        continue
+      }
+      var found: [String] = []
+      while let relative = enumerator.nextObject() as? String {
+        if InputFormat.from(fileName: relative) != nil { found.append(relative) }
+      }
+      for relative in found.sorted() {
+        let full = path.hasSuffix("/") ? path + relative : path + "/" + relative
+        inputs.append(ResolvedInput(displayPath: full, path: full, format: InputFormat.from(fileName: relative)))
+      }
+    } else {
+      // A file named explicitly is read whatever its name; unknown names are read as payloads.
+      inputs.append(ResolvedInput(displayPath: path, path: path, format: InputFormat.from(fileName: path) ?? .payload))
+    }
+  }
+  return (inputs, problems)
+}
+
+/// Reads a whole file, refusing anything over `limit` bytes.
+func readWholeFile(_ path: String, limit: Int) throws(InputProblem) -> [UInt8] {
+  guard let handle = FileHandle(forReadingAtPath: path) else {
+    throw InputProblem(path: path, message: "cannot open the file (check that it exists and is readable)")
+  }
+  defer { try? handle.close() }
+  do {
+    let data = try handle.read(upToCount: limit + 1) ?? Data()
+    guard data.count <= limit else {
+      throw InputProblem(path: path, message: "the file is over \(limit >> 20) MiB; a payload is at most 4 KiB (a capture must be named .jsonl)")
+    }
+    return [UInt8](data)
+  } catch let problem as InputProblem {
+    throw problem
+  } catch {
+    throw InputProblem(path: path, message: "cannot read the file: \(error.localizedDescription)")
+  }
+}
+
+/// Streams a file (or standard input) in 1 MiB chunks through `body`, never holding it whole.
+func streamChunks(path: String?, _ body: (UnsafeBufferPointer<UInt8>) -> Void) throws(InputProblem) {
+  let descriptor: Int32 = path.map { open($0, O_RDONLY) } ?? 0
+  guard descriptor >= 0 else {
+    throw InputProblem(path: path ?? "<stdin>", message: "cannot open the file: \(String(cString: strerror(errno)))")
+  }
+  defer { if path != nil { close(descriptor) } }
+  let chunkSize = 1 << 20
+  let chunk = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: chunkSize)
+  defer { chunk.deallocate() }
+  while true {
+    let count = read(descriptor, chunk.baseAddress, chunkSize)
+    if count < 0 {
+      if errno == EINTR { continue }
+      throw InputProblem(path: path ?? "<stdin>", message: "read failed: \(String(cString: strerror(errno)))")
+    }
+    if count == 0 { return }
+    body(UnsafeBufferPointer(rebasing: chunk[0..<count]))
+  }
+}

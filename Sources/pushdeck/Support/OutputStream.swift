@@ -1,0 +1,86 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A buffered writer to a file descriptor: one `write(2)` per 64 KiB, not one per line.
+///
+/// Used for everything the CLI prints, so a million-line report costs a few hundred system calls.
+final class OutputStream {
+  private let descriptor: Int32
+  private var buffer: [UInt8] = []
+  private let capacity = 1 << 16
+
+  /// Standard output.
+  static func standardOutput() -> OutputStream { OutputStream(descriptor: 1) }
+  /// Standard error.
+  static func standardError() -> OutputStream { OutputStream(descriptor: 2) }
+
+  init(descriptor: Int32) {
+    self.descriptor = descriptor
+    buffer.reserveCapacity(capacity)
+  }
+
+  deinit { flush() }
+
+  /// Whether the descriptor is a terminal.
+  var isTerminal: Bool { isatty(descriptor) == 1 }
+
+  /// Appends text, flushing when the buffer is full.
+  func write(_ text: String) {
+    var text = text
+    text.withUTF8 { buffer.append(contentsOf: $0) }
+    if buffer.count >= capacity { flush() }
+  }
+
+  /// Appends text and a newline.
+  func line(_ text: String) { write(text + "\n") }
+
+  /// Writes out everything buffered.
+  func flush() {
+    var offset = 0
+    while offset < buffer.count {
+      let written = buffer.withUnsafeBytes { raw in
+        systemWrite(descriptor, raw.baseAddress.map { $0 + offset }, raw.count - offset)
+      }
+      if written <= 0 {
+        if written < 0 && errno == EINTR { continue }
+        break
+      }
+      offset += written
+    }
+    buffer.removeAll(keepingCapacity: true)
+  }
+}
+
+/// Whether coloured output is wanted on a stream: only on a terminal, never with `NO_COLOR`.
+func colorEnabled(for stream: OutputStream) -> Bool {
+  if let noColor = getenv("NO_COLOR"), noColor.pointee != 0 { return false }
+  if let term = getenv("TERM"), String(cString: term) == "dumb" { return false }
+  return stream.isTerminal
+}
+
+/// `write(2)`, named so it does not clash with ``OutputStream/write(_:)``.
+private func systemWrite(_ descriptor: Int32, _ pointer: UnsafeRawPointer?, _ count: Int) -> Int {
+  write(descriptor, pointer, count)
+}
+
+/// Keeps large buffers in the heap instead of fresh `mmap`s, and memory mapped in between jobs.
+///
+/// Streaming a capture allocates and frees multi-megabyte job buffers and record arrays;
+/// glibc's defaults hand each back to the kernel and fault fresh zeroed pages in for the next,
+/// which cost more than the decoding (measured in docs/PERFORMANCE.md).
+func tuneAllocatorForStreaming() {
+  #if canImport(Glibc)
+    // <malloc.h>: M_TRIM_THRESHOLD = -1, M_MMAP_THRESHOLD = -3.
+    _ = glibcMallopt(-3, 64 << 20)
+    _ = glibcMallopt(-1, 512 << 20)
+  #endif
+}
+
+#if canImport(Glibc)
+  /// glibc's `mallopt`, which the Glibc module does not export.
+  @_silgen_name("mallopt")
+  private func glibcMallopt(_ parameter: Int32, _ value: Int32) -> Int32
+#endif

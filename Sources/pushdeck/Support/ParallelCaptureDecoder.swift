@@ -1,0 +1,167 @@
+import Dispatch
+import PushWire
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Decodes a capture on all cores while handing results out in file order.
+///
+/// The reader feeds raw chunks; they are cut at line boundaries into jobs of about 4 MiB and
+/// numbered, decoded on worker threads, and each record is turned into a `Result` by
+/// `transform` on the same worker, so records are built, used and freed on one thread. Results
+/// are consumed in order on the caller's thread. At most `maximumInFlight` jobs exist at once,
+/// so memory stays bounded whatever the capture's size.
+final class ParallelCaptureDecoder<Result> {
+  /// One job: whole lines starting at a known line number.
+  private final class Job: @unchecked Sendable {
+    // Written by one worker before `done` is signalled, read by the consumer after waiting on it.
+    private(set) var bytes: [UInt8]
+    let firstLine: Int
+    let done = DispatchSemaphore(value: 0)
+    var results: [Result] = []
+
+    init(bytes: [UInt8], firstLine: Int) {
+      self.bytes = bytes
+      self.firstLine = firstLine
+    }
+
+    /// Takes the buffer for reuse once nothing points into it any more.
+    func takeBytes() -> [UInt8] {
+      var taken: [UInt8] = []
+      swap(&taken, &bytes)
+      taken.removeAll(keepingCapacity: true)
+      return taken
+    }
+  }
+
+  private let file: String
+  private let keepsCustomValues: Bool
+  private let transform: @Sendable (PushRecord) -> Result
+  private let body: (Result) -> Void
+  private let jobBytes = 4 << 20
+  private let maximumInFlight = 4
+  private var pending: [UInt8] = []
+  private var inFlight: [Job] = []
+  private var recycled: [[UInt8]] = []
+  private var nextLine = 1
+
+  /// - Parameters:
+  ///   - file: the name records carry.
+  ///   - keepsCustomValues: whether custom keys become value trees.
+  ///   - transform: turns a record into what the consumer needs; runs on a worker thread.
+  ///   - body: receives results in file order on the caller's thread.
+  init(
+    file: String, keepsCustomValues: Bool, transform: @escaping @Sendable (PushRecord) -> Result,
+    body: @escaping (Result) -> Void
+  ) {
+    self.file = file
+    self.keepsCustomValues = keepsCustomValues
+    self.transform = transform
+    self.body = body
+  }
+
+  /// Takes the next bytes of the capture.
+  func feed(_ chunk: UnsafeBufferPointer<UInt8>) {
+    if pending.capacity < jobBytes { pending.reserveCapacity(jobBytes + chunk.count) }
+    pending.append(contentsOf: chunk)
+    guard pending.count >= jobBytes, let lastNewline = pending.lastIndex(of: UInt8(ascii: "\n")) else { return }
+    var next = recycled.popLast() ?? []
+    next.reserveCapacity(jobBytes + chunk.count)
+    next.append(contentsOf: pending[(lastNewline + 1)...])
+    pending.removeSubrange((lastNewline + 1)...)
+    swap(&next, &pending)
+    submit(next)
+  }
+
+  /// Reads the rest of a file descriptor straight into job buffers (no intermediate copy), then
+  /// decodes what is left and hands out every remaining result.
+  ///
+  /// - Throws: ``InputProblem`` when reading fails; records read before that are handed out.
+  func readToEnd(from descriptor: Int32, name: String) throws(InputProblem) {
+    var carry = pending
+    pending = []
+    var failure: InputProblem?
+    var reachedEnd = false
+    while !reachedEnd {
+      let capacity = jobBytes + (1 << 20)
+      var job = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
+        count = carry.count
+        if !carry.isEmpty {
+          carry.withUnsafeBufferPointer { _ = buffer.initialize(fromContentsOf: $0) }
+        }
+        while count < jobBytes {
+          let read = Glibc.read(descriptor, buffer.baseAddress! + count, capacity - count)
+          if read < 0 && errno == EINTR { continue }
+          if read < 0 {
+            failure = InputProblem(path: name, message: "read failed: \(String(cString: strerror(errno)))")
+          }
+          if read <= 0 {
+            reachedEnd = true
+            break
+          }
+          count += read
+        }
+      }
+      if reachedEnd {
+        carry = []
+      } else if let lastNewline = job.lastIndex(of: UInt8(ascii: "\n")) {
+        carry = Array(job[(lastNewline + 1)...])
+        job.removeSubrange((lastNewline + 1)...)
+      } else {
+        // One line longer than a job: keep reading into it; the line reader will reject it.
+        carry = job
+        if carry.count > PushReader.maximumLineBytes * 2 { carry.removeLast(carry.count - PushReader.maximumLineBytes - 1) }
+        continue
+      }
+      if !job.isEmpty { submit(job) }
+    }
+    finish()
+    if let failure { throw failure }
+  }
+
+  /// Decodes what is left and hands out every remaining result.
+  func finish() {
+    if !pending.isEmpty {
+      submit(pending)
+      pending = []
+    }
+    while !inFlight.isEmpty { consumeOldest() }
+  }
+
+  private func submit(_ bytes: [UInt8]) {
+    if inFlight.count >= maximumInFlight { consumeOldest() }
+    let job = Job(bytes: bytes, firstLine: nextLine)
+    nextLine += LineSplitter.countLines(in: bytes)
+    inFlight.append(job)
+    let file = self.file
+    let keepsCustomValues = self.keepsCustomValues
+    let transform = self.transform
+    DispatchQueue.global().async {
+      var results: [Result] = []
+      var scratch: [JSONToken] = []
+      scratch.reserveCapacity(128)
+      let firstLine = job.firstLine
+      LineSplitter.forEachLine(in: job.bytes) { range, number in
+        if job.bytes[range].allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return }
+        let record = PushReader.readCaptureLine(
+          job.bytes[range], lineNumber: firstLine + number - 1, source: file,
+          keepsCustomValues: keepsCustomValues, scratch: &scratch)
+        results.append(transform(record))
+      }
+      // Hand the array over without keeping a reference, so the consumer owns it uniquely.
+      swap(&job.results, &results)
+      job.done.signal()
+    }
+  }
+
+  private func consumeOldest() {
+    let job = inFlight.removeFirst()
+    job.done.wait()
+    var results: [Result] = []
+    swap(&results, &job.results)
+    for result in results { body(result) }
+    results.removeAll()
+    if recycled.count < maximumInFlight { recycled.append(job.takeBytes()) }
+  }
+}

@@ -1,0 +1,83 @@
+import PushWire
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Reads every push from one input and hands each ``PushRecord`` to `body`, in order.
+///
+/// Payload files are read whole (they are small); captures are streamed line by line, so a
+/// capture of any size is read in constant memory. Blank capture lines are skipped.
+///
+/// - Parameters:
+///   - input: the resolved input.
+///   - bundleID: an app named on the command line, which wins over the file's own.
+///   - keepsCustomValues: whether custom keys become value trees (off when only validating).
+func readRecords(
+  from input: ResolvedInput, bundleID: String? = nil, keepsCustomValues: Bool = true,
+  _ body: (PushRecord) -> Void
+) throws(InputProblem) {
+  try readRecords(from: input, bundleID: bundleID, keepsCustomValues: keepsCustomValues, transform: { $0 }, body)
+}
+
+/// Reads every push from one input, turns each record into a `Result` and hands the results
+/// to `body` in order. For captures, `transform` runs on the decoding worker threads.
+func readRecords<Result>(
+  from input: ResolvedInput, bundleID: String? = nil, keepsCustomValues: Bool = true,
+  transform: @escaping @Sendable (PushRecord) -> Result, _ body: (Result) -> Void
+) throws(InputProblem) {
+  let source = input.displayPath
+  if let path = input.path, let format = input.format, format != .capture {
+    let bytes = try readWholeFile(path, limit: PushReader.maximumFileBytes)
+    body(transform(PushReader.readPayloadFile(bytes, source: source, format: format, bundleID: bundleID)))
+    return
+  }
+  // A capture file, or standard input whose format is decided by its first line. Captures are
+  // decoded in parallel and handed out in order.
+  let descriptor: Int32 = input.path.map { open($0, O_RDONLY) } ?? 0
+  guard descriptor >= 0 else {
+    throw InputProblem(path: source, message: "cannot open the file: \(String(cString: strerror(errno)))")
+  }
+  defer { if input.path != nil { close(descriptor) } }
+  var format = input.format
+  var pending: [UInt8] = []
+  if format == nil {
+    // Standard input: read until the first line is complete, then decide.
+    let chunk = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 1 << 16)
+    defer { chunk.deallocate() }
+    while !pending.contains(UInt8(ascii: "\n")) {
+      let count = read(descriptor, chunk.baseAddress, chunk.count)
+      if count < 0 && errno == EINTR { continue }
+      if count < 0 { throw InputProblem(path: source, message: "read failed: \(String(cString: strerror(errno)))") }
+      if count == 0 { break }
+      pending.append(contentsOf: chunk[0..<count])
+      if pending.count > PushReader.maximumFileBytes {
+        throw InputProblem(path: source, message: "standard input is over \(PushReader.maximumFileBytes >> 20) MiB and is not a capture")
+      }
+    }
+    format = InputFormat.sniff(pending)
+  }
+  if format == .capture {
+    var problem: InputProblem?
+    withoutActuallyEscaping(body) { escapableBody in
+      let decoder = ParallelCaptureDecoder(
+        file: source, keepsCustomValues: keepsCustomValues, transform: transform, body: escapableBody)
+      pending.withUnsafeBufferPointer { decoder.feed($0) }
+      do throws(InputProblem) {
+        try decoder.readToEnd(from: descriptor, name: source)
+      } catch {
+        problem = error
+      }
+    }
+    if let problem { throw problem }
+    return
+  }
+  // A payload on standard input: read it whole (payloads are small).
+  try streamChunks(path: nil) { chunk in
+    if pending.count <= PushReader.maximumFileBytes { pending.append(contentsOf: chunk) }
+  }
+  if pending.count > PushReader.maximumFileBytes {
+    throw InputProblem(path: source, message: "standard input is over \(PushReader.maximumFileBytes >> 20) MiB and is not a capture")
+  }
+  body(transform(PushReader.readPayloadFile(pending, source: source, format: .payload, bundleID: bundleID)))
+}

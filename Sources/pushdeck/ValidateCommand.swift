@@ -1,0 +1,202 @@
+import ArgumentParser
+import PushWire
+
+/// `pushdeck validate`: the payload linter for people and CI.
+struct ValidateCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "validate",
+    abstract: "Check APNs payloads, .apns files and JSON Lines captures.",
+    discussion: """
+      Reads files, directories (recursively: .apns, .json, .jsonl, .ndjson) and - for standard \
+      input. Every problem is reported with its file, line and column or key path, what is wrong, \
+      what a device will do because of it, and how to fix it.
+
+      Exit status: 0 when no payload has an error, 1 when any has, 2 for usage or I/O errors.
+      """
+  )
+
+  enum Format: String, ExpressibleByArgument, CaseIterable {
+    case text, json
+  }
+
+  @Option(name: .long, help: "Output format: text (compiler style) or json (JSON Lines, one object per payload).")
+  var format: Format = .text
+
+  @Flag(name: .long, help: "Treat warnings as errors.")
+  var strict = false
+
+  @Flag(name: .shortAndLong, help: "Print only the summary line.")
+  var quiet = false
+
+  @Option(name: .long, help: "The app's bundle id, for payload files without 'Simulator Target Bundle'.")
+  var bundle: String?
+
+  @Argument(help: "Files, directories, or - for standard input.")
+  var paths: [String]
+
+  func validate() throws {
+    if paths.isEmpty { throw ValidationError("name at least one file, directory or - for standard input") }
+  }
+
+  func run() throws {
+    tuneAllocatorForStreaming()
+    let out = OutputStream.standardOutput()
+    let err = OutputStream.standardError()
+    let (inputs, problems) = resolveInputs(paths)
+    let printer = DiagnosticPrinter(color: format == .text && colorEnabled(for: out), strict: strict)
+    var tally = Tally()
+    var ioProblems = problems
+    // Each record is checked and rendered on the decoding workers; only the counts and the
+    // text come back to this thread, in order.
+    let (strict, quiet, format) = (self.strict, self.quiet, self.format)
+    for input in inputs {
+      do throws(InputProblem) {
+        try readRecords(
+          from: input, bundleID: bundle, keepsCustomValues: false,
+          transform: { record -> (Tally, String?) in
+            var delta = Tally()
+            delta.count(record, strict: strict)
+            guard !quiet else { return (delta, nil) }
+            switch format {
+            case .text: return (delta, record.diagnostics.isEmpty ? nil : printer.render(record))
+            case .json: return (delta, ValidationJSON.line(for: record, strict: strict) + "\n")
+            }
+          }
+        ) { delta, text in
+          tally.add(delta)
+          if let text { out.write(text) }
+        }
+      } catch {
+        ioProblems.append(error)
+      }
+    }
+    out.flush()
+    for problem in ioProblems {
+      err.line("pushdeck: \(terminalSafe(problem.path)): \(problem.message)")
+    }
+    if format == .text || quiet {
+      err.line(tally.summary(strict: strict, ioProblems: ioProblems.count))
+    }
+    err.flush()
+    if !ioProblems.isEmpty { throw ExitCode(2) }
+    if tally.invalid > 0 { throw ExitCode(1) }
+  }
+}
+
+/// Counts what `validate` saw, for the summary line and the exit status.
+struct Tally: Sendable {
+  var payloads = 0
+  var invalid = 0
+  var errors = 0
+  var warnings = 0
+
+  mutating func count(_ record: PushRecord, strict: Bool) {
+    payloads += 1
+    let errorCount = record.diagnostics.filter { $0.severity == .error }.count
+    let warningCount = record.diagnostics.filter { $0.severity == .warning }.count
+    errors += errorCount + (strict ? warningCount : 0)
+    warnings += strict ? 0 : warningCount
+    if errorCount > 0 || (strict && warningCount > 0) { invalid += 1 }
+  }
+
+  mutating func add(_ other: Tally) {
+    payloads += other.payloads
+    invalid += other.invalid
+    errors += other.errors
+    warnings += other.warnings
+  }
+
+  func summary(strict: Bool, ioProblems: Int) -> String {
+    let plural = payloads == 1 ? "payload" : "payloads"
+    var text = "checked \(payloads) \(plural): \(payloads - invalid) valid, \(invalid) rejected"
+    text += "; \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")"
+    if strict { text += " (strict)" }
+    if ioProblems > 0 { text += "; \(ioProblems) input\(ioProblems == 1 ? "" : "s") could not be read" }
+    return text
+  }
+}
+
+/// Prints diagnostics in compiler style, with the offending line and a caret for syntax errors.
+struct DiagnosticPrinter: Sendable {
+  let color: Bool
+  let strict: Bool
+
+  func paint(_ text: String, _ code: String) -> String {
+    color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+  }
+
+  /// Renders every diagnostic of a record.
+  func render(_ record: PushRecord) -> String {
+    var text = ""
+    func line(_ string: String) { text += string + "\n" }
+    let fileName = record.file
+    for diagnostic in record.diagnostics {
+      let severity = strict && diagnostic.severity == .warning ? Severity.error : diagnostic.severity
+      var position = terminalSafe(fileName)
+      if let location = diagnostic.location {
+        position += ":\(location.line):\(location.column)"
+      } else if let line = record.line {
+        position += ":\(line)"
+      }
+      let label: String
+      switch severity {
+      case .error: label = paint("error", "1;31")
+      case .warning: label = paint("warning", "1;33")
+      case .info: label = paint("note", "1;36")
+      }
+      line("\(paint(position + ":", "1")) \(label)[\(diagnostic.code.rawValue)]: \(terminalSafe(diagnostic.message))")
+      if let excerpt = excerpt(for: diagnostic, in: record) { text += excerpt }
+      if let path = diagnostic.path { line("  \(paint("key:", "2")) \(terminalSafe(path))") }
+      line("  \(paint("effect:", "2")) \(terminalSafe(diagnostic.effect))")
+      if let hint = diagnostic.hint { line("  \(paint("hint:", "2")) \(terminalSafe(hint))") }
+    }
+    return text
+  }
+
+  /// The source line of a syntax error with a caret under the column.
+  func excerpt(for diagnostic: Diagnostic, in record: PushRecord) -> String? {
+    guard diagnostic.path == nil, let location = diagnostic.location, record.payload == nil else { return nil }
+    let lines = record.rawPayload.split(separator: "\n", omittingEmptySubsequences: false)
+    let lineIndex = record.line == nil ? location.line - 1 : 0
+    guard lineIndex >= 0, lineIndex < lines.count else { return nil }
+    let scalars = Array(lines[lineIndex].unicodeScalars)
+    let column = max(0, location.column - 1)
+    let start = max(0, column - 50)
+    let end = min(scalars.count, column + 30)
+    guard start <= end else { return nil }
+    var shown = String(String.UnicodeScalarView(scalars[start..<end]))
+    shown = terminalSafe(shown).replacingTabs()
+    let prefix = start > 0 ? "…" : ""
+    let suffix = end < scalars.count ? "…" : ""
+    let caretOffset = terminalSafe(String(String.UnicodeScalarView(scalars[start..<column]))).replacingTabs()
+      .unicodeScalars.count + prefix.count
+    return "   | \(prefix)\(shown)\(suffix)\n   | \(String(repeating: " ", count: caretOffset))\(paint("^", "1;32"))\n"
+  }
+}
+
+extension String {
+  fileprivate func replacingTabs() -> String {
+    String(unicodeScalars.map { $0 == "\t" ? " " : Character($0) })
+  }
+}
+
+/// The JSON Lines form of a validation result.
+enum ValidationJSON {
+  static func line(for record: PushRecord, strict: Bool) -> String {
+    let valid = strict ? record.isStrictlyValid : record.isValid
+    var text = "{\"source\":\(JSONValue.quoted(record.source)),\"valid\":\(valid)"
+    text += ",\"bundle\":" + (record.bundleID.map(JSONValue.quoted) ?? "null")
+    text += ",\"pushType\":\(JSONValue.quoted(record.pushType)),\"bytes\":\(record.byteCount),\"diagnostics\":["
+    for (offset, diagnostic) in record.diagnostics.enumerated() {
+      let severity = strict && diagnostic.severity == .warning ? Severity.error : diagnostic.severity
+      if offset > 0 { text += "," }
+      text += "{\"severity\":\"\(severity.rawValue)\",\"code\":\"\(diagnostic.code.rawValue)\""
+      text += ",\"path\":" + (diagnostic.path.map(JSONValue.quoted) ?? "null")
+      text += ",\"line\":" + (diagnostic.location.map { String($0.line) } ?? "null")
+      text += ",\"column\":" + (diagnostic.location.map { String($0.column) } ?? "null")
+      text += ",\"message\":\(JSONValue.quoted(diagnostic.message)),\"effect\":\(JSONValue.quoted(diagnostic.effect))"
+      text += ",\"hint\":" + (diagnostic.hint.map(JSONValue.quoted) ?? "null") + "}"
+    }
+    return text + "]}"
+  }
+}

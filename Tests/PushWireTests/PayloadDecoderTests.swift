@@ -1,0 +1,324 @@
+import Testing
+
+@testable import PushWire
+
+/// Decodes a payload text as a plain JSON file.
+private func read(_ text: String, format: InputFormat = .payload, headers: [(String, String)] = [], bundle: String? = "com.example.app") -> PushRecord {
+  PushReader.readPayloadFile(
+    Array(text.utf8), source: "test.json", format: format, bundleID: bundle,
+    headers: headers.map { (name: $0.0, value: $0.1) })
+}
+
+private func codes(_ record: PushRecord) -> [DiagnosticCode] { record.diagnostics.map(\.code) }
+
+@Suite struct PayloadDecoderTests {
+  @Test func decodesEveryAlertKey() throws {
+    let record = read(
+      """
+      {"aps": {"alert": {"title": "T", "subtitle": "S", "body": "B", "launch-image": "L.png",
+        "title-loc-key": "TK", "title-loc-args": ["a"], "subtitle-loc-key": "SK", "subtitle-loc-args": ["b"],
+        "loc-key": "BK", "loc-args": ["c", "d"]}}}
+      """)
+    guard case .dictionary(let alert) = try #require(record.payload?.aps.alert) else {
+      Issue.record("alert is not a dictionary")
+      return
+    }
+    #expect(alert.title == "T" && alert.subtitle == "S" && alert.body == "B" && alert.launchImage == "L.png")
+    #expect(alert.titleLocKey == "TK" && alert.titleLocArgs == ["a"])
+    #expect(alert.subtitleLocKey == "SK" && alert.subtitleLocArgs == ["b"])
+    #expect(alert.locKey == "BK" && alert.locArgs == ["c", "d"])
+    #expect(record.diagnostics.isEmpty)
+  }
+
+  @Test func stringAlertIsTheBody() {
+    let record = read(#"{"aps": {"alert": "Hello"}}"#)
+    #expect(record.payload?.aps.alert == .text("Hello"))
+    #expect(record.payload?.aps.alert?.body == "Hello")
+    #expect(record.isValid)
+  }
+
+  @Test func decodesEveryApsKey() throws {
+    let record = read(
+      """
+      {"aps": {"alert": "x", "badge": 0, "sound": {"critical": 1, "name": "alarm.caf", "volume": 0.5},
+        "thread-id": "t1", "category": "MSG", "mutable-content": 1, "target-content-id": "w1",
+        "interruption-level": "time-sensitive", "relevance-score": 0.75, "filter-criteria": "work"},
+       "orderId": 42, "nested": {"a": [1, "b"]}}
+      """)
+    let payload = try #require(record.payload)
+    let aps = payload.aps
+    #expect(aps.badge == 0)
+    #expect(aps.sound == .critical(CriticalSound(isCritical: true, name: "alarm.caf", volume: 0.5)))
+    #expect(aps.threadID == "t1" && aps.category == "MSG" && aps.mutableContent && aps.targetContentID == "w1")
+    #expect(aps.interruptionLevel == .timeSensitive && aps.relevanceScore == 0.75 && aps.filterCriteria == "work")
+    #expect(payload.customKeys.map(\.key) == ["orderId", "nested"])
+    #expect(payload.customKeys[1].value.compactText == #"{"a":[1,"b"]}"#)
+    #expect(record.diagnostics.isEmpty)
+  }
+
+  @Test func decodesLiveActivityKeys() throws {
+    let record = read(
+      """
+      {"aps": {"timestamp": 1700000000, "event": "start", "content-state": {"eta": 12},
+        "stale-date": 1700003600, "dismissal-date": 1700007200, "attributes-type": "DeliveryAttributes",
+        "attributes": {"order": "A1"}, "input-push-token": 1, "relevance-score": 75,
+        "alert": {"title": "Order placed", "body": "Preparing"}}}
+      """, headers: [("apns-push-type", "liveactivity"), ("apns-topic", "com.example.app.push-type.liveactivity")])
+    let live = try #require(record.payload?.aps.liveActivity)
+    #expect(live.event == .start && live.timestamp == 1_700_000_000 && live.staleDate == 1_700_003_600)
+    #expect(live.dismissalDate == 1_700_007_200 && live.attributesType == "DeliveryAttributes" && live.inputPushToken)
+    #expect(live.contentState?["eta"]?.doubleValue == 12)
+    #expect(record.diagnostics.isEmpty, "a relevance-score of 75 is fine for a Live Activity: \(codes(record))")
+    #expect(record.pushType == "liveactivity")
+  }
+
+  @Test func liveActivityStartWithoutAttributesIsAnError() {
+    let record = read(#"{"aps": {"timestamp": 1, "event": "start", "content-state": {}}}"#)
+    #expect(codes(record).filter { $0 == .missingLiveActivityKey }.count == 3)
+  }
+
+  @Test(arguments: [
+    (#"{"aps": {"alert": "x", "mutable-content": true}}"#, DiagnosticCode.mutableContentNotInteger),
+    (#"{"aps": {"alert": "x", "mutable-content": "1"}}"#, .mutableContentNotInteger),
+    (#"{"aps": {"content-available": true}}"#, .contentAvailableNotInteger),
+    (#"{"aps": {"alert": {"body": "x", "sound": "default"}}}"#, .soundInsideAlert),
+    (#"{"aps": {"alert": {"body": "x", "content-available": 1}}}"#, .contentAvailableInsideAlert),
+    (#"{"aps": {"alert": "x", "image_url": "https://x"}}"#, .customKeyInAps),
+    (#"{"aps": {"alert": {"body": "x", "wish_id": 3}}}"#, .customKeyInAlert),
+    (#"{"aps": {"content_available": 1}}"#, .misspelledApsKey),
+    (#"{"aps": {"alert": "x", "threadId": "a"}}"#, .misspelledApsKey),
+    (#"{"aps": {"alert": "x"}, "apns-collapse-id": "c"}"#, .headerInBody),
+    (#"{"aps": {"alert": "x", "apns-priority": 10}}"#, .headerInBody),
+    (#"{"aps": {"badge": 1}, "alert": "x"}"#, .apsKeyOutsideAps),
+    (#"{"Simulator Target Bundel": "a.b", "aps": {"alert": "x"}}"#, .misspelledSimulatorTargetBundle),
+    (#"{"Simulator Target Bundle": "{app_bundle_id}", "aps": {"alert": "x"}}"#, .placeholderValue),
+    (#"{"aps": {"alert": "x", "interruption-level": "urgent"}}"#, .unknownInterruptionLevel),
+    (#"{"aps": {"alert": "x", "interruption-level": "time-senstive"}}"#, .unknownInterruptionLevel),
+    (#"{"aps": {"alert": "x", "relevance-score": 1.5}}"#, .relevanceScoreOutOfRange),
+    (#"{"aps": {"alert": "x", "relevance-score": -0.1}}"#, .relevanceScoreOutOfRange),
+    (#"{"aps": {"alert": "x", "content-available": 1}}"#, .silentPushAlsoAlerts),
+    (#"{"aps": {}}"#, .nothingToShowOrDo),
+    (#"{"aps": {"alert": {}}}"#, .nothingToShowOrDo),
+    (#"{"aps": {"thread-id": "t"}}"#, .nothingToShowOrDo),
+    (#"{"aps": {"alert": "x"}, "data": "{\"a\": 1}"}"#, .customValueIsEncodedJSON),
+    (#"{"aps": {"alert": "x", "sound": {"critical": 1, "volume": 3}}}"#, .criticalVolumeOutOfRange),
+    (#"{"aps": {"alert": "x", "badge": 1, "badge": 2}}"#, .duplicateKey),
+  ])
+  func realWorldMistakesAreWarnings(source: String, expected: DiagnosticCode) {
+    let record = read(source)
+    #expect(codes(record).contains(expected), "got \(codes(record))")
+    #expect(record.isValid, "a warning must not reject the payload: \(codes(record))")
+    let diagnostic = record.diagnostics.first { $0.code == expected }
+    #expect(diagnostic?.effect.isEmpty == false)
+    #expect(diagnostic?.severity != .error)
+  }
+
+  @Test func warningsSayWhatTheDeviceDoes() throws {
+    let record = read(#"{"aps": {"alert": "x", "mutable-content": true}}"#)
+    let warning = try #require(record.diagnostics.first)
+    #expect(warning.path == "aps.mutable-content")
+    #expect(warning.effect.contains("service extension will not run"))
+    #expect(warning.location == TextLocation(line: 1, column: 43, offset: 42))
+  }
+
+  @Test(arguments: [
+    (#"[1, 2]"#, DiagnosticCode.notAnObject),
+    (#""aps""#, .notAnObject),
+    (#"{"alert": "x"}"#, .missingAps),
+    (#"{"aps": "alert"}"#, .invalidValue),
+    (#"{"aps": {"alert": 42}}"#, .invalidValue),
+    (#"{"aps": {"alert": "x", "badge": "3"}}"#, .invalidValue),
+    (#"{"aps": {"alert": "x", "badge": -1}}"#, .invalidValue),
+    (#"{"aps": {"alert": "x", "badge": 1.5}}"#, .invalidValue),
+    (#"{"aps": {"alert": "x", "sound": 1}}"#, .invalidValue),
+    (#"{"aps": {"alert": "x", "thread-id": 7}}"#, .invalidValue),
+    (#"{"aps": {"alert": {"body": "x", "loc-args": [1]}}}"#, .invalidValue),
+    (#"{"aps": {"alert": {"title": ["x"]}}}"#, .invalidValue),
+    ("", .payloadEmpty),
+  ])
+  func rejectionsAreErrors(source: String, expected: DiagnosticCode) {
+    let record = read(source)
+    #expect(codes(record).contains(expected), "got \(codes(record))")
+    #expect(!record.isValid)
+  }
+
+  @Test func payloadOverTheLimitIsTooLarge() {
+    let body = String(repeating: "x", count: 4100)
+    let record = read(#"{"aps": {"alert": "\#(body)"}}"#)
+    #expect(codes(record).first == .payloadTooLarge)
+    #expect(record.diagnostics.first?.message.contains("4096") == true)
+  }
+
+  @Test func voipAllowsFiveKilobytes() {
+    let body = String(repeating: "x", count: 4500)
+    let text = #"{"aps": {}, "call": "\#(body)"}"#
+    let voip = read(text, headers: [("apns-push-type", "voip"), ("apns-topic", "com.example.app.voip")])
+    #expect(!codes(voip).contains(.payloadTooLarge))
+    #expect(codes(read(text)).contains(.payloadTooLarge))
+  }
+
+  @Test func strictModeCountsWarnings() {
+    let record = read(#"{"aps": {"alert": "x", "interruption-level": "urgent"}}"#)
+    #expect(record.isValid)
+    #expect(!record.isStrictlyValid)
+  }
+
+  @Test func simulatorFilesKeepTheirTargetBundle() {
+    let record = read(#"{"Simulator Target Bundle": "com.a.b", "aps": {"alert": "x"}}"#, format: .simulator, bundle: nil)
+    #expect(record.bundleID == "com.a.b")
+    #expect(record.payload?.customKeys.isEmpty == true)
+    let named = read(#"{"Simulator Target Bundle": "com.a.b", "aps": {"alert": "x"}}"#, format: .simulator, bundle: "com.c.d")
+    #expect(named.bundleID == "com.c.d", "a bundle named by the user wins, as with simctl")
+  }
+
+  @Test func silentPushIsBackgroundType() {
+    #expect(read(#"{"aps": {"content-available": 1}, "sync": 1}"#).pushType == "background")
+    #expect(read(#"{"aps": {"alert": "x"}}"#).pushType == "alert")
+  }
+}
+
+@Suite struct HeaderTests {
+  private func parse(_ pairs: [(String, String)], bundle: String = "com.example.app") -> (APNsHeaders, [DiagnosticCode]) {
+    let (headers, diagnostics) = APNsHeaders.parse(pairs.map { (name: $0.0, value: $0.1) }, bundleID: bundle)
+    return (headers, diagnostics.map(\.code))
+  }
+
+  @Test func typesEveryHeader() {
+    let (headers, problems) = parse([
+      ("apns-push-type", "alert"), ("apns-priority", "5"), ("apns-expiration", "0"),
+      ("apns-topic", "com.example.app"), ("apns-collapse-id", "score"),
+      ("apns-id", "123e4567-e89b-12d3-a456-4266554400a0"),
+    ])
+    #expect(problems.isEmpty)
+    #expect(headers.pushType == .alert && headers.priority == .normal && headers.expiration == 0)
+    #expect(headers.topic == "com.example.app" && headers.collapseID == "score")
+    #expect(headers.apnsID == "123e4567-e89b-12d3-a456-4266554400a0")
+  }
+
+  @Test(arguments: PushType.allCases)
+  func everyPushTypeHasItsTopicSuffix(type: PushType) {
+    guard let suffix = type.topicSuffix else { return }
+    let (_, good) = parse([("apns-push-type", type.rawValue), ("apns-topic", "com.example.app" + suffix)])
+    #expect(good.isEmpty)
+    let (_, bad) = parse([("apns-push-type", type.rawValue), ("apns-topic", "com.other.app" + suffix)])
+    #expect(bad == [.badTopic])
+  }
+
+  @Test func backgroundAtPriorityTenIsRejected() {
+    #expect(parse([("apns-push-type", "background"), ("apns-priority", "10")]).1 == [.badPriority])
+    #expect(parse([("apns-push-type", "background"), ("apns-priority", "5")]).1.isEmpty)
+  }
+
+  @Test(arguments: [
+    ("apns-push-type", "notification", DiagnosticCode.invalidPushType),
+    ("apns-priority", "7", .badPriority),
+    ("apns-expiration", "tomorrow", .badExpirationDate),
+    ("apns-collapse-id", String(repeating: "c", count: 65), .badCollapseId),
+    ("apns-id", "not-a-uuid", .badMessageId),
+  ])
+  func badHeaderValues(name: String, value: String, expected: DiagnosticCode) {
+    #expect(parse([(name, value)]).1 == [expected])
+  }
+
+  @Test func collapseIdOfExactlySixtyFourBytesIsFine() {
+    #expect(parse([("apns-collapse-id", String(repeating: "é", count: 32))]).1.isEmpty)
+    #expect(parse([("apns-collapse-id", String(repeating: "é", count: 33))]).1 == [.badCollapseId])
+  }
+
+  @Test(arguments: ["", "xyz", "abc", String(repeating: "g", count: 64)])
+  func malformedDeviceTokens(token: String) {
+    #expect(DeviceToken.check(token)?.code == .badDeviceToken)
+  }
+
+  @Test func wellFormedDeviceToken() {
+    #expect(DeviceToken.check(String(repeating: "a1", count: 32)) == nil)
+  }
+}
+
+@Suite struct CaptureTests {
+  private func line(_ text: String, number: Int = 7) -> PushRecord {
+    PushReader.readCaptureLine(Array(text.utf8), lineNumber: number, source: "c.jsonl")
+  }
+
+  @Test func readsAnEnvelope() throws {
+    let record = line(
+      #"{"at": 1767225600.125, "bundle": "com.acme.chat", "token": "\#(String(repeating: "ab", count: 32))", "headers": {"apns-push-type": "alert", "apns-priority": "10", "apns-topic": "com.acme.chat", "apns-collapse-id": "c1"}, "payload": {"aps": {"alert": {"title": "Ana", "body": "Hi"}, "thread-id": "t"}}}"#)
+    #expect(record.isValid, "\(record.diagnostics)")
+    #expect(record.at == 1_767_225_600.125 && record.bundleID == "com.acme.chat")
+    #expect(record.headers.collapseID == "c1" && record.headers.priority == .immediate)
+    #expect(record.payload?.aps.alert?.title == "Ana")
+    #expect(record.source == "c.jsonl:7" && record.line == 7)
+    #expect(record.rawPayload.hasPrefix(#"{"aps""#))
+  }
+
+  @Test func syntaxErrorsCarryTheFileLineNumber() throws {
+    let record = line(#"{"at": 1, "bundle": "a.b", "payload": {"aps": {"alert": "x"},}}"#, number: 41)
+    let diagnostic = try #require(record.diagnostics.first)
+    #expect(diagnostic.code == .trailingComma)
+    #expect(diagnostic.location?.line == 41)
+    #expect(diagnostic.location?.column == 62)
+    #expect(record.rawPayload.contains("\"bundle\""), "the rejected line is kept whole")
+  }
+
+  @Test(arguments: [
+    #"{"at": "yesterday", "bundle": "a.b", "payload": {"aps": {"alert": "x"}}}"#,
+    #"{"at": 1, "payload": {"aps": {"alert": "x"}}}"#,
+    #"{"at": 1, "bundle": "", "payload": {"aps": {"alert": "x"}}}"#,
+    #"{"at": 1, "bundle": "a.b"}"#,
+    #"{"at": 1, "bundle": "a.b", "headers": [], "payload": {"aps": {"alert": "x"}}}"#,
+    #"[1]"#,
+  ])
+  func badEnvelopesAreErrors(text: String) {
+    let record = line(text)
+    #expect(record.diagnostics.contains { $0.code == .invalidEnvelope }, "\(record.diagnostics.map(\.code))")
+    #expect(!record.isValid)
+  }
+
+  @Test func payloadPathsArePrefixed() {
+    let record = line(#"{"at": 1, "bundle": "a.b", "payload": {"aps": {"alert": "x", "badge": "3"}}}"#)
+    #expect(record.diagnostics.first?.path == "payload.aps.badge")
+  }
+
+  @Test func sizeIsMeasuredOnThePayloadNotTheEnvelope() {
+    let body = String(repeating: "y", count: 4000)
+    let record = line(#"{"at": 1, "bundle": "a.b", "headers": {"apns-id": "123e4567-e89b-12d3-a456-4266554400a0"}, "payload": {"aps": {"alert": "\#(body)"}}}"#)
+    #expect(record.byteCount < 4096)
+    #expect(record.isValid)
+  }
+
+  @Test func lineSplitterHandlesChunkBoundariesAndCRLF() {
+    let text = Array("a\r\nbb\n\nccc\nlast".utf8)
+    for chunkSize in 1...text.count {
+      var splitter = LineSplitter()
+      var lines: [String] = []
+      var numbers: [Int] = []
+      let collect = { (line: UnsafeBufferPointer<UInt8>, number: Int) in
+        lines.append(String(decoding: line, as: UTF8.self))
+        numbers.append(number)
+      }
+      var offset = 0
+      while offset < text.count {
+        let end = min(text.count, offset + chunkSize)
+        Array(text[offset..<end]).withUnsafeBufferPointer { splitter.feed($0, collect) }
+        offset = end
+      }
+      splitter.finish(collect)
+      #expect(lines == ["a", "bb", "", "ccc", "last"], "chunk size \(chunkSize)")
+      #expect(numbers == [1, 2, 3, 4, 5])
+    }
+  }
+
+  @Test func overlongPartialLinesAreBounded() {
+    var splitter = LineSplitter(maximumCarryBytes: 10)
+    var lengths: [Int] = []
+    let chunk = Array(repeating: UInt8(ascii: "x"), count: 7)
+    for _ in 0..<5 { chunk.withUnsafeBufferPointer { splitter.feed($0) { line, _ in lengths.append(line.count) } } }
+    Array("\nok\n".utf8).withUnsafeBufferPointer { splitter.feed($0) { line, _ in lengths.append(line.count) } }
+    #expect(lengths == [11, 2])
+  }
+
+  @Test func sniffsCapturesOnStandardInput() {
+    #expect(InputFormat.sniff(Array(#"{"at": 1, "bundle": "a", "payload": {"aps": {}}}"#.utf8) + [10]) == .capture)
+    #expect(InputFormat.sniff(Array("{\n  \"aps\": {}\n}".utf8)) == .payload)
+  }
+}

@@ -1,0 +1,125 @@
+import Foundation
+import PushTestSupport
+import Testing
+
+/// `pushdeck validate` as a developer runs it in CI: exit codes, output formats, inputs.
+@Suite(.enabled(if: PushdeckProcess.binary != nil, "the pushdeck binary was not built"))
+struct ValidateCLITests {
+  let directory: URL
+
+  init() throws {
+    directory = try PushdeckProcess.temporaryDirectory()
+    func write(_ name: String, _ text: String) throws {
+      let url = directory.appendingPathComponent(name)
+      try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+      try text.write(to: url, atomically: true, encoding: .utf8)
+    }
+    try write("good.apns", #"{"Simulator Target Bundle": "com.example.app", "aps": {"alert": {"title": "Hi", "body": "There"}}}"#)
+    try write("warn.json", #"{"aps": {"alert": "x", "mutable-content": true}}"#)
+    try write("nested/bad.apns", "{\n  \"aps\": {\n    \"alert\": \"x\",\n  }\n}\n")
+    try write(
+      "capture.jsonl",
+      #"{"at": 1, "bundle": "com.a.b", "payload": {"aps": {"alert": "one"}}}"# + "\n"
+        + #"{"at": 2, "bundle": "com.a.b", "payload": {"aps": {"badge": "3"}}}"# + "\n\n"
+        + #"{"at": 3, "bundle": "com.a.b", "payload": {"aps": {"alert": "three"}},}"# + "\n")
+    try write("ignored.txt", "not a payload")
+  }
+
+  func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+
+  @Test func validFileExitsZero() throws {
+    let output = try PushdeckProcess.run(["validate", path("good.apns")])
+    #expect(output.status == 0)
+    #expect(output.standardOutput.isEmpty)
+    #expect(output.standardError.contains("checked 1 payload: 1 valid, 0 rejected"))
+  }
+
+  @Test func warningsPassUnlessStrict() throws {
+    let lenient = try PushdeckProcess.run(["validate", path("warn.json")])
+    #expect(lenient.status == 0)
+    #expect(lenient.standardOutput.contains("warning[MutableContentNotInteger]"))
+    #expect(lenient.standardOutput.contains("effect: iOS ignores it, so the service extension will not run"))
+    let strict = try PushdeckProcess.run(["validate", "--strict", path("warn.json")])
+    #expect(strict.status == 1)
+    #expect(strict.standardOutput.contains("error[MutableContentNotInteger]"))
+  }
+
+  @Test func syntaxErrorsAreCompilerStyleWithACaret() throws {
+    let output = try PushdeckProcess.run(["validate", path("nested/bad.apns")])
+    #expect(output.status == 1)
+    let lines = output.standardOutput.split(separator: "\n").map(String.init)
+    #expect(lines.first == "\(path("nested/bad.apns")):4:3: error[TrailingComma]: trailing comma before '}'")
+    #expect(lines.contains("   |   }"))
+    #expect(lines.contains("   |   ^"))
+    #expect(lines.contains { $0.hasPrefix("  hint: remove the comma at line 3, column 17") })
+  }
+
+  @Test func directoriesAreReadRecursivelyAndInOrder() throws {
+    let output = try PushdeckProcess.run(["validate", "--format", "json", directory.path])
+    #expect(output.status == 1)
+    let records = output.standardOutput.split(separator: "\n").compactMap {
+      try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+    }
+    let sources = records.compactMap { $0["source"] as? String }.map { $0.replacingOccurrences(of: directory.path + "/", with: "") }
+    #expect(sources == ["capture.jsonl:1", "capture.jsonl:2", "capture.jsonl:4", "good.apns", "nested/bad.apns", "warn.json"])
+  }
+
+  @Test func jsonOutputHasTheDocumentedShape() throws {
+    let output = try PushdeckProcess.run(["validate", "--format", "json", path("capture.jsonl")])
+    let records = output.standardOutput.split(separator: "\n").compactMap {
+      try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+    }
+    #expect(records.count == 3)
+    let second = try #require(records.dropFirst().first)
+    #expect(second["valid"] as? Bool == false)
+    #expect(second["bundle"] as? String == "com.a.b")
+    #expect(second["pushType"] as? String == "alert")
+    #expect(second["bytes"] as? Int == 23)
+    let diagnostic = try #require((second["diagnostics"] as? [[String: Any]])?.first)
+    #expect(diagnostic["severity"] as? String == "error")
+    #expect(diagnostic["code"] as? String == "InvalidValue")
+    #expect(diagnostic["path"] as? String == "payload.aps.badge")
+    #expect(diagnostic["line"] as? Int == 2)
+    #expect(diagnostic["column"] as? Int == 61)
+    #expect((diagnostic["effect"] as? String)?.isEmpty == false)
+    let third = try #require(records.last)
+    #expect((third["diagnostics"] as? [[String: Any]])?.first?["line"] as? Int == 4, "blank lines keep line numbers")
+  }
+
+  @Test func standardInputIsSniffed() throws {
+    let payload = try PushdeckProcess.run(["validate", "-"], input: Data(#"{"aps": {"alert": "x"}}"#.utf8))
+    #expect(payload.status == 0)
+    let capture = try PushdeckProcess.run(
+      ["validate", "--format", "json", "-"], input: try Data(contentsOf: directory.appendingPathComponent("capture.jsonl")))
+    #expect(capture.standardOutput.split(separator: "\n").count == 3)
+    #expect(capture.standardOutput.contains(#""source":"<stdin>:2""#))
+  }
+
+  @Test func missingFilesExitTwo() throws {
+    let output = try PushdeckProcess.run(["validate", path("good.apns"), path("nope.apns")])
+    #expect(output.status == 2)
+    #expect(output.standardError.contains("nope.apns: no such file or directory"))
+  }
+
+  @Test func usageErrorsExitTwo() throws {
+    let noPaths = try PushdeckProcess.run(["validate"])
+    #expect(noPaths.status == 2)
+    #expect(noPaths.standardError.contains("Usage"))
+    let badFormat = try PushdeckProcess.run(["validate", "--format", "yaml", path("good.apns")])
+    #expect(badFormat.status == 2)
+    #expect(badFormat.standardError.contains("yaml"))
+  }
+
+  @Test func noColourWhenNotATerminalOrWithNoColor() throws {
+    let output = try PushdeckProcess.run(["validate", path("warn.json")], environment: ["NO_COLOR": "1"])
+    #expect(!output.standardOutput.contains("\u{1B}["))
+  }
+
+  @Test func hostileTextNeverReachesTheTerminal() throws {
+    let hostile = #"{"aps": {"alert": {"title": "\u001b]52;c;cGF5bG9hZA==\u0007\u001b[2J", "sub\u001b[31mtitle": 1}}}"#
+    let output = try PushdeckProcess.run(["validate", "-"], input: Data(hostile.utf8))
+    #expect(!output.standardOutput.contains("\u{1B}"))
+    #expect(!output.standardOutput.contains("\u{07}"))
+    #expect(output.standardOutput.contains("CustomKeyInAlert"))
+  }
+}
