@@ -12,7 +12,7 @@ public struct AppState: Equatable, Sendable {
   public var device: DeviceSnapshot
   /// The screen showing.
   public var screen: Screen
-  /// The terminal's size in columns and rows, as last reported.
+  /// The terminal's width in columns, as last reported.
   public var terminalColumns: Int
   /// The terminal's height in rows, as last reported.
   public var terminalRows: Int
