@@ -44,8 +44,22 @@ func runSubprocess(_ path: String, _ arguments: [String], captureOutput: Bool) t
     for pointer in argv { free(pointer) }
     for pointer in envp { free(pointer) }
   }
+  // Children start with default signal handling and nothing blocked, whatever the test runner
+  // inherited (an ignored SIGHUP would otherwise outlive `kill-server` in the panes).
+  var attributes = posix_spawnattr_t()
+  posix_spawnattr_init(&attributes)
+  defer { posix_spawnattr_destroy(&attributes) }
+  var defaults = sigset_t()
+  sigfillset(&defaults)
+  sigdelset(&defaults, SIGKILL)
+  sigdelset(&defaults, SIGSTOP)
+  var empty = sigset_t()
+  sigemptyset(&empty)
+  posix_spawnattr_setsigdefault(&attributes, &defaults)
+  posix_spawnattr_setsigmask(&attributes, &empty)
+  posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
   var pid: pid_t = 0
-  let spawned = posix_spawn(&pid, path, &actions, nil, argv, envp)
+  let spawned = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
   if captureOutput { close(fds[1]) }
   guard spawned == 0 else {
     if captureOutput { close(fds[0]) }
