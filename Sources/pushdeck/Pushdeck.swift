@@ -10,7 +10,7 @@ struct Pushdeck: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "pushdeck",
     abstract: "A terminal notification-center emulator for APNs payloads.",
-    subcommands: [ValidateCommand.self]
+    subcommands: [ValidateCommand.self, ExplainCommand.self]
   )
 
   /// Runs the command, mapping usage errors to exit status 2 (ArgumentParser's default is 64)
