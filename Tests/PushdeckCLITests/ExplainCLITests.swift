@@ -110,4 +110,15 @@ struct ExplainCLITests {
     #expect(output.status == 0)
     #expect(output.standardOutput.contains(#""code":"focusSilenced""#))
   }
+
+  @Test func payloadTextIsMadeTerminalSafe() throws {
+    let directory = try PushdeckProcess.temporaryDirectory()
+    let file = directory.appendingPathComponent("evil.json")
+    try #"{"aps": {"alert": {"title": "a\u001b[2Jb", "body": "\u202eevil"}}}"#.write(to: file, atomically: true, encoding: .utf8)
+    let output = try explain([file.path])
+    #expect(output.status == 0)
+    #expect(!output.standardOutput.contains("\u{1B}"))
+    #expect(output.standardOutput.contains("a\\u{1B}[2Jb"))
+    #expect(output.standardOutput.contains("\\u{202E}evil"))
+  }
 }
