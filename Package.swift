@@ -23,6 +23,7 @@ let package = Package(
     .target(name: "PushWire"),
     .target(name: "PushCore", dependencies: ["PushWire"]),
     .target(name: "PushUI", dependencies: ["PushCore"]),
+    .target(name: "PushScenario", dependencies: ["PushCore", .product(name: "Yams", package: "Yams")]),
     .target(
       name: "PushRender",
       dependencies: ["PushUI", .product(name: "Yams", package: "Yams")]
@@ -37,13 +38,14 @@ let package = Package(
     .executableTarget(
       name: "pushdeck",
       dependencies: [
-        "PushWire", "PushCore", "PushUI", "PushRender", "PushTerminal", "PushRuntime",
+        "PushWire", "PushCore", "PushUI", "PushRender", "PushTerminal", "PushRuntime", "PushScenario",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
     .target(name: "PushTestSupport", dependencies: ["PushRender", "PushUI", "PushWire"], path: "Sources/PushTestSupport"),
     .testTarget(name: "PushWireTests", dependencies: ["PushWire", "PushTestSupport"]),
     .testTarget(name: "PushCoreTests", dependencies: ["PushCore", "PushTestSupport"]),
+    .testTarget(name: "PushScenarioTests", dependencies: ["PushScenario", "PushTestSupport"]),
     .testTarget(
       name: "PushRenderTests", dependencies: ["PushRender", "PushTestSupport"], exclude: ["Goldens"]),
     .testTarget(name: "PushTerminalTests", dependencies: ["PushTerminal", "PushTestSupport"]),

@@ -20,6 +20,16 @@ public enum Disposition: String, Sendable, CaseIterable, Codable {
 public enum Surface: String, Sendable, CaseIterable, Codable, Comparable {
   case banner, lockScreen, notificationCenter, liveActivity
 
+  /// The surface in words, for explanations.
+  public var words: String {
+    switch self {
+    case .banner: "as a banner"
+    case .lockScreen: "on the lock screen"
+    case .notificationCenter: "in Notification Center"
+    case .liveActivity: "in its Live Activity"
+    }
+  }
+
   public static func < (lhs: Surface, rhs: Surface) -> Bool {
     allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
   }
@@ -89,6 +99,7 @@ public enum ReasonCode: String, Sendable, CaseIterable, Codable {
   case badgeCleared
   case badgesDisabled
   case previewsHidden
+  case deliveredNormally
   case collapsedReplacement
   case serviceExtensionRuns
   case serviceExtensionMissing

@@ -175,7 +175,9 @@ public enum DeliveryPolicy {
     }
 
     if level == .passive {
-      decision.surfaces = (settings.lockScreen ? [.lockScreen] : []) + (settings.notificationCenter ? [.notificationCenter] : [])
+      decision.surfaces =
+        (settings.lockScreen && context.isLocked ? [.lockScreen] : [])
+        + (settings.notificationCenter ? [.notificationCenter] : [])
       applyPreviews(app: app, context: context, decision: &decision)
       return finish(.deliveredQuietly, .passiveLevel, "Passive: added to the list without sound, banner or waking the screen.")
     }
@@ -209,6 +211,13 @@ public enum DeliveryPolicy {
     applySound(notification, level: level, app: app, context: context, decision: &decision)
     applyPreviews(app: app, context: context, decision: &decision)
     decision.disposition = stored
+    let shown = decision.surfaces.map(\.words).joined(separator: " and ")
+    decision.reasons.append(
+      Reason(
+        .deliveredNormally,
+        "\(app.info.displayName) may alert\(context.focus == nil ? "" : " through the Focus"): "
+          + (shown.isEmpty ? "nothing shows" : "it shows \(shown)")
+          + (decision.playsSound ? " and plays its sound." : " without sound.")))
     return decision
   }
 

@@ -1,0 +1,148 @@
+import PushCore
+
+/// Which notification a user action in a timeline means.
+public enum NotificationRef: Equatable, Sendable, CustomStringConvertible {
+  /// The notification of the n-th push of the timeline (1-based), or what replaced it through
+  /// its `apns-collapse-id`.
+  case push(Int)
+  /// The newest stored notification with this `apns-collapse-id`.
+  case collapseID(String)
+
+  public var description: String {
+    switch self {
+    case .push(let index): "push \(index)"
+    case .collapseID(let id): "collapse id \"\(id)\""
+    }
+  }
+}
+
+/// One thing that happens in a scenario.
+public enum TimelineEvent: Equatable, Sendable {
+  /// Something the device simulator takes as it is: a push, Focus, lock, unlock, a setting
+  /// change or clearing everything.
+  case device(DeviceEvent)
+  /// The user taps a notification (opens the app).
+  case open(NotificationRef)
+  /// The user clears a notification.
+  case clear(NotificationRef)
+  /// The user clears the stack a notification is in.
+  case clearGroup(NotificationRef)
+  /// The user picks an action button.
+  case action(NotificationRef, actionID: String)
+  /// The user replies through a text-input action; nil picks the category's first one.
+  case reply(NotificationRef, actionID: String?, text: String)
+  /// Time passes; nothing else happens (summaries are released, Live Activities expire).
+  case advance
+}
+
+/// A timeline event with its simulated time and where it was written.
+public struct TimedEvent: Equatable, Sendable {
+  /// When it happens.
+  public var at: SimInstant
+  public var event: TimelineEvent
+  /// `file:line` of the event.
+  public var source: String
+
+  /// Creates a timed event.
+  public init(at: SimInstant, event: TimelineEvent, source: String) {
+    self.at = at
+    self.event = event
+    self.source = source
+  }
+}
+
+/// A device profile and a timeline to play on it, as loaded from YAML.
+public struct Scenario: Equatable, Sendable {
+  /// A short title, for listings.
+  public var title: String?
+  /// What the scenario shows, for people.
+  public var summary: String?
+  /// The device at the start.
+  public var profile: DeviceProfile
+  /// Whether the profile came from the scenario itself (inline or a `profile:` file).
+  public var hasOwnProfile: Bool
+  /// The events in time order.
+  public var timeline: [TimedEvent]
+
+  /// Creates a scenario.
+  public init(
+    title: String? = nil, summary: String? = nil, profile: DeviceProfile, hasOwnProfile: Bool = true,
+    timeline: [TimedEvent]
+  ) {
+    self.title = title
+    self.summary = summary
+    self.profile = profile
+    self.hasOwnProfile = hasOwnProfile
+    self.timeline = timeline
+  }
+
+  /// How many pushes the timeline holds.
+  public var pushCount: Int {
+    timeline.count { if case .device(.push) = $0.event { true } else { false } }
+  }
+
+  /// Plays the timeline on a fresh device; pure and deterministic.
+  public func run() -> ScenarioRun {
+    run(on: profile)
+  }
+
+  /// Plays the timeline on a device started from another profile (for `--profile`).
+  public func run(on profile: DeviceProfile) -> ScenarioRun {
+    var device = DeviceSimulator(profile: profile)
+    for timed in timeline {
+      Self.apply(timed, to: &device)
+    }
+    return ScenarioRun(records: device.records, device: device)
+  }
+
+  /// Applies one timed event, resolving notification references against the device's state.
+  public static func apply(_ timed: TimedEvent, to device: inout DeviceSimulator) {
+    switch timed.event {
+    case .device(let event):
+      device.apply(event, at: timed.at)
+    case .advance:
+      device.advance(to: timed.at)
+    case .open(let ref):
+      device.advance(to: timed.at)
+      if let id = resolve(ref, in: device) { device.apply(.open(id), at: timed.at) }
+    case .clear(let ref):
+      device.advance(to: timed.at)
+      if let id = resolve(ref, in: device) { device.apply(.clear(id), at: timed.at) }
+    case .clearGroup(let ref):
+      device.advance(to: timed.at)
+      if let id = resolve(ref, in: device), let key = device.store[id]?.group {
+        device.apply(.clearGroup(key), at: timed.at)
+      }
+    case .action(let ref, let actionID):
+      device.advance(to: timed.at)
+      if let id = resolve(ref, in: device) { device.apply(.action(id, actionID: actionID), at: timed.at) }
+    case .reply(let ref, let actionID, let text):
+      device.advance(to: timed.at)
+      guard let id = resolve(ref, in: device), let stored = device.store[id] else { return }
+      let category = device.app(stored.notification.bundleID)?.category(stored.notification.category)
+      let chosen = actionID ?? category?.actions.first(where: \.isTextInput)?.identifier ?? "reply"
+      device.apply(.action(id, actionID: chosen, text: text), at: timed.at)
+    }
+  }
+
+  /// The stored notification a reference means now, if it is still there.
+  public static func resolve(_ ref: NotificationRef, in device: DeviceSimulator) -> NotificationID? {
+    switch ref {
+    case .push(let index):
+      let pushes = device.records
+      guard index >= 1, index <= pushes.count, let notification = pushes[index - 1].notification else { return nil }
+      if device.store[notification.id] != nil { return notification.id }
+      return device.store.collapseTarget(bundleID: notification.bundleID, collapseID: notification.collapseID)
+    case .collapseID(let collapseID):
+      return device.store.all.last { $0.notification.collapseID == collapseID }?.id
+    }
+  }
+}
+
+/// The outcome of playing a scenario.
+public struct ScenarioRun: Sendable {
+  /// One record per push, in timeline order.
+  public var records: [DeliveryRecord]
+  /// The device after the last event.
+  public var device: DeviceSimulator
+}

@@ -1,0 +1,309 @@
+import PushCore
+
+/// Loads device profiles and scenarios from YAML (or JSON) and reads the files they name.
+///
+/// All file reading happens here, through ``ScenarioFiles``; the loaded ``Scenario`` is plain
+/// data that plays without touching the file system. Every error is a ``ScenarioError`` that
+/// names the file, line, column and key path. The schema is in `docs/SCENARIOS.md`.
+public struct ScenarioLoader: Sendable {
+  /// How files are read.
+  public var files: ScenarioFiles
+
+  /// Creates a loader; by default it reads the local file system.
+  public init(files: ScenarioFiles = .local) { self.files = files }
+
+  // MARK: Profiles
+
+  /// Loads a device profile file.
+  public func loadProfile(path: String) throws(ScenarioError) -> DeviceProfile {
+    try loadProfile(text: read(path), file: path)
+  }
+
+  /// Loads a device profile from text; relative paths in it start from `file`'s directory.
+  public func loadProfile(text: String, file: String) throws(ScenarioError) -> DeviceProfile {
+    let root = try YAMLValue.parse(text, file: file)
+    return try ProfileReader(files: files, directory: ScenarioFiles.directory(of: file)).profile(root)
+  }
+
+  // MARK: Scenarios
+
+  /// Loads a scenario file.
+  ///
+  /// - Parameter defaultProfile: the device when the scenario has no `profile:`; the standard
+  ///   profile when nil.
+  public func loadScenario(path: String, defaultProfile: DeviceProfile? = nil) throws(ScenarioError) -> Scenario {
+    try loadScenario(text: read(path), file: path, defaultProfile: defaultProfile)
+  }
+
+  /// Loads a scenario from text; relative paths in it start from `file`'s directory.
+  public func loadScenario(text: String, file: String, defaultProfile: DeviceProfile? = nil) throws(ScenarioError)
+    -> Scenario
+  {
+    let root = try YAMLValue.parse(text, file: file)
+    let map = try root.mapping(allowed: ["title", "description", "profile", "timeline"])
+    let directory = ScenarioFiles.directory(of: file)
+    var scenario = Scenario(
+      title: try map["title"]?.string(), summary: try map["description"]?.string(),
+      profile: defaultProfile ?? DeviceProfile.standard(start: ProfileReader.defaultStart), hasOwnProfile: false,
+      timeline: [])
+    if let profile = map["profile"] {
+      scenario.hasOwnProfile = true
+      if case .mapping = profile.node {
+        scenario.profile = try ProfileReader(files: files, directory: directory).profile(profile)
+      } else {
+        let path = try profile.nonEmptyString("a profile mapping, or the path of a profile file")
+        let full = ScenarioFiles.join(directory, path)
+        let text: String
+        do throws(ScenarioFiles.Problem) {
+          text = try files.text(full)
+        } catch {
+          throw profile.error("cannot read the profile \"\(path)\" (\(full)): \(error.message)")
+        }
+        scenario.profile = try loadProfile(text: text, file: full)
+      }
+    }
+    let timeline = try map.required("timeline", "a list of events")
+    var reader = TimelineReader(files: files, directory: directory, profile: scenario.profile)
+    for item in try timeline.list() {
+      scenario.timeline += try reader.event(item)
+    }
+    return scenario
+  }
+
+  private func read(_ path: String) throws(ScenarioError) -> String {
+    do throws(ScenarioFiles.Problem) {
+      return try files.text(path)
+    } catch {
+      throw ScenarioError(file: path, message: "cannot read the file: \(error.message)")
+    }
+  }
+}
+
+/// Reads timeline events in order, keeping the clock and the count of pushes.
+struct TimelineReader {
+  let files: ScenarioFiles
+  let directory: String
+  let profile: DeviceProfile
+  /// The time of the previous event (the start before the first).
+  var clock: SimInstant
+  var pushes = 0
+
+  init(files: ScenarioFiles, directory: String, profile: DeviceProfile) {
+    self.files = files
+    self.directory = directory
+    self.profile = profile
+    clock = profile.start
+  }
+
+  static let eventKeys = [
+    "push", "focus", "lock", "unlock", "set", "open", "tap", "clear", "clearGroup", "clearAll", "action", "reply",
+    "advance",
+  ]
+
+  mutating func event(_ value: YAMLValue) throws(ScenarioError) -> [TimedEvent] {
+    let map = try value.mapping(allowed: ["at", "after", "note"] + Self.eventKeys)
+    let present = map.entries.map(\.key).filter { Self.eventKeys.contains($0) }
+    guard let kind = present.first else {
+      throw value.error("expected one event: \(Self.eventKeys.joined(separator: ", "))")
+    }
+    guard present.count == 1 else {
+      throw value.error("one event per entry, found \(present.joined(separator: " and ")); split them into separate entries")
+    }
+    let at = try time(map)
+    clock = at
+    let body = map[kind] ?? value
+    let source = value.source
+    func timed(_ event: TimelineEvent) -> [TimedEvent] { [TimedEvent(at: at, event: event, source: source)] }
+    switch kind {
+    case "push":
+      pushes += 1
+      return timed(try push(body))
+    case "focus":
+      return timed(.device(.focus(try focus(body))))
+    case "lock":
+      try noArgument(body)
+      return timed(.device(.lock))
+    case "unlock":
+      try noArgument(body)
+      return timed(.device(.unlock))
+    case "clearAll":
+      try noArgument(body)
+      return timed(.device(.clearAll))
+    case "set":
+      return try set(body).map { TimedEvent(at: at, event: .device($0), source: source) }
+    case "open", "tap":
+      return timed(.open(try ref(body)))
+    case "clear":
+      return timed(.clear(try ref(body)))
+    case "clearGroup":
+      return timed(.clearGroup(try ref(body)))
+    case "action":
+      let fields = try body.mapping(allowed: ["notification", "id"])
+      return timed(
+        .action(
+          try ref(fields.required("notification", "the push's number or collapse id")),
+          actionID: try fields.required("id", "the action identifier").nonEmptyString("an action identifier")))
+    case "reply":
+      let fields = try body.mapping(allowed: ["notification", "text", "action"])
+      return timed(
+        .reply(
+          try ref(fields.required("notification", "the push's number or collapse id")),
+          actionID: try fields["action"]?.nonEmptyString("an action identifier"),
+          text: try fields.required("text", "the typed reply").string()))
+    default:
+      let duration = try Self.duration(body)
+      clock = at + duration
+      return [TimedEvent(at: clock, event: .advance, source: source)]
+    }
+  }
+
+  /// The event's time from `at:` or `after:`; the previous event's time when neither is given.
+  func time(_ map: YAMLMapping) throws(ScenarioError) -> SimInstant {
+    let instant: SimInstant
+    switch (map["at"], map["after"]) {
+    case (.some(let at), .some):
+      throw at.error("give either at: or after:, not both")
+    case (.some(let at), nil):
+      let text = try at.string()
+      if text.hasPrefix("+") || text.hasPrefix("-") {
+        guard text.hasPrefix("+"), let offset = TimeText.duration(text) else {
+          throw at.error("expected a time after the start such as +2m, or a date and time such as 2026-11-23T09:45:00Z, got \(at.described)")
+        }
+        instant = profile.start + offset
+      } else if let stamp = TimeText.stamp(text) {
+        instant = stamp.instant(fallbackOffset: profile.utcOffsetSeconds)
+      } else {
+        throw at.error(
+          "expected a date and time such as 2026-11-23T09:45:00Z or 2026-11-23 09:45, or a time after the start such as +2m, got \(at.described)")
+      }
+      guard instant >= clock else {
+        throw at.error(
+          "this event is at \(CivilTime.iso8601(instant, utcOffsetSeconds: profile.utcOffsetSeconds)), before the previous one (\(CivilTime.iso8601(clock, utcOffsetSeconds: profile.utcOffsetSeconds))); a timeline only moves forward")
+      }
+    case (nil, .some(let after)):
+      instant = clock + (try Self.duration(after))
+    case (nil, nil):
+      instant = clock
+    }
+    return instant
+  }
+
+  static func duration(_ value: YAMLValue) throws(ScenarioError) -> SimDuration {
+    guard let text = value.scalarText, !value.isNull, let duration = TimeText.duration(text) else {
+      throw value.error("expected a duration such as 30s, 5m, 1h30m or 250ms, got \(value.described)")
+    }
+    return duration
+  }
+
+  func noArgument(_ value: YAMLValue) throws(ScenarioError) {
+    if value.isNull || (value.isPlain && ["true", "True", "TRUE"].contains(value.scalarText ?? "")) { return }
+    throw value.error("expected nothing (or true), got \(value.described)")
+  }
+
+  func focus(_ value: YAMLValue) throws(ScenarioError) -> String? {
+    if value.isNull { return nil }
+    if value.isPlain, ["off", "false", "False", "FALSE"].contains(value.scalarText ?? "") { return nil }
+    let id = try value.string()
+    let ids = profile.focusModes.map(\.id)
+    guard ids.contains(id) else {
+      throw value.error(
+        "no Focus with id \"\(id)\"\(Spelling.didYouMean(id, among: ids)); expected off or one of \(ids.joined(separator: ", "))")
+    }
+    return id
+  }
+
+  func set(_ value: YAMLValue) throws(ScenarioError) -> [DeviceEvent] {
+    let map = try value.mapping(allowed: ["bundle", "authorization", "state", "settings"])
+    let bundleValue = try map.required("bundle", "the bundle id of the app to change")
+    let bundle = try bundleValue.nonEmptyString("a bundle id")
+    guard profile.app(bundle) != nil else {
+      let known = profile.apps.map(\.bundleID)
+      throw bundleValue.error(
+        "\(bundle) is not installed\(Spelling.didYouMean(bundle, among: known)); expected one of \(known.joined(separator: ", "))")
+    }
+    var changes: [AppSettingChange] = []
+    if let status = map["authorization"] { changes.append(.authorization(try status.oneOf(AuthorizationStatus.self))) }
+    if let state = map["state"] { changes.append(.state(try state.oneOf(AppRunState.self))) }
+    if let settings = map["settings"] { changes += try ProfileReader.settingChanges(settings) }
+    guard !changes.isEmpty else { throw value.error("expected authorization:, state: or settings: to change") }
+    return changes.map { .setting(bundleID: bundle, $0) }
+  }
+
+  /// `3` (the third push), `order-42` (a collapse id), `{push: 3}` or `{collapseId: order-42}`.
+  func ref(_ value: YAMLValue) throws(ScenarioError) -> NotificationRef {
+    if case .mapping = value.node {
+      let map = try value.mapping(allowed: ["push", "collapseId"])
+      if let push = map["push"], !map.has("collapseId") { return try pushRef(push) }
+      if let collapse = map["collapseId"], !map.has("push") { return .collapseID(try collapse.nonEmptyString("a collapse id")) }
+      throw value.error("expected either push: or collapseId:")
+    }
+    if value.isPlain, let text = value.scalarText, YAMLValue.integer(text) != nil { return try pushRef(value) }
+    return .collapseID(try value.nonEmptyString("a push number or a collapse id"))
+  }
+
+  func pushRef(_ value: YAMLValue) throws(ScenarioError) -> NotificationRef {
+    let index = try value.int()
+    guard index >= 1, index <= pushes else {
+      throw value.error(
+        pushes == 0
+          ? "no push comes before this event, so there is no notification \(index)"
+          : "expected the number of an earlier push, 1 to \(pushes), got \(index)")
+    }
+    return .push(index)
+  }
+
+  // MARK: Pushes
+
+  func push(_ value: YAMLValue) throws(ScenarioError) -> TimelineEvent {
+    let map = try value.mapping(allowed: ["bundle", "token", "headers", "sender", "payload", "file"])
+    let bundle = try map["bundle"]?.nonEmptyString("a bundle id")
+    var headers: [(name: String, value: String)] = []
+    if let headerMap = map["headers"] {
+      for (name, item) in try headerMap.freeMapping() {
+        headers.append((name, try item.string()))
+      }
+    }
+    var record: PushRecord
+    switch (map["payload"], map["file"]) {
+    case (.some(let payload), nil):
+      let text: String
+      if case .scalar = payload.node {
+        text = try payload.string()
+      } else {
+        text = try payload.jsonText()
+      }
+      record = PushReader.readPayloadFile(
+        Array(text.utf8), source: value.file, format: .payload, bundleID: bundle, headers: headers)
+      record.file = value.file
+      record.line = payload.line
+    case (nil, .some(let fileValue)):
+      let path = try fileValue.nonEmptyString("the path of a .apns or .json payload")
+      let full = ScenarioFiles.join(directory, path)
+      let format = InputFormat.from(fileName: path) ?? .payload
+      guard format != .capture else {
+        throw fileValue.error("a push names one payload (.apns or .json), got a capture; give captures to pushdeck explain directly")
+      }
+      let bytes: [UInt8]
+      do throws(ScenarioFiles.Problem) {
+        bytes = try files.read(full)
+      } catch {
+        throw fileValue.error("cannot read the payload \"\(path)\" (\(full)): \(error.message)")
+      }
+      record = PushReader.readPayloadFile(bytes, source: full, format: format, bundleID: bundle, headers: headers)
+    case (.some(let payload), .some):
+      throw payload.error("give either payload: or file:, not both")
+    case (nil, nil):
+      throw value.error("missing \"payload\" or \"file\": expected the push's JSON payload inline, or the path of a .apns or .json file")
+    }
+    guard record.bundleID != nil else {
+      throw value.error("missing \"bundle\": expected the app's bundle id (a .apns file may give it as \"Simulator Target Bundle\")")
+    }
+    if let tokenValue = map["token"] {
+      let token = try tokenValue.string()
+      record.token = token
+      if let problem = DeviceToken.check(token) { record.diagnostics.append(problem) }
+    }
+    let sender = try map["sender"]?.nonEmptyString("the sender's name")
+    return .device(.push(record, sender: sender))
+  }
+}

@@ -1,0 +1,291 @@
+import PushCore
+import Yams
+
+/// A YAML node with the file it came from and its key path, so every error can say where.
+///
+/// Scalars are interpreted here, by the YAML 1.2 core schema, and never by Yams' resolver: a
+/// plain `true` is a boolean, a quoted `"true"` is text, `yes` is text.
+struct YAMLValue {
+  let node: Node
+  /// The key path from the document's root, such as `apps[2].settings`.
+  let path: String
+  /// The file, for messages.
+  let file: String
+
+  /// Parses a document. JSON is accepted too (YAML 1.2 is a superset).
+  static func parse(_ text: String, file: String) throws(ScenarioError) -> YAMLValue {
+    let root: Node?
+    do {
+      root = try Yams.compose(yaml: text, .basic)
+    } catch let error as YamlError {
+      throw syntaxError(error, file: file)
+    } catch {
+      throw ScenarioError(file: file, message: "cannot read the YAML: \(error)")
+    }
+    guard let root else {
+      throw ScenarioError(file: file, line: 1, column: 1, message: "the file is empty; expected a mapping")
+    }
+    return YAMLValue(node: root, path: "", file: file)
+  }
+
+  private static func syntaxError(_ error: YamlError, file: String) -> ScenarioError {
+    switch error {
+    case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
+      .composer(let context, let problem, let mark, _):
+      let text = context.map { "\(problem) \($0.text)" } ?? problem
+      return ScenarioError(file: file, line: mark.line, column: mark.column, message: "YAML syntax error: \(text)")
+    case .duplicatedKeysInMapping(let duplicates, let context):
+      return ScenarioError(
+        file: file, line: context.mark.line, column: context.mark.column,
+        message: "duplicate key \(duplicates.map { "\"\($0)\"" }.joined(separator: ", ")) in a mapping; each key may appear once")
+    case .reader(let problem, _, _, _):
+      return ScenarioError(file: file, message: "cannot read the file as UTF-8 text: \(problem)")
+    default:
+      return ScenarioError(file: file, message: "cannot read the YAML: \(error)")
+    }
+  }
+
+  // MARK: Location and errors
+
+  /// The 1-based line.
+  var line: Int? { node.mark?.line }
+  /// The 1-based column.
+  var column: Int? { node.mark?.column }
+  /// `file:line`, for sources shown beside records.
+  var source: String { file + (line.map { ":\($0)" } ?? "") }
+
+  /// An error located at this node.
+  func error(_ message: String) -> ScenarioError {
+    ScenarioError(file: file, line: line, column: column, path: path, message: message)
+  }
+
+  /// The value of a mapping key.
+  func child(_ key: String, _ node: Node) -> YAMLValue {
+    YAMLValue(node: node, path: path.isEmpty ? key : path + "." + key, file: file)
+  }
+
+  /// An element of a list.
+  func element(_ index: Int, _ node: Node) -> YAMLValue {
+    YAMLValue(node: node, path: path + "[\(index)]", file: file)
+  }
+
+  // MARK: Shapes
+
+  /// What this node is, for "got …" in messages.
+  var described: String {
+    switch node {
+    case .scalar(let scalar):
+      if isNull { return "nothing (null)" }
+      return scalar.style == .plain && (Self.integer(scalar.string) != nil || Self.number(scalar.string) != nil)
+        ? scalar.string : JSONValue.quoted(scalar.string)
+    case .mapping: return "a mapping"
+    case .sequence: return "a list"
+    case .alias: return "an alias"
+    }
+  }
+
+  /// The scalar's text, for a plain or quoted scalar.
+  var scalarText: String? { node.scalar?.string }
+
+  /// Whether this is a plain (unquoted) scalar.
+  var isPlain: Bool { node.scalar?.style == .plain }
+
+  /// Whether this is `null`, `~` or nothing, unquoted.
+  var isNull: Bool {
+    guard let scalar = node.scalar, scalar.style == .plain else { return false }
+    return ["", "~", "null", "Null", "NULL"].contains(scalar.string)
+  }
+
+  /// Reads a mapping, checking its keys against `allowed` (unknown keys are errors).
+  func mapping(allowed: [String]) throws(ScenarioError) -> YAMLMapping {
+    guard case .mapping(let mapping) = node else { throw error("expected a mapping, got \(described)") }
+    var entries: [(key: String, keyValue: YAMLValue, value: YAMLValue)] = []
+    for (keyNode, valueNode) in mapping {
+      let keyValue = YAMLValue(node: keyNode, path: path, file: file)
+      guard let key = keyNode.scalar?.string else { throw keyValue.error("a key must be text, got \(keyValue.described)") }
+      if !allowed.contains(key) {
+        let at = YAMLValue(node: keyNode, path: path.isEmpty ? key : path + "." + key, file: file)
+        throw at.error(
+          "unknown key \"\(key)\"\(Spelling.didYouMean(key, among: allowed)); expected one of \(allowed.joined(separator: ", "))")
+      }
+      entries.append((key, keyValue, child(key, valueNode)))
+    }
+    return YAMLMapping(value: self, entries: entries)
+  }
+
+  /// Reads a mapping whose keys are free-form (names, bundle ids, header names).
+  func freeMapping() throws(ScenarioError) -> [(key: String, value: YAMLValue)] {
+    guard case .mapping(let mapping) = node else { throw error("expected a mapping, got \(described)") }
+    var entries: [(key: String, value: YAMLValue)] = []
+    for (keyNode, valueNode) in mapping {
+      guard let key = keyNode.scalar?.string else {
+        throw YAMLValue(node: keyNode, path: path, file: file).error("a key must be text, got a collection")
+      }
+      entries.append((key, child(key, valueNode)))
+    }
+    return entries
+  }
+
+  /// Reads a list.
+  func list() throws(ScenarioError) -> [YAMLValue] {
+    guard case .sequence(let sequence) = node else { throw error("expected a list, got \(described)") }
+    return sequence.enumerated().map { element($0.offset, $0.element) }
+  }
+
+  /// Reads a list, or a single value as a list of one.
+  func listOrOne() throws(ScenarioError) -> [YAMLValue] {
+    if case .sequence = node { return try list() }
+    return [self]
+  }
+
+  // MARK: Scalars
+
+  /// Text: any scalar (numbers are taken as written).
+  func string() throws(ScenarioError) -> String {
+    guard let text = scalarText, !isNull else { throw error("expected text, got \(described)") }
+    return text
+  }
+
+  /// A non-empty string.
+  func nonEmptyString(_ what: String) throws(ScenarioError) -> String {
+    let text = try string()
+    guard !text.isEmpty else { throw error("expected \(what), got an empty string") }
+    return text
+  }
+
+  /// `true` or `false`, unquoted.
+  func bool() throws(ScenarioError) -> Bool {
+    if isPlain, let text = scalarText {
+      if ["true", "True", "TRUE"].contains(text) { return true }
+      if ["false", "False", "FALSE"].contains(text) { return false }
+    }
+    throw error("expected true or false, got \(described)")
+  }
+
+  /// An integer, unquoted.
+  func int() throws(ScenarioError) -> Int {
+    guard isPlain, let text = scalarText, let value = Self.integer(text) else {
+      throw error("expected a whole number, got \(described)")
+    }
+    return value
+  }
+
+  /// A whole number in a range.
+  func int(in range: ClosedRange<Int>) throws(ScenarioError) -> Int {
+    let value = try int()
+    guard range.contains(value) else {
+      throw error("expected a whole number from \(range.lowerBound) to \(range.upperBound), got \(value)")
+    }
+    return value
+  }
+
+  /// One of an enum's raw values, listing them all when it is not.
+  func oneOf<Value: RawRepresentable & CaseIterable>(_ type: Value.Type) throws(ScenarioError) -> Value
+  where Value.RawValue == String {
+    let names = Value.allCases.map(\.rawValue)
+    guard let text = scalarText, !isNull else {
+      throw error("expected one of \(names.joined(separator: ", ")), got \(described)")
+    }
+    if let value = Value(rawValue: text) { return value }
+    throw error(
+      "expected one of \(names.joined(separator: ", ")), got \(described)\(Spelling.didYouMean(text, among: names))")
+  }
+
+  /// One of named values.
+  func oneOf<Value>(_ table: [(String, Value)]) throws(ScenarioError) -> Value {
+    let names = table.map(\.0)
+    if let text = scalarText, !isNull, let value = table.first(where: { $0.0 == text })?.1 { return value }
+    let hint = scalarText.map { Spelling.didYouMean($0, among: names) } ?? ""
+    throw error("expected one of \(names.joined(separator: ", ")), got \(described)\(hint)")
+  }
+
+  // MARK: YAML 1.2 core schema
+
+  /// A YAML 1.2 core integer: decimal, `0x` hex or `0o` octal.
+  static func integer(_ text: String) -> Int? {
+    if text.hasPrefix("0x") { return Int(text.dropFirst(2), radix: 16) }
+    if text.hasPrefix("0o") { return Int(text.dropFirst(2), radix: 8) }
+    var digits = Substring(text)
+    if digits.first == "+" || digits.first == "-" { digits = digits.dropFirst() }
+    guard !digits.isEmpty, digits.utf8.allSatisfy({ (48...57).contains($0) }) else { return nil }
+    return Int(text.hasPrefix("+") ? String(text.dropFirst()) : text)
+  }
+
+  /// A YAML 1.2 core float (finite only).
+  static func number(_ text: String) -> Double? {
+    let allowed = Set("0123456789+-.eE".utf8)
+    guard !text.isEmpty, text.utf8.allSatisfy({ allowed.contains($0) }), text.utf8.contains(where: { (48...57).contains($0) }),
+      let value = Double(text), value.isFinite
+    else { return nil }
+    return value
+  }
+
+  /// This node as JSON text, for inline payloads: plain scalars are typed by the YAML 1.2 core
+  /// schema, quoted ones are strings; keys keep their order.
+  func jsonText() throws(ScenarioError) -> String {
+    switch node {
+    case .scalar(let scalar):
+      let text = scalar.string
+      guard scalar.style == .plain else { return JSONValue.quoted(text) }
+      if isNull { return "null" }
+      if ["true", "True", "TRUE"].contains(text) { return "true" }
+      if ["false", "False", "FALSE"].contains(text) { return "false" }
+      if let integer = Self.integer(text) { return String(integer) }
+      if let number = Self.number(text) {
+        return Self.isJSONNumber(text) ? text : String(number)
+      }
+      return JSONValue.quoted(text)
+    case .mapping:
+      var parts: [String] = []
+      for (key, value) in try freeMapping() { parts.append(JSONValue.quoted(key) + ":" + (try value.jsonText())) }
+      return "{" + parts.joined(separator: ",") + "}"
+    case .sequence:
+      var parts: [String] = []
+      for value in try list() { parts.append(try value.jsonText()) }
+      return "[" + parts.joined(separator: ",") + "]"
+    case .alias:
+      throw error("aliases are not supported here; write the value out")
+    }
+  }
+
+  private static func isJSONNumber(_ text: String) -> Bool {
+    var bytes = Array(text.utf8)[...]
+    if bytes.first == 45 { bytes = bytes.dropFirst() }
+    func digits() -> Int {
+      let count = bytes.prefix { (48...57).contains($0) }.count
+      bytes = bytes.dropFirst(count)
+      return count
+    }
+    let leadingZero = bytes.first == 48
+    let integerDigits = digits()
+    guard integerDigits > 0, !(leadingZero && integerDigits > 1) else { return false }
+    if bytes.first == 46 {
+      bytes = bytes.dropFirst()
+      guard digits() > 0 else { return false }
+    }
+    if bytes.first == 101 || bytes.first == 69 {
+      bytes = bytes.dropFirst()
+      if bytes.first == 43 || bytes.first == 45 { bytes = bytes.dropFirst() }
+      guard digits() > 0 else { return false }
+    }
+    return bytes.isEmpty
+  }
+}
+
+/// A mapping whose keys were checked, read by key.
+struct YAMLMapping {
+  let value: YAMLValue
+  let entries: [(key: String, keyValue: YAMLValue, value: YAMLValue)]
+
+  /// The value for a key, if present.
+  subscript(_ key: String) -> YAMLValue? { entries.first { $0.key == key }?.value }
+
+  /// Whether a key is present.
+  func has(_ key: String) -> Bool { entries.contains { $0.key == key } }
+
+  /// The value for a key that must be present.
+  func required(_ key: String, _ what: String) throws(ScenarioError) -> YAMLValue {
+    guard let found = self[key] else { throw value.error("missing \"\(key)\": expected \(what)") }
+    return found
+  }
+}

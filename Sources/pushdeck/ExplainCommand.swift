@@ -1,0 +1,323 @@
+import ArgumentParser
+import PushCore
+import PushScenario
+
+/// `pushdeck explain`: what a device does with each push, and why.
+struct ExplainCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "explain",
+    abstract: "Explain where each push goes on the simulated iPhone, and why.",
+    discussion: """
+      INPUT is a scenario (.yaml, .yml), a payload file (.apns, .json), a capture (.jsonl), a \
+      directory of payloads and captures, or - for standard input. Each scenario plays on its own \
+      device (its own profile, else --profile, else the standard profile). Payloads and captures \
+      play together on one device from --profile, or the standard profile: every bundle \
+      installed and authorized with iOS's defaults, in the background, on an unlocked phone with \
+      no Focus. Capture lines arrive at their "at" times; payload files one second apart from \
+      the profile's start.
+
+      Exit status: 0 when every push was accepted, 1 when any was rejected, 2 for usage or I/O \
+      errors and for errors in a profile or scenario.
+      """
+  )
+
+  enum Format: String, ExpressibleByArgument, CaseIterable {
+    case text, json
+  }
+
+  @Option(name: .long, help: "Output format: text (for people) or json (JSON Lines, one object per push).")
+  var format: Format = .text
+
+  @Option(name: .long, help: "A device profile (YAML) to play payloads, captures and profile-less scenarios on.")
+  var profile: String?
+
+  @Argument(help: "Scenarios, payload files, captures, directories, or - for standard input.")
+  var inputs: [String]
+
+  func validate() throws {
+    if inputs.isEmpty { throw ValidationError("name at least one scenario, payload file, capture or - for standard input") }
+  }
+
+  func run() throws {
+    let out = OutputStream.standardOutput()
+    let err = OutputStream.standardError()
+    let loader = ScenarioLoader()
+    var problems: [String] = []
+    var baseProfile: DeviceProfile?
+    if let profile {
+      do throws(ScenarioError) {
+        baseProfile = try loader.loadProfile(path: profile)
+      } catch {
+        err.line("pushdeck: \(terminalSafe(error.description))")
+        err.flush()
+        throw ExitCode(2)
+      }
+    }
+    let color = format == .text && colorEnabled(for: out)
+    var rejected = false
+    // Payloads and captures share one device; its records print where the first of them was named.
+    var chunks: [String?] = []
+    var payloadSlot: Int?
+    var payloadPaths: [String] = []
+    for input in inputs {
+      if input.lowercased().hasSuffix(".yaml") || input.lowercased().hasSuffix(".yml") {
+        do throws(ScenarioError) {
+          let scenario = try loader.loadScenario(path: input, defaultProfile: baseProfile)
+          let run = scenario.run()
+          rejected = rejected || run.records.contains { $0.decision.disposition == .rejected }
+          chunks.append(render(run.records, device: run.device, color: color))
+        } catch {
+          problems.append(error.description)
+        }
+      } else {
+        payloadPaths.append(input)
+        if payloadSlot == nil {
+          payloadSlot = chunks.count
+          chunks.append(nil)
+        }
+      }
+    }
+    if let payloadSlot {
+      let (resolved, inputProblems) = resolveInputs(payloadPaths)
+      problems += inputProblems.map { "\($0.path): \($0.message)" }
+      var records: [PushRecord] = []
+      for input in resolved {
+        do throws(InputProblem) {
+          try readRecords(from: input) { records.append($0) }
+        } catch {
+          problems.append("\(error.path): \(error.message)")
+        }
+      }
+      let start = records.compactMap(\.at).min().map { SimInstant(epochSeconds: $0) }
+      let deviceProfile = baseProfile ?? DeviceProfile.standard(start: start ?? DemoScenario.start)
+      let device = Self.play(records, on: deviceProfile)
+      rejected = rejected || device.records.contains { $0.decision.disposition == .rejected }
+      chunks[payloadSlot] = render(device.records, device: device, color: color)
+    }
+    for chunk in chunks {
+      if let chunk { out.write(chunk) }
+    }
+    out.flush()
+    for problem in problems { err.line("pushdeck: \(terminalSafe(problem))") }
+    err.flush()
+    if !problems.isEmpty { throw ExitCode(2) }
+    if rejected { throw ExitCode(1) }
+  }
+
+  /// Plays pushes read from files: capture lines at their `at`, payload files one second apart
+  /// from the start (never before the device's clock).
+  static func play(_ records: [PushRecord], on profile: DeviceProfile) -> DeviceSimulator {
+    var device = DeviceSimulator(profile: profile)
+    var payloadFiles: Int64 = 0
+    for record in records {
+      var at: SimInstant
+      if let seconds = record.at {
+        at = SimInstant(epochSeconds: seconds)
+      } else if record.line == nil {
+        at = profile.start + .seconds(payloadFiles)
+        payloadFiles += 1
+      } else {
+        at = device.now
+      }
+      if at < device.now { at = device.now }
+      device.apply(.push(record), at: at)
+    }
+    return device
+  }
+
+  func render(_ records: [DeliveryRecord], device: DeviceSimulator, color: Bool) -> String {
+    let printer = ExplainPrinter(color: color, profile: device.profile)
+    var text = ""
+    for record in records {
+      switch format {
+      case .json: text += printer.json(record) + "\n"
+      case .text: text += printer.text(record)
+      }
+    }
+    return text
+  }
+}
+
+/// Renders delivery records as JSON Lines or as readable blocks.
+struct ExplainPrinter {
+  let color: Bool
+  let profile: DeviceProfile
+
+  private func iso(_ instant: SimInstant) -> String {
+    CivilTime.iso8601(instant, utcOffsetSeconds: profile.utcOffsetSeconds)
+  }
+
+  private func quoted(_ text: String?) -> String { text.map(JSONValue.quoted) ?? "null" }
+
+  private func number(_ value: Double) -> String {
+    value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+  }
+
+  /// A rank term for people: at most two decimals.
+  private func short(_ value: Double) -> String {
+    let hundredths = Int64((value * 100).rounded())
+    let sign = hundredths < 0 ? "-" : ""
+    let magnitude = abs(hundredths)
+    let fraction = magnitude % 100
+    if fraction == 0 { return sign + String(magnitude / 100) }
+    return sign + String(magnitude / 100) + "." + (fraction < 10 ? "0" : "") + String(fraction).replacingSuffix()
+  }
+
+  /// One JSON object, without the newline.
+  func json(_ record: DeliveryRecord) -> String {
+    let decision = record.decision
+    let notification = record.notification
+    var fields: [String] = []
+    fields.append("\"index\":\(record.index + 1)")
+    fields.append("\"at\":\(quoted(iso(record.at)))")
+    fields.append("\"bundle\":\(quoted(record.bundleID.isEmpty ? nil : record.bundleID))")
+    fields.append("\"title\":\(quoted(notification?.title))")
+    fields.append("\"threadId\":\(quoted(notification?.threadID))")
+    fields.append("\"collapseId\":\(quoted(notification?.collapseID))")
+    fields.append("\"interruptionLevel\":\(quoted(notification?.level.rawValue))")
+    fields.append("\"effectiveLevel\":\(quoted(notification == nil ? nil : decision.effectiveLevel.rawValue))")
+    fields.append("\"disposition\":\(quoted(decision.disposition.rawValue))")
+    fields.append("\"surfaces\":[" + decision.surfaces.map { quoted($0.rawValue) }.joined(separator: ",") + "]")
+    fields.append("\"sound\":\(decision.playsSound)")
+    fields.append("\"soundName\":\(quoted(decision.playsSound ? decision.sound.map(Self.soundName) : nil))")
+    fields.append("\"badge\":" + (decision.badge.map(String.init) ?? "null"))
+    fields.append("\"heldUntil\":\(quoted(decision.heldUntil.map(iso)))")
+    fields.append("\"replaces\":\(quoted(decision.replaces?.description))")
+    fields.append("\"previewsHidden\":\(decision.previewsHidden)")
+    fields.append(
+      "\"reasons\":["
+        + decision.reasons.map { "{\"code\":\(quoted($0.code.rawValue)),\"text\":\(quoted($0.text))}" }
+        .joined(separator: ",") + "]")
+    fields.append("\"callbacks\":[" + decision.callbacks.map { quoted($0.rawValue) }.joined(separator: ",") + "]")
+    fields.append("\"group\":\(quoted(record.group?.description))")
+    fields.append("\"rank\":" + (record.groupRank.map(String.init) ?? "null"))
+    if let terms = record.rank {
+      fields.append(
+        "\"rankTerms\":{\"level\":\(number(terms.level)),\"relevance\":\(number(terms.relevance)),"
+          + "\"engagement\":\(number(terms.engagement)),\"communication\":\(number(terms.communication)),"
+          + "\"recency\":\(number(terms.recency)),\"score\":\(number(terms.score))}")
+    } else {
+      fields.append("\"rankTerms\":null")
+    }
+    fields.append("\"source\":\(quoted(record.source))")
+    let diagnostics = record.diagnostics.map { diagnostic in
+      "{\"severity\":\(quoted(diagnostic.severity.rawValue)),\"code\":\(quoted(diagnostic.code.rawValue)),"
+        + "\"path\":\(quoted(diagnostic.path)),\"line\":" + (diagnostic.location.map { String($0.line) } ?? "null")
+        + ",\"column\":" + (diagnostic.location.map { String($0.column) } ?? "null")
+        + ",\"message\":\(quoted(diagnostic.message))}"
+    }
+    fields.append("\"diagnostics\":[" + diagnostics.joined(separator: ",") + "]")
+    return "{" + fields.joined(separator: ",") + "}"
+  }
+
+  static func soundName(_ sound: SoundRequest) -> String {
+    switch sound {
+    case .systemDefault: "default"
+    case .named(let name): name
+    case .critical(let name, let volume): "critical \(name) at \(Int((volume * 100).rounded()))%"
+    }
+  }
+
+  private func paint(_ text: String, _ code: String) -> String {
+    color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+  }
+
+  /// A readable block, ending with a blank line.
+  func text(_ record: DeliveryRecord) -> String {
+    let decision = record.decision
+    let info =
+      record.bundleID.isEmpty
+      ? AppInfo(bundleID: "", displayName: "Unknown app", iconGlyph: "🔔")
+      : profile.app(record.bundleID)?.info ?? AppInfo.inferred(from: record.bundleID)
+    var lines: [String] = []
+    lines.append(
+      paint("#\(record.index + 1)", "1") + "  " + iso(record.at) + "  " + terminalSafe(info.iconGlyph) + " "
+        + paint(terminalSafe(info.displayName), "1") + " ("
+        + (record.bundleID.isEmpty ? "no bundle id" : terminalSafe(record.bundleID)) + ")")
+    if let notification = record.notification {
+      let heading = [notification.title, notification.subtitle].compactMap { $0 }.filter { !$0.isEmpty }
+        .joined(separator: " · ")
+      let content = [heading, notification.body ?? ""].filter { !$0.isEmpty }.joined(separator: " — ")
+      if !content.isEmpty { lines.append("  “" + terminalSafe(content) + "”") }
+      var facts = [notification.level.rawValue]
+      if decision.effectiveLevel != notification.level { facts[0] += " → " + decision.effectiveLevel.rawValue }
+      if let thread = notification.threadID { facts.append("thread " + terminalSafe(thread)) }
+      if let collapse = notification.collapseID { facts.append("collapse id " + terminalSafe(collapse)) }
+      if let sender = notification.sender { facts.append("from " + terminalSafe(sender)) }
+      lines.append("  Level: " + facts.joined(separator: ", "))
+    }
+    let (word, colorCode) = disposition(decision)
+    let surfaces = decision.surfaces.map(Self.surfaceName)
+    lines.append(
+      "  " + paint(word, colorCode) + (surfaces.isEmpty ? "" : ": " + surfaces.joined(separator: ", ")))
+    var sound = "Sound: "
+    if decision.playsSound, let request = decision.sound {
+      sound += Self.soundName(request)
+    } else {
+      sound += decision.playsSound ? "yes" : "none"
+    }
+    let badge: String
+    switch decision.badge {
+    case nil: badge = "unchanged"
+    case 0: badge = "cleared"
+    case .some(let value): badge = String(value)
+    }
+    lines.append("  " + sound + " · Badge: " + badge + (decision.previewsHidden ? " · Previews hidden" : ""))
+    if !decision.reasons.isEmpty {
+      lines.append("  Why:")
+      for reason in decision.reasons {
+        lines.append("    • " + terminalSafe(reason.text) + " " + paint("[\(reason.code.rawValue)]", "2"))
+      }
+    }
+    if !decision.callbacks.isEmpty {
+      lines.append("  Callbacks: " + decision.callbacks.map(\.rawValue).joined(separator: ", "))
+    }
+    if let group = record.group {
+      var stack = "  Stack: " + terminalSafe(group.description)
+      if let rank = record.groupRank { stack += ", #\(rank) in Notification Center" }
+      if let terms = record.rank {
+        stack += String(
+          " (level \(short(terms.level)), relevance \(short(terms.relevance)), engagement \(short(terms.engagement)), communication \(short(terms.communication)))"
+        )
+      }
+      lines.append(stack)
+    }
+    for diagnostic in record.diagnostics {
+      let label = diagnostic.severity == .error ? paint("error", "1;31") : paint(diagnostic.severity.rawValue, "1;33")
+      var line = "  " + label + "[\(diagnostic.code.rawValue)]: " + terminalSafe(diagnostic.message)
+      if let path = diagnostic.path { line += " (at " + terminalSafe(path) + ")" }
+      lines.append(line)
+    }
+    lines.append("  Source: " + terminalSafe(record.source))
+    return lines.joined(separator: "\n") + "\n\n"
+  }
+
+  private func disposition(_ decision: DeliveryDecision) -> (String, String) {
+    switch decision.disposition {
+    case .delivered: ("Delivered", "1;32")
+    case .deliveredQuietly: ("Delivered quietly", "32")
+    case .heldForSummary:
+      ("Held for the Scheduled Summary" + (decision.heldUntil.map { " at " + iso($0) } ?? ""), "1;33")
+    case .replaced: ("Replaced an earlier notification" + (decision.replaces.map { " (\($0))" } ?? ""), "1;32")
+    case .silent: ("Silent push, nothing shown", "36")
+    case .dropped: ("Dropped", "1;31")
+    case .rejected: ("Rejected", "1;31")
+    }
+  }
+
+  static func surfaceName(_ surface: Surface) -> String {
+    switch surface {
+    case .banner: "banner"
+    case .lockScreen: "lock screen"
+    case .notificationCenter: "Notification Center"
+    case .liveActivity: "Live Activity"
+    }
+  }
+}
+
+extension String {
+  /// Drops a trailing zero of a two-digit fraction (`50` → `5`).
+  fileprivate func replacingSuffix() -> String {
+    count == 2 && hasSuffix("0") ? String(dropLast()) : self
+  }
+}

@@ -1,0 +1,294 @@
+import PushCore
+import PushTestSupport
+import Testing
+
+@testable import PushScenario
+
+/// Loading profiles and scenarios: every key read, and every error located.
+struct LoaderTests {
+  let fullProfile = """
+    start: 2026-11-23 09:41
+    timeZone: Europe/Berlin
+    locked: true
+    silentMode: true
+    installsUnknownApps: false
+    silentPushesPerHour: 2
+    summaryTimes: ["18:00", "8:00"]
+    activeFocus: work
+    focusModes:
+      - id: work
+        kind: work
+        allowedApps: [com.example.chat]
+        allowedPeople: [Ana]
+        timeSensitive: false
+        showSilencedOnLockScreen: true
+        dimLockScreen: true
+        filterCriteria: {com.example.mail: [work, urgent]}
+    engagement:
+      com.example.chat: {taps: 3, dismissals: 1}
+    apps:
+      - bundle: com.example.chat
+        name: Chat
+        icon: 💬
+        authorization: provisional
+        state: foreground
+        foregroundPresentation: [banner, sound]
+        serviceExtension: true
+        backgroundMode: false
+        entitlements: [criticalAlerts]
+        settings:
+          lockScreen: false
+          notificationCenter: false
+          banners: false
+          bannerStyle: persistent
+          sounds: false
+          badges: false
+          showPreviews: never
+          grouping: byApp
+          timeSensitive: false
+          criticalAlerts: false
+          directMessages: false
+          delivery: scheduledSummary
+        categories:
+          - id: MESSAGE
+            actions:
+              - {id: REPLY, title: Reply, textInput: {button: Send, placeholder: Message}}
+              - {id: DELETE, title: Delete, options: [destructive, authenticationRequired, foreground]}
+            options: [customDismissAction, hiddenPreviewsShowTitle, hiddenPreviewsShowSubtitle]
+            hiddenPreviewsPlaceholder: "%u messages"
+            summaryFormat: "%u more"
+        localizations: {GREETING: "Hi %@"}
+      - bundle: com.example.mail
+        foregroundPresentation: none
+        localizations: Mail.strings
+    """
+
+  let files = ScenarioFiles.memory([
+    "dir/Mail.strings": "/* c */ \"SUBJECT\" = \"New mail: %@\";\n// x\n\"Q\" = \"say \\\"hi\\\"\\n\";\n",
+    "dir/payload.apns": #"{"Simulator Target Bundle": "com.example.chat", "aps": {"alert": "from file"}}"#,
+    "dir/bad.json": #"{"aps": {"alert": "x",}}"#,
+  ])
+
+  @Test func everyProfileKeyIsRead() throws {
+    let profile = try ScenarioLoader(files: files).loadProfile(text: fullProfile, file: "dir/profile.yaml")
+    #expect(profile.start == SimInstant(milliseconds: 1_795_423_260_000))  // 08:41Z
+    #expect(profile.timeZoneName == "Europe/Berlin")
+    #expect(profile.utcOffsetSeconds == 3600)
+    #expect(profile.isLocked && profile.isSilentMode && !profile.installsUnknownApps)
+    #expect(profile.silentPushesPerHour == 2)
+    #expect(profile.summaryTimes == [TimeOfDay(hour: 8, minute: 0), TimeOfDay(hour: 18, minute: 0)])
+    #expect(profile.activeFocusID == "work")
+    #expect(profile.focusModes.map(\.id) == ["dnd", "sleep", "work"])
+    let work = try #require(profile.focusModes.last)
+    #expect(work.kind == .work && work.name == "Work" && !work.allowsTimeSensitive)
+    #expect(work.allowedApps == ["com.example.chat"] && work.allowedPeople == ["Ana"])
+    #expect(work.showsSilencedOnLockScreen && work.dimsLockScreen)
+    #expect(work.filterCriteria == ["com.example.mail": ["work", "urgent"]])
+    #expect(profile.engagement["com.example.chat"] == Engagement(taps: 3, dismissals: 1))
+    let chat = try #require(profile.apps.first)
+    #expect(chat.info == AppInfo(bundleID: "com.example.chat", displayName: "Chat", iconGlyph: "💬"))
+    #expect(chat.authorization == .provisional && chat.state == .foreground)
+    #expect(chat.foregroundPresentation == [.banner, .sound])
+    #expect(chat.hasServiceExtension && !chat.backgroundRemoteNotifications)
+    #expect(chat.criticalAlertsEntitled && !chat.timeSensitiveEntitled)
+    var expected = AppNotificationSettings()
+    expected.lockScreen = false
+    expected.notificationCenter = false
+    expected.banners = false
+    expected.bannerStyle = .persistent
+    expected.sounds = false
+    expected.badges = false
+    expected.showPreviews = .never
+    expected.grouping = .byApp
+    expected.timeSensitive = false
+    expected.criticalAlerts = false
+    expected.directMessages = false
+    expected.delivery = .scheduledSummary
+    #expect(chat.settings == expected)
+    let category = try #require(chat.categories.first)
+    #expect(category.identifier == "MESSAGE")
+    #expect(category.options == [.customDismissAction, .hiddenPreviewsShowTitle, .hiddenPreviewsShowSubtitle])
+    #expect(category.hiddenPreviewsBodyPlaceholder == "%u messages" && category.summaryFormat == "%u more")
+    #expect(category.actions[0].isTextInput && category.actions[0].textInputPlaceholder == "Message")
+    #expect(category.actions[1].options == [.destructive, .authenticationRequired, .foreground])
+    #expect(chat.localizations == ["GREETING": "Hi %@"])
+    let mail = try #require(profile.apps.last)
+    #expect(mail.foregroundPresentation == nil)
+    #expect(mail.info.displayName == "Mail")
+    #expect(mail.localizations == ["SUBJECT": "New mail: %@", "Q": "say \"hi\"\n"])
+  }
+
+  @Test func xcstringsUseTheSourceLanguage() throws {
+    let table = try StringsFiles.xcstrings(
+      #"{"sourceLanguage": "en", "strings": {"A": {"localizations": {"en": {"stringUnit": {"value": "Hello %@"}}}}, "B": {}}}"#,
+      file: "x.xcstrings")
+    #expect(table == ["A": "Hello %@", "B": "B"])
+  }
+
+  @Test func timelineEventsAndTimes() throws {
+    let text = """
+      profile: {start: 2026-11-23T09:00:00Z, apps: [{bundle: com.example.chat}], focusModes: [{id: work, kind: work}]}
+      timeline:
+        - at: +1m
+          push:
+            bundle: com.example.chat
+            token: 0a1b2c3d4e5f6071
+            sender: Ana
+            headers: {apns-collapse-id: c1, apns-priority: 10}
+            payload: {aps: {alert: {title: Hi, body: There}, badge: 1, relevance-score: 0.5}}
+        - after: 30s
+          push: {file: payload.apns}
+        - focus: work
+        - after: 1m
+          lock:
+        - unlock: true
+        - set: {bundle: com.example.chat, authorization: denied, state: notRunning, settings: {banners: false}}
+        - open: 1
+        - tap: {push: 2}
+        - clear: c1
+        - clearGroup: {collapseId: c1}
+        - clearAll:
+        - action: {notification: 1, id: LIKE}
+        - reply: {notification: 2, text: On my way}
+        - at: 2026-11-23T10:00:00Z
+          advance: 5m
+        - at: 2026-11-23 10:06
+          focus: off
+      """
+    let scenario = try ScenarioLoader(files: files).loadScenario(text: text, file: "dir/s.yaml")
+    let start = SimInstant(milliseconds: 1_795_424_400_000)
+    let times = scenario.timeline.map { ($0.at - start).milliseconds / 1000 }
+    #expect(times == [60, 90, 90, 150, 150, 150, 150, 150, 150, 150, 150, 150, 150, 150, 150, 3900, 3960])
+    guard case .device(.push(let record, let sender)) = scenario.timeline[0].event else {
+      Issue.record("expected a push")
+      return
+    }
+    #expect(sender == "Ana" && record.token == "0a1b2c3d4e5f6071" && record.isValid)
+    #expect(record.headers.collapseID == "c1" && record.payload?.aps.badge == 1)
+    #expect(record.source == "dir/s.yaml:9")
+    guard case .device(.push(let fromFile, nil)) = scenario.timeline[1].event else {
+      Issue.record("expected a push from a file")
+      return
+    }
+    #expect(fromFile.bundleID == "com.example.chat" && fromFile.source == "dir/payload.apns")
+    let events = scenario.timeline.dropFirst(2).map(\.event)
+    #expect(
+      events == [
+        .device(.focus("work")), .device(.lock), .device(.unlock),
+        .device(.setting(bundleID: "com.example.chat", .authorization(.denied))),
+        .device(.setting(bundleID: "com.example.chat", .state(.notRunning))),
+        .device(.setting(bundleID: "com.example.chat", .banners(false))),
+        .open(.push(1)), .open(.push(2)), .clear(.collapseID("c1")), .clearGroup(.collapseID("c1")),
+        .device(.clearAll), .action(.push(1), actionID: "LIKE"), .reply(.push(2), actionID: nil, text: "On my way"),
+        .advance, .device(.focus(nil)),
+      ])
+  }
+
+  @Test func invalidPayloadsAreKeptWithDiagnostics() throws {
+    let text = """
+      timeline:
+        - push: {bundle: com.example.chat, file: bad.json}
+        - push: {bundle: com.example.chat, payload: '{"aps": {"badge": "3"}}'}
+      """
+    let scenario = try ScenarioLoader(files: files).loadScenario(text: text, file: "dir/s.yaml")
+    let run = scenario.run()
+    #expect(run.records.map(\.decision.disposition) == [.rejected, .rejected])
+    #expect(run.records[0].diagnostics.first?.code == .trailingComma)
+    #expect(run.records[1].source == "dir/s.yaml:3")
+  }
+
+  // MARK: Errors
+
+  func error(_ text: String, file: String = "s.yaml") -> String {
+    do {
+      _ = try ScenarioLoader(files: files).loadScenario(text: text, file: file)
+      return "no error"
+    } catch {
+      return error.description
+    }
+  }
+
+  @Test func wrongTypesNameFileLineColumnAndKeyPath() {
+    let text = """
+      profile:
+        apps:
+          - bundle: a.b
+          - bundle: c.d
+            settings:
+              banners: yes please
+      timeline: []
+      """
+    #expect(error(text) == #"s.yaml:6:18: profile.apps[1].settings.banners: expected true or false, got "yes please""#)
+    #expect(
+      error("profile: {locked: 1}\ntimeline: []") == "s.yaml:1:19: profile.locked: expected true or false, got 1")
+    #expect(
+      error("profile: {silentPushesPerHour: many}\ntimeline: []")
+        == #"s.yaml:1:32: profile.silentPushesPerHour: expected a whole number, got "many""#)
+    #expect(error("timeline: {a: 1}") == "s.yaml:1:11: timeline: expected a list, got a mapping")
+  }
+
+  @Test func unknownKeysSuggestTheClosest() {
+    #expect(
+      error("profile: {lockd: true}\ntimeline: []").hasPrefix(
+        #"s.yaml:1:11: profile.lockd: unknown key "lockd" (did you mean "locked"?); expected one of start, timeZone"#))
+    #expect(
+      error("timline: []").hasPrefix(#"s.yaml:1:1: timline: unknown key "timline" (did you mean "timeline"?)"#))
+  }
+
+  @Test func badEnumValuesListTheValidOnes() {
+    #expect(
+      error("profile: {apps: [{bundle: a.b, settings: {bannerStyle: sticky}}]}\ntimeline: []")
+        == #"s.yaml:1:56: profile.apps[0].settings.bannerStyle: expected one of temporary, persistent, got "sticky""#)
+    #expect(
+      error("profile: {apps: [{bundle: a.b, authorization: authorised}]}\ntimeline: []")
+        == #"s.yaml:1:47: profile.apps[0].authorization: expected one of notDetermined, denied, authorized, provisional, ephemeral, got "authorised" (did you mean "authorized"?)"#
+    )
+    #expect(error("timeline:\n  - focus: slep").contains(#"(did you mean "sleep"?)"#))
+  }
+
+  @Test func badTimesSayWhatIsExpected() {
+    #expect(
+      error("profile: {start: tomorrow}\ntimeline: []")
+        == #"s.yaml:1:18: profile.start: expected a date and time such as 2026-11-23T09:41:00+01:00 or 2026-11-23 09:41, got "tomorrow""#
+    )
+    #expect(
+      error("timeline:\n  - after: soon\n    lock:")
+        == #"s.yaml:2:12: timeline[0].after: expected a duration such as 30s, 5m, 1h30m or 250ms, got "soon""#)
+    #expect(
+      error("timeline:\n  - at: +5m\n    lock:\n  - at: +1m\n    unlock:").hasPrefix(
+        "s.yaml:4:9: timeline[1].at: this event is at 2026-11-23T09:42:00Z, before the previous one (2026-11-23T09:46:00Z)"))
+    #expect(
+      error("profile: {timeZone: Mars/Olympus}\ntimeline: []").hasPrefix(
+        #"s.yaml:1:21: profile.timeZone: unknown time zone "Mars/Olympus""#))
+  }
+
+  @Test func missingFilesAndKeys() {
+    #expect(
+      error("timeline:\n  - push: {bundle: a.b, file: nope.apns}", file: "dir/s.yaml")
+        == #"dir/s.yaml:2:31: timeline[0].push.file: cannot read the payload "nope.apns" (dir/nope.apns): no such file"#)
+    #expect(
+      error("profile: missing.yaml\ntimeline: []", file: "dir/s.yaml")
+        == #"dir/s.yaml:1:10: profile: cannot read the profile "missing.yaml" (dir/missing.yaml): no such file"#)
+    #expect(
+      error("timeline:\n  - push: {payload: {aps: {alert: x}}}").hasPrefix(
+        #"s.yaml:2:11: timeline[0].push: missing "bundle""#))
+    #expect(error("profile: {}") == #"s.yaml:1:1: missing "timeline": expected a list of events"#)
+    #expect(
+      error("timeline:\n  - open: 1")
+        == "s.yaml:2:11: timeline[0].open: no push comes before this event, so there is no notification 1")
+    #expect(error("timeline:\n  - lock:\n    unlock:").hasPrefix("s.yaml:2:5: timeline[0]: one event per entry"))
+    #expect(error("a: [") .hasPrefix("s.yaml:2:1: YAML syntax error"))
+  }
+
+  @Test func errorsInsideAProfileFileNameThatFile() {
+    let loader = ScenarioLoader(files: .memory(["p/profile.yaml": "apps:\n  - bundle: a.b\n    state: asleep\n"]))
+    do {
+      _ = try loader.loadScenario(text: "profile: profile.yaml\ntimeline: []", file: "p/s.yaml")
+      Issue.record("expected an error")
+    } catch {
+      #expect(
+        error.description
+          == #"p/profile.yaml:3:12: apps[0].state: expected one of foreground, background, notRunning, forceQuit, got "asleep""#)
+    }
+  }
+}

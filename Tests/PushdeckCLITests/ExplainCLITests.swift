@@ -1,0 +1,124 @@
+import Foundation
+import PushTestSupport
+import Testing
+
+/// `pushdeck explain`: golden output for every example, and the exit-status contract.
+///
+/// Goldens live in `Tests/PushdeckCLITests/Goldens/explain`. Run with `PUSHDECK_RECORD=1` to
+/// rewrite them; a freshly recorded golden fails the test so it is reviewed before committing.
+@Suite(.enabled(if: PushdeckProcess.binary != nil, "the pushdeck binary was not built"))
+struct ExplainCLITests {
+  static let root = Corpus.repositoryRoot()
+  static let examples: [String] = {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("Examples").path)) ?? []
+    return names.filter { $0.hasSuffix(".yaml") }.sorted()
+  }()
+
+  func explain(_ arguments: [String], environment: [String: String] = [:]) throws -> PushdeckProcess.Output {
+    try PushdeckProcess.run(["explain"] + arguments, environment: environment, directory: Self.root)
+  }
+
+  func checkGolden(_ actual: String, name: String) throws {
+    let url = Self.root.appendingPathComponent("Tests/PushdeckCLITests/Goldens/explain/\(name)")
+    if ProcessInfo.processInfo.environment["PUSHDECK_RECORD"] == "1" {
+      try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+      try actual.write(to: url, atomically: true, encoding: .utf8)
+      Issue.record("recorded \(name); review it and run again without PUSHDECK_RECORD")
+      return
+    }
+    let expected = try String(contentsOf: url, encoding: .utf8)
+    #expect(actual == expected, "explain output for \(name) changed; rerun with PUSHDECK_RECORD=1 to accept")
+  }
+
+  @Test func everyExampleHasAnExample() {
+    #expect(Self.examples.count >= 7)
+  }
+
+  @Test(arguments: examples)
+  func jsonGolden(example: String) throws {
+    let output = try explain(["--format", "json", "Examples/\(example)"])
+    #expect(output.status == 0, "\(output.standardError)")
+    for line in output.standardOutput.split(separator: "\n") {
+      let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+      for key in [
+        "index", "at", "bundle", "threadId", "collapseId", "interruptionLevel", "disposition", "surfaces", "sound",
+        "badge", "reasons", "callbacks", "group", "rank", "rankTerms", "source", "diagnostics",
+      ] {
+        #expect(object?.keys.contains(key) == true, "\(key) missing")
+      }
+    }
+    try checkGolden(output.standardOutput, name: example.replacingOccurrences(of: ".yaml", with: ".jsonl"))
+  }
+
+  @Test(arguments: examples)
+  func textGolden(example: String) throws {
+    let output = try explain(["Examples/\(example)"], environment: ["NO_COLOR": "1"])
+    #expect(output.status == 0, "\(output.standardError)")
+    #expect(!output.standardOutput.contains("\u{1B}"))
+    try checkGolden(output.standardOutput, name: example.replacingOccurrences(of: ".yaml", with: ".txt"))
+  }
+
+  @Test func payloadsAndCapturesUseTheStandardProfile() throws {
+    let directory = try PushdeckProcess.temporaryDirectory()
+    let capture = directory.appendingPathComponent("c.jsonl")
+    try (#"{"at": 1795426860, "bundle": "com.a.b", "payload": {"aps": {"alert": "one"}}}"# + "\n"
+      + #"{"at": 1795426920, "bundle": "com.a.b", "payload": {"aps": {"alert": "two", "sound": "default"}}}"# + "\n")
+      .write(to: capture, atomically: true, encoding: .utf8)
+    let output = try explain(["--format", "json", capture.path, "Examples/payloads/message.apns"])
+    #expect(output.status == 0)
+    let lines = output.standardOutput.split(separator: "\n")
+    #expect(lines.count == 3)
+    #expect(lines.first?.contains(#""at":"2026-11-23T09:41:00Z""#) == true)
+    #expect(lines.dropFirst().first?.contains(#""at":"2026-11-23T09:42:00Z""#) == true)
+    #expect(lines.allSatisfy { $0.contains(#""disposition":"delivered""#) })
+  }
+
+  @Test func aRejectedPushExitsOne() throws {
+    let output = try explain(["Examples/payloads/trailing-comma.apns"])
+    #expect(output.status == 1)
+    #expect(output.standardOutput.contains("Rejected"))
+    #expect(output.standardOutput.contains("error[TrailingComma]"))
+  }
+
+  @Test func scenarioErrorsExitTwoWithTheLocation() throws {
+    let directory = try PushdeckProcess.temporaryDirectory()
+    let file = directory.appendingPathComponent("bad.yaml")
+    try "timeline:\n  - after: 5 minutes\n    lock:\n".write(to: file, atomically: true, encoding: .utf8)
+    let output = try explain([file.path])
+    #expect(output.status == 2)
+    #expect(
+      output.standardError.contains(
+        "bad.yaml:2:12: timeline[0].after: expected a duration such as 30s, 5m, 1h30m or 250ms, got \"5 minutes\""))
+  }
+
+  @Test func profileErrorsAndMissingFilesExitTwo() throws {
+    let missing = try explain(["--profile", "nope.yaml", "Examples/payloads/message.apns"])
+    #expect(missing.status == 2)
+    #expect(missing.standardError.contains("nope.yaml: cannot read the file"))
+    let noInput = try explain(["does-not-exist.apns"])
+    #expect(noInput.status == 2)
+    let usage = try explain([])
+    #expect(usage.status == 2)
+  }
+
+  @Test func profileOptionAppliesToPayloads() throws {
+    let directory = try PushdeckProcess.temporaryDirectory()
+    let profile = directory.appendingPathComponent("p.yaml")
+    try "installsUnknownApps: false\nactiveFocus: dnd\napps: [{bundle: com.example.messages}]\n"
+      .write(to: profile, atomically: true, encoding: .utf8)
+    let output = try explain(["--format", "json", "--profile", profile.path, "Examples/payloads/message.apns"])
+    #expect(output.status == 0)
+    #expect(output.standardOutput.contains(#""code":"focusSilenced""#))
+  }
+
+  @Test func payloadTextIsMadeTerminalSafe() throws {
+    let directory = try PushdeckProcess.temporaryDirectory()
+    let file = directory.appendingPathComponent("evil.json")
+    try #"{"aps": {"alert": {"title": "a\u001b[2Jb", "body": "\u202eevil"}}}"#.write(to: file, atomically: true, encoding: .utf8)
+    let output = try explain([file.path])
+    #expect(output.status == 0)
+    #expect(!output.standardOutput.contains("\u{1B}"))
+    #expect(output.standardOutput.contains("a\\u{1B}[2Jb"))
+    #expect(output.standardOutput.contains("\\u{202E}evil"))
+  }
+}
