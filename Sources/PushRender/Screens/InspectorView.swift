@@ -24,6 +24,8 @@ struct InspectorView {
     if decision.playsSound { lines.append(("sound: \(decision.sound.map { "\($0)" } ?? "default")", .cardBody)) }
     if let badge = decision.badge { lines.append(("badge: \(badge)", .cardBody)) }
     if decision.previewsHidden { lines.append(("previews hidden", .cardBody)) }
+    lines.append(("Reasons", .groupHeader))
+    if decision.reasons.isEmpty { lines.append(("none: delivered as the app's settings allow", .cardMeta)) }
     for reason in decision.reasons { lines.append(("• \(reason.code.rawValue): \(reason.text)", .cardBody)) }
     lines.append(("Callbacks", .groupHeader))
     let fired = decision.callbacks.map(\.rawValue)
