@@ -1,11 +1,13 @@
 import PushCore
 import PushRender
 import PushUI
+import Synchronization
 
 /// The interactive loop: input → events → state → render → present, on one thread.
 ///
 /// Each turn waits at most ``inputTimeoutMilliseconds`` for input, so the clock and pending
-/// termination signals are looked at several times a second.
+/// termination signals are looked at several times a second. Chosen actions go to the
+/// ``ActionHandler`` on a task; their outcomes come back through an inbox drained each turn.
 @MainActor
 public final class AppLoop {
   /// The current state.
@@ -15,8 +17,12 @@ public final class AppLoop {
   private let screen: any TerminalScreen
   private let input: any InputSource
   private let theme: Theme
+  private let sleepTheme: Theme?
   private let keyMap: KeyMap
+  private let handler: (any ActionHandler)?
+  private let inbox = ActionInbox()
   private var clock: SimulationClock
+  private var running: [Task<Void, Never>] = []
 
   /// Creates a loop; nothing happens until ``run(maxTurns:)``.
   ///
@@ -26,17 +32,23 @@ public final class AppLoop {
   ///   - input: where keys, resizes and signals come from.
   ///   - clock: the simulation clock.
   ///   - theme: the full-colour theme; it is adapted to the screen's colour capability.
+  ///   - sleepTheme: the theme for a Focus that dims the lock screen, if loaded.
+  ///   - handler: where chosen actions go; without one, each action reports `.unhandled`.
   ///   - keyMap: key bindings.
   ///   - inputTimeoutMilliseconds: the longest wait per turn (at most 250 ms is sensible).
   public init(
     state: AppState, screen: any TerminalScreen, input: any InputSource, clock: SimulationClock,
-    theme: Theme, keyMap: KeyMap = .standard, inputTimeoutMilliseconds: Int = 250
+    theme: Theme, sleepTheme: Theme? = nil, handler: (any ActionHandler)? = nil, keyMap: KeyMap = .standard,
+    inputTimeoutMilliseconds: Int = 250
   ) {
     self.state = state
+    self.state.isManualClock = clock.mode == .manual
     self.screen = screen
     self.input = input
     self.clock = clock
     self.theme = theme.adapted(to: screen.colorCapability)
+    self.sleepTheme = sleepTheme?.adapted(to: screen.colorCapability)
+    self.handler = handler
     self.keyMap = keyMap
     self.inputTimeoutMilliseconds = inputTimeoutMilliseconds
   }
@@ -56,24 +68,18 @@ public final class AppLoop {
       turns += 1
       var events: [Event] = []
       if let inputEvent = input.nextInput(timeoutMilliseconds: inputTimeoutMilliseconds),
-        let event = keyMap.event(for: inputEvent)
+        let event = keyMap.event(for: inputEvent, mode: state.inputMode)
       {
         events.append(event)
       }
+      events += inbox.drain().map { Event.actionFinished($0.id, $0.outcome) }
       events.append(.tick(clock.now()))
       for event in events {
-        for effect in reduce(into: &state, event) {
-          switch effect {
-          case .exit(let status):
-            return status
-          case .advanceClock(let duration):
-            clock.advance(by: duration)
-            _ = reduce(into: &state, .tick(clock.now()))
-          }
-        }
+        if let status = handle(event) { return status }
       }
       let frame = render(
-        state, size: Size(columns: state.terminalColumns, rows: state.terminalRows), theme: theme)
+        state, size: Size(columns: state.terminalColumns, rows: state.terminalRows), theme: theme,
+        sleepTheme: sleepTheme)
       if frame != lastFrame {
         screen.present(frame)
         lastFrame = frame
@@ -82,10 +88,66 @@ public final class AppLoop {
     return nil
   }
 
+  /// Waits for the action handlers still running (tests call this before looking at outcomes).
+  public func finishActions() async {
+    for task in running { await task.value }
+    running = []
+  }
+
+  /// Applies one event and performs its effects; returns an exit status when asked to exit.
+  private func handle(_ event: Event) -> Int32? {
+    for effect in reduce(into: &state, event) {
+      switch effect {
+      case .exit(let status):
+        return status
+      case .advanceClock(let duration):
+        clock.advance(by: duration)
+        _ = reduce(into: &state, .tick(clock.now()))
+      case .perform(let invocation):
+        perform(invocation)
+      }
+    }
+    return nil
+  }
+
+  private func perform(_ invocation: ActionInvocation) {
+    guard let handler else {
+      inbox.post(id: invocation.id, outcome: .unhandled)
+      return
+    }
+    let inbox = self.inbox
+    running.removeAll { $0.isCancelled }
+    running.append(
+      Task.detached {
+        let outcome = await handler.perform(invocation)
+        inbox.post(id: invocation.id, outcome: outcome)
+      })
+  }
+
   private func draw() -> CellGrid {
     let frame = render(
-      state, size: Size(columns: state.terminalColumns, rows: state.terminalRows), theme: theme)
+      state, size: Size(columns: state.terminalColumns, rows: state.terminalRows), theme: theme,
+      sleepTheme: sleepTheme)
     screen.present(frame)
     return frame
+  }
+}
+
+/// Outcomes of actions, posted from handler tasks and drained by the loop's thread.
+final class ActionInbox: Sendable {
+  private let outcomes = Mutex<[(id: Int, outcome: ActionOutcome)]>([])
+
+  /// Posts an outcome.
+  func post(id: Int, outcome: ActionOutcome) {
+    outcomes.withLock { $0.append((id, outcome)) }
+  }
+
+  /// Takes every outcome posted so far, in order.
+  func drain() -> [(id: Int, outcome: ActionOutcome)] {
+    outcomes.withLock { pending in
+      let taken = pending
+      pending = []
+      return taken
+    }
   }
 }

@@ -16,13 +16,16 @@ public struct SimulationClock: Sendable {
 
   /// How time moves.
   public let mode: Mode
+  /// How many simulated seconds pass per wall second in ``Mode/wall`` mode.
+  public let speed: Double
   private let start: SimInstant
   private let origin: ContinuousClock.Instant
   private var offset: SimDuration
 
   /// Starts a clock at a simulated instant.
-  public init(start: SimInstant, mode: Mode, origin: ContinuousClock.Instant = .now) {
+  public init(start: SimInstant, mode: Mode, speed: Double = 1, origin: ContinuousClock.Instant = .now) {
     self.mode = mode
+    self.speed = speed > 0 ? speed : 1
     self.start = start
     self.origin = origin
     self.offset = SimDuration(milliseconds: 0)
@@ -33,7 +36,8 @@ public struct SimulationClock: Sendable {
     guard mode == .wall else { return start + offset }
     let elapsed = origin.duration(to: wall).components
     let milliseconds = elapsed.seconds * 1000 + elapsed.attoseconds / 1_000_000_000_000_000
-    return start + offset + SimDuration(milliseconds: milliseconds)
+    let scaled = Int64((Double(milliseconds) * speed).rounded())
+    return start + offset + SimDuration(milliseconds: scaled)
   }
 
   /// Moves simulated time forward.

@@ -1,30 +1,174 @@
 import PushCore
 
-/// Which screen the front end shows.
+/// Which screen the front end shows underneath any overlay.
 public enum Screen: Equatable, Sendable {
-  /// The lock screen with the clock and notification stacks.
+  /// The lock screen with the clock, Live Activities and notification stacks.
   case lock
+  /// Notification Center: every stored notification, grouped and ranked.
+  case center
+  /// One notification opened in full.
+  case detail(NotificationID)
 }
 
-/// The front end's state: the device snapshot, the screen and the terminal's size.
-public struct AppState: Equatable, Sendable {
-  /// What the device holds now.
-  public var device: DeviceSnapshot
+/// What is drawn over the screen and takes the keys first.
+public enum Overlay: Equatable, Sendable {
+  /// The help overlay listing every key.
+  case help
+  /// The action sheet (iOS's long press) for a notification.
+  case actionSheet(ActionSheet)
+}
+
+/// The action sheet's state: the notification, the highlighted action and what is being asked.
+public struct ActionSheet: Equatable, Sendable {
+  /// What the sheet is doing.
+  public enum Stage: Equatable, Sendable {
+    /// Choosing an action.
+    case choosing
+    /// An authentication-required action was chosen on a locked phone: asking to unlock first.
+    case confirmUnlock(actionID: String)
+    /// A text-input action was chosen: the inline reply field and its text.
+    case reply(actionID: String, text: String)
+  }
+
+  /// The notification whose actions are shown.
+  public var notification: NotificationID
+  /// The highlighted action's index.
+  public var highlighted: Int
+  /// What the sheet is doing.
+  public var stage: Stage
+
+  /// Creates a sheet with the first action highlighted.
+  public init(notification: NotificationID, highlighted: Int = 0, stage: Stage = .choosing) {
+    self.notification = notification
+    self.highlighted = highlighted
+    self.stage = stage
+  }
+}
+
+/// A short message shown above the status bar, for example the outcome of an action.
+public struct Toast: Equatable, Sendable {
+  /// The text.
+  public var text: String
+  /// When it leaves (simulated time).
+  public var expiresAt: SimInstant
+}
+
+/// How keys are read: as commands, or as text typed into a field.
+public enum InputMode: Equatable, Sendable {
+  /// Keys are looked up in the key map.
+  case commands
+  /// Printable keys are typed into the reply field.
+  case textEntry
+}
+
+/// The front end's state: the simulated device, the events still to come, and what the UI shows.
+///
+/// The device is a pure ``DeviceSimulator``; time arrives as ``Event/tick(_:)`` and timeline
+/// events are applied when they fall due, so the same inputs always give the same state.
+public struct AppState: Sendable {
+  /// The simulated iPhone.
+  public internal(set) var device: DeviceSimulator
+  /// Events still to come, in time order.
+  public internal(set) var timeline: [TimelineEntry]
+  /// The index of the next timeline entry to apply.
+  public internal(set) var timelineCursor = 0
+  /// The simulated now.
+  public internal(set) var now: SimInstant
   /// The screen showing.
-  public var screen: Screen
+  public var screen: Screen = .lock
+  /// The overlay over the screen, if any.
+  public var overlay: Overlay?
+  /// Whether the inspector pane is open.
+  public var isInspectorOpen = false
+  /// Banners waiting or showing; the first one is on screen.
+  public internal(set) var banners: [Banner] = []
+  /// The message above the status bar, if any.
+  public internal(set) var toast: Toast?
+  /// Notifications released by the last Scheduled Summary, shown as one card on the lock screen.
+  public internal(set) var summary: [NotificationID] = []
+  /// The selected row on the lock screen (an index into ``lockScreenGroups()``).
+  public var lockSelection = 0
+  /// The selected row in Notification Center (an index into ``centerRows()``).
+  public var centerSelection = 0
+  /// Stacks expanded in Notification Center.
+  public var expanded: Set<GroupKey> = []
   /// The terminal's width in columns, as last reported.
   public var terminalColumns: Int
   /// The terminal's height in rows, as last reported.
   public var terminalRows: Int
+  /// Whether the runtime moves time only when asked (shown in the status bar).
+  public var isManualClock = false
+  /// The next action invocation's id.
+  public internal(set) var nextInvocationID = 1
+  /// Held notifications waiting for the Scheduled Summary.
+  var held: Set<NotificationID> = []
+  /// Each notification's delivery record, by its index in `device.records`.
+  var recordIndex: [NotificationID: Int] = [:]
 
-  /// Creates the state for a device snapshot.
+  /// Creates the state for a device and the events still to come.
+  ///
+  /// - Parameters:
+  ///   - device: the simulated iPhone as it starts.
+  ///   - timeline: events to apply as time passes; sorted here by time (stable).
+  ///   - terminalColumns: the terminal's width.
+  ///   - terminalRows: the terminal's height.
   public init(
-    device: DeviceSnapshot, screen: Screen = .lock, terminalColumns: Int = 80,
+    device: DeviceSimulator, timeline: [TimelineEntry] = [], terminalColumns: Int = 80,
     terminalRows: Int = 24
   ) {
     self.device = device
-    self.screen = screen
+    self.timeline = timeline.enumerated().sorted { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) }
+      .map(\.element)
+    self.now = device.now
     self.terminalColumns = terminalColumns
     self.terminalRows = terminalRows
+    for (index, record) in device.records.enumerated() {
+      if let id = record.notification?.id { recordIndex[id] = index }
+    }
+  }
+
+  /// How keys are read now.
+  public var inputMode: InputMode {
+    if case .actionSheet(let sheet)? = overlay, case .reply = sheet.stage { return .textEntry }
+    return .commands
+  }
+
+  /// The banner on screen, if any.
+  public var currentBanner: Banner? { banners.first }
+
+  /// The time of the next timeline event, if any.
+  public var nextEventAt: SimInstant? {
+    timelineCursor < timeline.count ? timeline[timelineCursor].at : nil
+  }
+
+  /// How many timeline events have not happened yet.
+  public var pendingEventCount: Int { timeline.count - timelineCursor }
+
+  /// The delivery record of a notification (its decision, diagnostics and rank at arrival).
+  public func record(for id: NotificationID) -> DeliveryRecord? {
+    guard let index = recordIndex[id], index < device.records.count else { return nil }
+    return device.records[index]
+  }
+
+  /// The app's description for display.
+  public func appInfo(_ bundleID: String) -> AppInfo {
+    device.app(bundleID)?.info ?? AppInfo.inferred(from: bundleID)
+  }
+
+  /// The category a notification names, when its app registered it.
+  public func category(of notification: PushNotification) -> NotificationCategory? {
+    device.app(notification.bundleID)?.category(notification.category)
+  }
+
+  /// The actions the action sheet offers for a notification: the category's, in order, at most 10.
+  public func actions(for id: NotificationID) -> [NotificationAction] {
+    guard let stored = device.store[id] else { return [] }
+    return Array((category(of: stored.notification)?.actions ?? []).prefix(10))
+  }
+
+  /// Whether the app that sent a notification is provisionally authorized (Keep… / Turn Off).
+  public func isProvisional(_ id: NotificationID) -> Bool {
+    guard let stored = device.store[id] else { return false }
+    return device.app(stored.notification.bundleID)?.authorization == .provisional
   }
 }

@@ -6,11 +6,45 @@ public enum Command: Equatable, Sendable {
   case quit
   /// Move the simulated clock forward.
   case advanceClock(SimDuration)
+  /// Move the simulated clock to the next timeline event.
+  case stepToNextEvent
+  /// Switch between the lock screen and Notification Center.
+  case toggleCenter
+  /// Open Notification Center.
+  case openCenter
+  /// Close what is on top: overlay, banner, opened notification, Notification Center.
+  case back
+  /// Move the selection.
+  case moveUp, moveDown
+  /// Enter: expand or collapse a stack, open a notification, choose an action.
+  case activate
+  /// Space: expand or collapse the selected stack.
+  case toggleExpand
+  /// Open the selected notification in full.
+  case openSelected
+  /// Clear the selected notification, its group, or everything.
+  case clearSelected, clearGroup, clearAll
+  /// Open the action sheet for the selected notification.
+  case showActions
+  /// Show or hide the inspector pane.
+  case toggleInspector
+  /// Show or hide the help overlay.
+  case toggleHelp
+  /// Lock or unlock the phone.
+  case toggleLock
+  /// Turn Do Not Disturb on or off.
+  case toggleDoNotDisturb
+  /// Provisional notifications: Keep… (authorize) and Turn Off (deny).
+  case keepProvisional, turnOffProvisional
+  /// Type text into the reply field.
+  case insertText(String)
+  /// Delete the last character of the reply field.
+  case deleteBackward
 }
 
 /// Something that happened, fed to ``reduce(into:_:)``.
 public enum Event: Equatable, Sendable {
-  /// Simulated time moved on.
+  /// Simulated time moved on: timeline events that fell due are applied.
   case tick(SimInstant)
   /// The terminal changed size.
   case resize(columns: Int, rows: Int)
@@ -18,6 +52,8 @@ public enum Event: Equatable, Sendable {
   case command(Command)
   /// The process was asked to stop by a signal (SIGINT, SIGTERM).
   case terminationRequested(signal: Int32)
+  /// An action handler finished.
+  case actionFinished(ActionInvocation.ID, ActionOutcome)
 }
 
 /// Work the shell must do after an event; the reducer itself performs none.
@@ -26,24 +62,326 @@ public enum Effect: Equatable, Sendable {
   case exit(status: Int32)
   /// Move the simulation clock forward (the runtime owns the clock).
   case advanceClock(SimDuration)
+  /// Hand a chosen action to the action handler; its outcome comes back as
+  /// ``Event/actionFinished(_:_:)``.
+  case perform(ActionInvocation)
 }
+
+/// How long a toast stays, in simulated time.
+let toastDuration = SimDuration.seconds(4)
 
 /// Applies an event to the state and returns the effects the shell must perform.
 public func reduce(into state: inout AppState, _ event: Event) -> [Effect] {
   switch event {
   case .tick(let now):
-    state.device.now = now
+    state.advance(to: now)
     return []
   case .resize(let columns, let rows):
     state.terminalColumns = columns
     state.terminalRows = rows
     return []
-  case .command(.quit):
-    return [.exit(status: 0)]
-  case .command(.advanceClock(let duration)):
-    return [.advanceClock(duration)]
+  case .command(let command):
+    return state.perform(command)
   case .terminationRequested(let signal):
     // The shell convention: 128 + signal number (130 for SIGINT, 143 for SIGTERM).
     return [.exit(status: 128 + signal)]
+  case .actionFinished(_, let outcome):
+    switch outcome {
+    case .succeeded(let message): state.showToast(message ?? "Action done")
+    case .failed(let message): state.showToast("Action failed: \(message)")
+    case .unhandled: state.showToast("No action handler is registered: the action was not run")
+    }
+    return []
+  }
+}
+
+extension AppState {
+  /// Moves time to `instant`, applying due timeline events, queueing banners, releasing the
+  /// Scheduled Summary and expiring banners and toasts.
+  mutating func advance(to instant: SimInstant) {
+    guard instant >= now else { return }
+    while timelineCursor < timeline.count, timeline[timelineCursor].at <= instant {
+      let entry = timeline[timelineCursor]
+      timelineCursor += 1
+      apply(entry.event, at: entry.at)
+    }
+    now = instant
+    device.advance(to: instant)
+    releaseSummary()
+    settleBanners()
+    if let toast, toast.expiresAt <= now { self.toast = nil }
+  }
+
+  /// Applies a device event and keeps the UI's bookkeeping in step with the device.
+  mutating func apply(_ event: DeviceEvent, at instant: SimInstant) {
+    let record = device.apply(event, at: max(instant, device.now))
+    if let record, let notification = record.notification {
+      recordIndex[notification.id] = record.index
+      if record.decision.disposition == .heldForSummary { held.insert(notification.id) }
+      if record.decision.surfaces.contains(.banner), device.store[notification.id] != nil
+        || record.decision.surfaces.contains(.liveActivity)
+      {
+        let style = device.app(notification.bundleID)?.settings.bannerStyle ?? .temporary
+        banners.append(
+          Banner(notification: notification.id, arrivedAt: record.at, isPersistent: style == .persistent))
+      }
+    }
+    // Banners of notifications that are gone (cleared, opened, replaced) leave with them.
+    let before = banners.first?.notification
+    let liveActivityBanners = Set(banners.filter(isLiveActivityBanner).map(\.notification))
+    banners.removeAll { device.store[$0.notification] == nil && !liveActivityBanners.contains($0.notification) }
+    if banners.first?.notification != before, !banners.isEmpty, banners[0].shownAt == nil {
+      banners[0].shownAt = max(banners[0].arrivedAt, device.now)
+    }
+    summary.removeAll { device.store[$0] == nil }
+    settleBanners()
+  }
+
+  private func isLiveActivityBanner(_ banner: Banner) -> Bool {
+    record(for: banner.notification)?.decision.surfaces.contains(.liveActivity) == true
+  }
+
+  private mutating func releaseSummary() {
+    guard !held.isEmpty else { return }
+    let released = held.filter { device.store[$0]?.heldUntil == nil }
+    guard !released.isEmpty else { return }
+    held.subtract(released)
+    let stillStored = released.filter { device.store[$0] != nil }
+    if !stillStored.isEmpty {
+      summary = stillStored.sorted()
+      showToast("Scheduled Summary: \(stillStored.count) notification\(stillStored.count == 1 ? "" : "s")")
+    }
+  }
+
+  /// Shows the front banner, and moves the queue on past temporary banners whose time is up.
+  private mutating func settleBanners() {
+    while !banners.isEmpty {
+      if banners[0].shownAt == nil { banners[0].shownAt = banners[0].arrivedAt }
+      guard let expiry = banners[0].expiresAt, expiry <= now else { return }
+      banners.removeFirst()
+      if !banners.isEmpty { banners[0].shownAt = max(banners[0].arrivedAt, expiry) }
+    }
+  }
+
+  mutating func showToast(_ text: String) {
+    toast = Toast(text: text, expiresAt: now + toastDuration)
+  }
+
+  /// Carries out a command.
+  mutating func perform(_ command: Command) -> [Effect] {
+    switch command {
+    case .quit:
+      return [.exit(status: 0)]
+    case .advanceClock(let duration):
+      return [.advanceClock(duration)]
+    case .stepToNextEvent:
+      guard let next = nextEventAt else {
+        showToast("No more events on the timeline")
+        return []
+      }
+      return [.advanceClock(SimDuration(milliseconds: max(0, (next - now).milliseconds)))]
+    case .toggleCenter:
+      overlay = nil
+      screen = screen == .center ? .lock : .center
+    case .openCenter:
+      overlay = nil
+      screen = .center
+    case .back:
+      goBack()
+    case .moveUp, .moveDown:
+      move(by: command == .moveUp ? -1 : 1)
+    case .activate:
+      return activate()
+    case .toggleExpand:
+      toggleExpand()
+    case .openSelected:
+      if let id = selectedNotification { screen = .detail(id) }
+    case .clearSelected:
+      if let id = selectedNotification { apply(.clear(id), at: now) }
+      leaveDetailIfGone()
+    case .clearGroup:
+      if let id = selectedNotification, let key = device.store[id]?.group {
+        apply(.clearGroup(key), at: now)
+        expanded.remove(key)
+      }
+      leaveDetailIfGone()
+    case .clearAll:
+      apply(.clearAll, at: now)
+      expanded = []
+      leaveDetailIfGone()
+    case .showActions:
+      guard let id = selectedNotification else { return [] }
+      overlay = .actionSheet(ActionSheet(notification: id))
+    case .toggleInspector:
+      isInspectorOpen.toggle()
+    case .toggleHelp:
+      overlay = overlay == .help ? nil : .help
+    case .toggleLock:
+      apply(device.isLocked ? .unlock : .lock, at: now)
+      showToast(device.isLocked ? "Locked" : "Unlocked")
+    case .toggleDoNotDisturb:
+      let turningOn = device.activeFocusID == nil
+      apply(.focus(turningOn ? FocusMode.doNotDisturb.id : nil), at: now)
+      showToast(turningOn ? "Do Not Disturb on" : "Focus off")
+    case .keepProvisional, .turnOffProvisional:
+      setProvisional(keep: command == .keepProvisional)
+    case .insertText(let text):
+      if case .actionSheet(var sheet)? = overlay, case .reply(let actionID, let typed) = sheet.stage {
+        sheet.stage = .reply(actionID: actionID, text: typed + text)
+        overlay = .actionSheet(sheet)
+      }
+    case .deleteBackward:
+      if case .actionSheet(var sheet)? = overlay, case .reply(let actionID, let typed) = sheet.stage {
+        sheet.stage = .reply(actionID: actionID, text: String(typed.dropLast()))
+        overlay = .actionSheet(sheet)
+      }
+    }
+    clampSelections()
+    return []
+  }
+
+  private mutating func goBack() {
+    if overlay != nil {
+      overlay = nil
+    } else if isInspectorOpen {
+      isInspectorOpen = false
+    } else if !banners.isEmpty {
+      banners.removeFirst()
+      if !banners.isEmpty { banners[0].shownAt = now }
+    } else if case .detail = screen {
+      screen = .center
+    } else {
+      screen = .lock
+    }
+  }
+
+  private mutating func leaveDetailIfGone() {
+    if case .detail(let id) = screen, device.store[id] == nil { screen = .center }
+    if case .actionSheet(let sheet)? = overlay, device.store[sheet.notification] == nil { overlay = nil }
+  }
+
+  private mutating func clampSelections() {
+    let lockCount = lockScreenGroups().count
+    lockSelection = min(max(lockSelection, 0), max(lockCount - 1, 0))
+    if screen == .center {
+      let rowCount = centerRows().count
+      centerSelection = min(max(centerSelection, 0), max(rowCount - 1, 0))
+    }
+  }
+
+  private mutating func move(by step: Int) {
+    if case .actionSheet(var sheet)? = overlay {
+      guard case .choosing = sheet.stage else { return }
+      let count = actions(for: sheet.notification).count
+      guard count > 0 else { return }
+      sheet.highlighted = (sheet.highlighted + step + count) % count
+      overlay = .actionSheet(sheet)
+      return
+    }
+    switch screen {
+    case .lock: lockSelection += step
+    case .center: centerSelection += step
+    case .detail: break
+    }
+  }
+
+  private mutating func toggleExpand() {
+    guard screen == .center else { return }
+    let rows = centerRows()
+    guard centerSelection < rows.count else { return }
+    let key = rows[centerSelection].groupKey
+    if expanded.contains(key) {
+      expanded.remove(key)
+      // Keep the selection on the collapsed stack.
+      centerSelection = centerRows().firstIndex { $0.groupKey == key } ?? centerSelection
+    } else if case .stack(let group) = rows[centerSelection], group.notifications.count > 1 {
+      expanded.insert(key)
+    }
+  }
+
+  private mutating func activate() -> [Effect] {
+    if case .actionSheet(let sheet)? = overlay { return choose(in: sheet) }
+    if overlay == .help {
+      overlay = nil
+      return []
+    }
+    switch screen {
+    case .lock:
+      if let id = selectedNotification { screen = .detail(id) }
+    case .center:
+      let rows = centerRows()
+      guard centerSelection < rows.count else { return [] }
+      switch rows[centerSelection] {
+      case .stack(let group) where group.notifications.count > 1, .header(let group):
+        _ = group
+        toggleExpand()
+      case .stack(let group):
+        if let id = group.notifications.first?.id { screen = .detail(id) }
+      case .item(_, let stored):
+        screen = .detail(stored.id)
+      }
+    case .detail:
+      return []
+    }
+    return []
+  }
+
+  private mutating func choose(in sheet: ActionSheet) -> [Effect] {
+    let actions = actions(for: sheet.notification)
+    switch sheet.stage {
+    case .choosing:
+      guard sheet.highlighted < actions.count else {
+        overlay = nil
+        return []
+      }
+      let action = actions[sheet.highlighted]
+      if action.options.contains(.authenticationRequired) && device.isLocked {
+        overlay = .actionSheet(ActionSheet(notification: sheet.notification, highlighted: sheet.highlighted, stage: .confirmUnlock(actionID: action.identifier)))
+        return []
+      }
+      return proceed(with: action, sheet: sheet)
+    case .confirmUnlock(let actionID):
+      apply(.unlock, at: now)
+      guard let action = actions.first(where: { $0.identifier == actionID }) else { return [] }
+      return proceed(with: action, sheet: sheet)
+    case .reply(let actionID, let text):
+      guard let action = actions.first(where: { $0.identifier == actionID }) else { return [] }
+      return run(action, on: sheet.notification, text: text)
+    }
+  }
+
+  private mutating func proceed(with action: NotificationAction, sheet: ActionSheet) -> [Effect] {
+    if action.isTextInput {
+      overlay = .actionSheet(
+        ActionSheet(notification: sheet.notification, highlighted: sheet.highlighted, stage: .reply(actionID: action.identifier, text: "")))
+      return []
+    }
+    return run(action, on: sheet.notification, text: nil)
+  }
+
+  /// Sends the action to the device and asks the shell to run the app's handler.
+  private mutating func run(_ action: NotificationAction, on id: NotificationID, text: String?) -> [Effect] {
+    overlay = nil
+    guard let stored = device.store[id] else { return [] }
+    let invocation = ActionInvocation(
+      id: nextInvocationID, notification: id, bundleID: stored.notification.bundleID,
+      categoryID: stored.notification.category, actionID: action.identifier, actionTitle: action.title,
+      text: text, payload: stored.notification.rawPayload)
+    nextInvocationID += 1
+    apply(.action(id, actionID: action.identifier, text: text), at: now)
+    leaveDetailIfGone()
+    showToast("\(action.title)…")
+    return [.perform(invocation)]
+  }
+
+  private mutating func setProvisional(keep: Bool) {
+    guard let id = selectedNotification, isProvisional(id), let stored = device.store[id] else {
+      showToast("Keep… and Turn Off apply to provisional notifications")
+      return
+    }
+    let bundleID = stored.notification.bundleID
+    apply(.setting(bundleID: bundleID, .authorization(keep ? .authorized : .denied)), at: now)
+    let name = appInfo(bundleID).displayName
+    showToast(keep ? "\(name): notifications kept (delivered prominently)" : "\(name): notifications turned off")
   }
 }

@@ -38,21 +38,52 @@ public struct KeyMap: Equatable, Sendable {
   /// Creates a key map.
   public init(bindings: [Key: Command]) { self.bindings = bindings }
 
-  /// The default bindings: `q` quits, `]` moves the clock a minute on.
-  public static let standard = KeyMap(bindings: [
-    .character("q"): .quit,
-    .character("Q"): .quit,
-    .character("]"): .advanceClock(.minutes(1)),
-    .character("}"): .advanceClock(.hours(1)),
-  ])
+  /// Every key the front end knows, in the order the help overlay lists them:
+  /// (keys as shown, what they do, the command).
+  public static let documented: [(keys: String, help: String, bindings: [(Key, Command)])] = [
+    ("↑ ↓  k j", "move the selection", [(.up, .moveUp), (.character("k"), .moveUp), (.down, .moveDown), (.character("j"), .moveDown)]),
+    ("Enter", "open · expand/collapse a stack · choose", [(.enter, .activate)]),
+    ("Space", "expand or collapse a stack", [(.character(" "), .toggleExpand)]),
+    ("o", "open the notification in full", [(.character("o"), .openSelected)]),
+    ("n  Tab", "Notification Center ⇄ lock screen", [(.character("n"), .openCenter), (.tab, .toggleCenter)]),
+    ("Esc  h ←", "back: close overlay, banner, pane or screen", [(.escape, .back), (.character("h"), .back), (.left, .back)]),
+    ("a", "actions (long press)", [(.character("a"), .showActions)]),
+    ("x  X  C", "clear one · its group · all", [(.character("x"), .clearSelected), (.character("X"), .clearGroup), (.character("C"), .clearAll)]),
+    ("K  T", "provisional: Keep… · Turn Off", [(.character("K"), .keepProvisional), (.character("T"), .turnOffProvisional)]),
+    ("i", "inspector pane", [(.character("i"), .toggleInspector)]),
+    ("l", "lock or unlock the phone", [(.character("l"), .toggleLock)]),
+    ("d", "Do Not Disturb on/off", [(.character("d"), .toggleDoNotDisturb)]),
+    ("]  }", "clock +1 minute · +1 hour", [(.character("]"), .advanceClock(.minutes(1))), (.character("}"), .advanceClock(.hours(1)))]),
+    (".", "clock to the next push", [(.character("."), .stepToNextEvent)]),
+    ("?", "this help", [(.character("?"), .toggleHelp)]),
+    ("q", "quit", [(.character("q"), .quit), (.character("Q"), .quit)]),
+  ]
+
+  /// The default bindings: every key in ``documented``.
+  public static let standard = KeyMap(
+    bindings: Dictionary(documented.flatMap(\.bindings), uniquingKeysWith: { first, _ in first }))
 
   /// The command for a key, if bound.
   public func command(for key: Key) -> Command? { bindings[key] }
 
+  /// Turns terminal input into an event, if it means anything, reading keys as commands.
+  public func event(for input: InputEvent) -> Event? { event(for: input, mode: .commands) }
+
   /// Turns terminal input into an event, if it means anything.
-  public func event(for input: InputEvent) -> Event? {
+  ///
+  /// In ``InputMode/textEntry`` printable keys are typed, Backspace deletes, Enter sends and
+  /// Esc cancels; nothing else is bound.
+  public func event(for input: InputEvent, mode: InputMode) -> Event? {
     switch input {
-    case .key(let key): return command(for: key).map(Event.command)
+    case .key(let key):
+      guard mode == .textEntry else { return command(for: key).map(Event.command) }
+      switch key {
+      case .character(let character): return .command(.insertText(String(character)))
+      case .backspace: return .command(.deleteBackward)
+      case .enter: return .command(.activate)
+      case .escape: return .command(.back)
+      default: return nil
+      }
     case .resize(let columns, let rows): return .resize(columns: columns, rows: rows)
     case .signal(let number): return .terminationRequested(signal: number)
     }

@@ -33,10 +33,9 @@ struct RenderCommand: ParsableCommand {
       throw ValidationError("--size must look like 80x24")
     }
     let selectedTheme = try ThemeLocator.forCurrentProcess().load(theme)
-    var device = DemoScenario.snapshot()
-    device.now = device.now + .minutes(Int64(advance))
-    let grid = render(
-      AppState(device: device), size: Size(columns: columns, rows: rows), theme: selectedTheme)
+    var state = AppState.demo()
+    _ = reduce(into: &state, .tick(state.now + .minutes(Int64(advance))))
+    let grid = render(state, size: Size(columns: columns, rows: rows), theme: selectedTheme)
     var text = grid.textDump()
     if !frame {
       text = text.split(separator: "\n", omittingEmptySubsequences: false).map { line in

@@ -49,16 +49,28 @@ struct HostileTextTests {
     #expect(GlyphNormalizer.normalize("invoice\u{202E}fdp.exe") == "invoicefdp.exe")
   }
 
-  @Test func hostileNotificationRendersSafelyOnTheLockScreen() {
-    var device = DemoScenario.snapshot()
-    device.notifications.append(
-      PushNotification(
-        id: NotificationID(99), bundleID: "com.evil.app",
-        title: "\u{1B}]0;pwned\u{07}Title\u{202E}", subtitle: "\u{9B}2J",
-        body: hostileSamples.map(\.1).joined(separator: " "), receivedAt: device.now))
-    let grid = render(
-      AppState(device: device), size: Size(columns: 80, rows: 24), theme: .builtInDefault)
-    #expect(!grid.textDump().unicodeScalars.contains { $0 != "\n" && isDangerous($0) })
-    #expect(grid.textDump().contains("Title"))
+  @Test func hostileNotificationRendersSafelyOnEveryScreen() {
+    var title = ""
+    JSONValue.writeString("\u{1B}]0;pwned\u{07}Title\u{202E}", to: &title)
+    var body = ""
+    JSONValue.writeString(hostileSamples.map(\.1).joined(separator: " "), to: &body)
+    let json = #"{"aps":{"alert":{"title":"# + title + #","subtitle":"\u009b2J","body":"# + body + "}}}"
+    var state = AppState.demo(upcoming: false)
+    _ = reduce(into: &state, .command(.toggleLock))
+    state = AppState(
+      device: state.device,
+      timeline: [TimelineEntry(at: state.now + .seconds(1), event: push(json, bundle: "com.evil.app"))])
+    _ = reduce(into: &state, .tick(state.now + .seconds(2)))
+    state.lockSelection = state.lockScreenGroups().firstIndex { $0.key.bundleID == "com.evil.app" } ?? 0
+    let commands: [(Command, Bool)] = [
+      (.back, false), (.openSelected, true), (.toggleInspector, true), (.toggleInspector, true), (.showActions, true),
+      (.back, true), (.openCenter, false),
+    ]
+    for (command, showsTitle) in commands {
+      _ = reduce(into: &state, .command(command))
+      let grid = render(state, size: Size(columns: 100, rows: 30), theme: .builtInDefault)
+      #expect(!grid.textDump().unicodeScalars.contains { $0 != "\n" && isDangerous($0) })
+      if showsTitle { #expect(grid.textDump().contains("Title"), "\(command)") }
+    }
   }
 }

@@ -6,92 +6,93 @@ import Testing
 
 let goldens = Golden.directory(besides: #filePath)
 
-private func lockScreen(_ device: DeviceSnapshot = DemoScenario.snapshot(), columns: Int, rows: Int)
-  -> CellGrid
-{
-  render(AppState(device: device), size: Size(columns: columns, rows: rows), theme: .builtInDefault)
+/// The demo device as it opens, without the pushes still to come.
+func demoState() -> AppState { AppState.demo(upcoming: false) }
+
+/// A push read from payload text, as a file would be.
+func push(_ json: String, bundle: String = "com.example.app") -> DeviceEvent {
+  .push(PushReader.readPayloadFile(Array(json.utf8), source: "test.json", format: .payload, bundleID: bundle))
+}
+
+func frame(_ state: AppState, columns: Int = 80, rows: Int = 24) -> CellGrid {
+  render(state, size: Size(columns: columns, rows: rows), theme: .builtInDefault)
+}
+
+func expectGolden(_ grid: CellGrid, _ name: String, sourceLocation: SourceLocation = #_sourceLocation) {
+  let result = Golden.check(grid.textDump(), named: name, in: goldens)
+  #expect(result == .matched, "\(result)", sourceLocation: sourceLocation)
 }
 
 @Suite("Lock screen goldens")
 struct LockScreenGoldenTests {
-  @Test func demoAt80x24() {
-    let result = Golden.check(
-      lockScreen(columns: 80, rows: 24).textDump(), named: "lockScreen_demo_80x24.txt", in: goldens)
-    #expect(result == .matched, "\(result)")
-  }
+  @Test func demoAt80x24() { expectGolden(frame(demoState()), "lockScreen_demo_80x24.txt") }
 
-  @Test func demoAt40x20() {
-    let result = Golden.check(
-      lockScreen(columns: 40, rows: 20).textDump(), named: "lockScreen_demo_40x20.txt", in: goldens)
-    #expect(result == .matched, "\(result)")
-  }
+  @Test func demoAt40x20() { expectGolden(frame(demoState(), columns: 40, rows: 20), "lockScreen_demo_40x20.txt") }
 
   @Test func tallTerminalShowsEveryStackWithTimeSensitiveLabels() {
-    let result = Golden.check(
-      lockScreen(columns: 60, rows: 40).textDump(), named: "lockScreen_demo_60x40_allStacks.txt",
-      in: goldens)
-    #expect(result == .matched, "\(result)")
+    expectGolden(frame(demoState(), columns: 60, rows: 40), "lockScreen_demo_60x40_allStacks.txt")
   }
 
   @Test func focusIndicatorShowsUnderTheClock() {
-    var device = DemoScenario.snapshot()
-    device.activeFocus = "Do Not Disturb"
-    let result = Golden.check(
-      lockScreen(device, columns: 80, rows: 24).textDump(),
-      named: "lockScreen_focusDoNotDisturb_80x24.txt", in: goldens)
-    #expect(result == .matched, "\(result)")
+    var state = demoState()
+    _ = reduce(into: &state, .command(.toggleDoNotDisturb))
+    _ = reduce(into: &state, .tick(state.now + .seconds(5)))
+    expectGolden(frame(state), "lockScreen_focusDoNotDisturb_80x24.txt")
   }
 
   @Test func tooSmallTerminalShowsAMessage() {
-    let grid = lockScreen(columns: 30, rows: 10)
-    let result = Golden.check(grid.textDump(), named: "lockScreen_tooSmall_30x10.txt", in: goldens)
-    #expect(result == .matched, "\(result)")
+    let grid = frame(demoState(), columns: 30, rows: 10)
+    expectGolden(grid, "lockScreen_tooSmall_30x10.txt")
     #expect(grid.textDump().contains("have 30×10"))
   }
 
-  @Test func emptyLockScreenHasNoCards() {
-    var device = DemoScenario.snapshot()
-    device.notifications = []
-    let dump = lockScreen(device, columns: 40, rows: 12).textDump()
-    #expect(!dump.contains("╭"))
-    #expect(dump.contains("9:41"))
+  @Test func hiddenPreviewsShowTheCategoryPlaceholder() {
+    let dump = frame(demoState(), columns: 60, rows: 40).textDump()
+    #expect(dump.contains("2 new messages"))
+    #expect(!dump.contains("I booked a table"))
+  }
+
+  @Test func providedNotificationsOnlyInNotificationCenterAreNotOnTheLockScreen() {
+    // Daily News is provisional: quiet delivery to Notification Center only.
+    let dump = frame(demoState(), columns: 60, rows: 40).textDump()
+    #expect(!dump.contains("Morning briefing"))
   }
 
   @Test func clockAndRelativeTimesFollowTheDevicesNow() {
-    var device = DemoScenario.snapshot()
-    device.now = device.now + .minutes(5)
-    let dump = lockScreen(device, columns: 60, rows: 16).textDump()
+    var state = demoState()
+    _ = reduce(into: &state, .tick(state.now + .minutes(5)))
+    let dump = frame(state, columns: 60, rows: 16).textDump()
     #expect(dump.contains("9:46"))
-    #expect(dump.contains("6m ago"))
+    #expect(dump.contains("8m ago"))
   }
 
-  @Test func cardStyleRuns() {
-    let stacks = Grouping.stacks(of: DemoScenario.notifications())
-    let device = DemoScenario.snapshot()
-    var grid = CellGrid(width: 50, height: 7)
-    let stack = stacks[1]
-    let card = NotificationCardView(
-      notification: stack.notifications[0], app: device.app(stack.id.bundleID),
-      hiddenCount: stack.hiddenCount, now: device.now)
-    card.draw(into: &grid, at: Point(column: 1, row: 0), columns: 48, theme: .builtInDefault)
-    let result = Golden.check(
-      grid.textDump() + "\n" + grid.styleDump(), named: "card_messagesStack_styles.txt", in: goldens
-    )
-    #expect(result == .matched, "\(result)")
+  @Test func sleepFocusDimsTheLockScreen() {
+    var state = demoState()
+    state = AppState(device: {
+      var device = state.device
+      device.apply(.focus(FocusMode.sleep.id), at: device.now)
+      return device
+    }(), timeline: [])
+    let grid = frame(state)
+    #expect(grid.textDump().contains("Sleep"))
+    #expect(grid[40, 5].style.isDim)
   }
-}
 
-@Suite("Grouping")
-struct GroupingTests {
-  @Test func stacksAreByAppThenThreadNewestFirst() {
-    let stacks = Grouping.stacks(of: DemoScenario.notifications())
-    #expect(
-      stacks.map(\.id.bundleID) == [
-        "com.example.fooddash", "com.example.messages", "com.example.bank",
-        "com.example.calendar", "com.example.news",
-      ])
-    #expect(stacks[1].notifications.map(\.id) == [NotificationID(5), NotificationID(3)])
-    #expect(stacks[1].hiddenCount == 1)
+  @Test func scheduledSummaryCardAppearsWhenHeldNotificationsAreReleased() {
+    let start = DemoScenario.start
+    var profile = DeviceProfile(start: start, isLocked: true, summaryTimes: [TimeOfDay(hour: 10, minute: 0)])
+    var app = AppProfile(info: AppInfo(bundleID: "com.example.shop", displayName: "Shop", iconGlyph: "🛍"))
+    app.settings.delivery = .scheduledSummary
+    profile.apps = [app]
+    let timeline = [
+      TimelineEntry(at: start + .seconds(5), event: push(#"{"aps":{"alert":{"title":"Sale","body":"50% off"}}}"#, bundle: "com.example.shop"))
+    ]
+    var state = AppState(device: DeviceSimulator(profile: profile), timeline: timeline)
+    _ = reduce(into: &state, .tick(start + .minutes(1)))
+    #expect(!frame(state).textDump().contains("Scheduled Summary"))
+    _ = reduce(into: &state, .tick(start + .minutes(20)))
+    expectGolden(frame(state), "lockScreen_scheduledSummary_80x24.txt")
+    #expect(frame(state).textDump().contains("Your Scheduled Summary"))
   }
 }
 
@@ -99,26 +100,22 @@ struct GroupingTests {
 struct InternationalGoldenTests {
   @Test func cjkEmojiAndRightToLeftPayloadsLineUp() {
     let start = DemoScenario.start
-    let device = DeviceSnapshot(
-      now: start,
+    let profile = DeviceProfile(
+      start: start, isLocked: false,
       apps: [
-        "com.example.line": AppInfo(bundleID: "com.example.line", displayName: "ライン", iconGlyph: "💚"),
-        "com.example.chat": AppInfo(bundleID: "com.example.chat", displayName: "צ׳אט", iconGlyph: "💬"),
-      ],
-      notifications: [
-        PushNotification(
-          id: NotificationID(1), bundleID: "com.example.chat", title: "שלום עולם",
-          body: "مرحبا بالعالم — see you at 12:30 👍🏽", receivedAt: start - .minutes(20)),
-        PushNotification(
-          id: NotificationID(2), bundleID: "com.example.line", title: "東京都新宿区西新宿の天気",
-          subtitle: "ｶﾞｲﾄﾞ 🇯🇵 family 👨‍👩‍👧 ❤️",
-          body: "今日は一日中晴れるでしょう。最高気温は二十五度、最低気温は十八度の予報です。",
-          receivedAt: start - .minutes(2)),
+        AppProfile(info: AppInfo(bundleID: "com.example.line", displayName: "ライン", iconGlyph: "💚")),
+        AppProfile(info: AppInfo(bundleID: "com.example.chat", displayName: "צ׳אט", iconGlyph: "💬")),
       ])
-    let grid = render(
-      AppState(device: device), size: Size(columns: 50, rows: 22), theme: .builtInDefault)
-    let result = Golden.check(
-      grid.textDump(), named: "lockScreen_cjkEmojiRTL_50x22.txt", in: goldens)
-    #expect(result == .matched, "\(result)")
+    var device = DeviceSimulator(profile: profile)
+    device.apply(
+      push(#"{"aps":{"alert":{"title":"שלום עולם","body":"مرحبا بالعالم — see you at 12:30 👍🏽"}}}"#, bundle: "com.example.chat"),
+      at: start + .seconds(1))
+    device.apply(
+      push(
+        #"{"aps":{"alert":{"title":"東京都新宿区西新宿の天気","subtitle":"ｶﾞｲﾄﾞ 🇯🇵 family 👨‍👩‍👧 ❤️","body":"今日は一日中晴れるでしょう。最高気温は二十五度、最低気温は十八度の予報です。"}}}"#,
+        bundle: "com.example.line"), at: start + .seconds(2))
+    var state = AppState(device: device)
+    _ = reduce(into: &state, .tick(start + .minutes(2)))
+    expectGolden(frame(state, columns: 50, rows: 22), "lockScreen_cjkEmojiRTL_50x22.txt")
   }
 }

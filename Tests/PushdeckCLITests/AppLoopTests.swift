@@ -9,11 +9,11 @@ import Testing
 @Suite("App loop")
 @MainActor
 struct AppLoopTests {
-  private func makeLoop(_ terminal: FakeTerminal) -> AppLoop {
-    let device = DemoScenario.snapshot()
+  private func makeLoop(_ terminal: FakeTerminal, handler: (any ActionHandler)? = nil) -> AppLoop {
+    let state = AppState.demo()
     return AppLoop(
-      state: AppState(device: device), screen: terminal, input: terminal,
-      clock: SimulationClock(start: device.now, mode: .manual), theme: .builtInDefault)
+      state: state, screen: terminal, input: terminal,
+      clock: SimulationClock(start: state.now, mode: .manual), theme: .builtInDefault, handler: handler)
   }
 
   @Test func bracketAdvancesTheManualClockAndQQuits() {
@@ -24,7 +24,7 @@ struct AppLoopTests {
     #expect(status == 0)
     #expect(terminal.frames.first?.textDump().contains("9:41") == true)
     #expect(terminal.frames.last?.textDump().contains("9:42") == true)
-    #expect(terminal.frames.last?.textDump().contains("2m ago") == true)
+    #expect(terminal.frames.last?.textDump().contains("3 new messages") == true)
   }
 
   @Test func resizeRendersAtTheNewSize() {
@@ -46,10 +46,45 @@ struct AppLoopTests {
     #expect(terminal.frames.count == 1)
   }
 
+  @Test func chosenActionsGoToTheHandlerAndTheOutcomeShowsAsAToast() async {
+    let handler = RecordingActionHandler(outcome: .succeeded("Marked as read"))
+    let keys: [Key] = [.character("l"), .character("n"), .character("a"), .down, .enter]
+    let terminal = FakeTerminal(size: Size(columns: 80, rows: 24), script: keys.map { .key($0) } + [nil])
+    let loop = makeLoop(terminal, handler: handler)
+    // Move the selection to the Messages stack first.
+    loop.run(maxTurns: 0)
+    let row = loop.state.lockScreenGroups().firstIndex { $0.key.bundleID == "com.example.messages" } ?? 0
+    terminal.script = [.key(.character("l")), .key(.character("n"))]
+      + Array(repeating: .key(.down), count: centerRow(loop.state, bundle: "com.example.messages", lockRow: row))
+      + [.key(.character("a")), .key(.down), .key(.enter)]
+    loop.run(maxTurns: terminal.script.count)
+    await loop.finishActions()
+    loop.run(maxTurns: 1)
+    #expect(handler.invocations.map(\.actionID) == ["MARK_READ"])
+    #expect(terminal.frames.last?.textDump().contains("Marked as read") == true)
+  }
+
+  @Test func withoutAHandlerTheActionReportsUnhandled() {
+    let terminal = FakeTerminal(
+      size: Size(columns: 80, rows: 24),
+      script: [.key(.character("n")), .key(.character("a")), .key(.down), .key(.enter), nil])
+    let loop = makeLoop(terminal)
+    loop.run(maxTurns: 6)
+    #expect(terminal.frames.last?.textDump().contains("No action handler") == true)
+  }
+
+  private func centerRow(_ state: AppState, bundle: String, lockRow: Int) -> Int {
+    var copy = state
+    _ = reduce(into: &copy, .command(.openCenter))
+    return copy.centerRows().firstIndex { $0.groupKey.bundleID == bundle } ?? 0
+  }
+
   @Test func wallClockFollowsElapsedTime() {
     let origin = ContinuousClock.now
     let clock = SimulationClock(start: DemoScenario.start, mode: .wall, origin: origin)
     #expect(clock.now(at: origin + .seconds(90)) == DemoScenario.start + .seconds(90))
+    let fast = SimulationClock(start: DemoScenario.start, mode: .wall, speed: 60, origin: origin)
+    #expect(fast.now(at: origin + .seconds(2)) == DemoScenario.start + .minutes(2))
     var manual = SimulationClock(start: DemoScenario.start, mode: .manual, origin: origin)
     #expect(manual.now(at: origin + .seconds(90)) == DemoScenario.start)
     manual.advance(by: .minutes(1))

@@ -83,12 +83,40 @@ struct EndToEndTests {
     guard try await server.waitUntil("the lock screen", showsLockScreen) else { return }
     try server.run(["send-keys", "-t", "t", "]"])
     try await server.waitUntil("the clock to advance to 9:42") { screen in
-      screen.contains("2m ago")
+      screen.contains("9:42:00")
     }
     try server.run(["send-keys", "-t", "t", "q"])
     try await server.waitUntil("exit=0 with the lock screen gone") { screen in
       screen.contains("exit=0") && !showsLockScreen(screen)
     }
+  }
+
+  @Test func bannerThenNotificationCenterWithAnExpandedStack() async throws {
+    let server = TmuxServer(executable: try #require(tmuxPath))
+    defer { server.kill() }
+    let pidFile = NSTemporaryDirectory() + server.socket + ".pid"
+    defer { try? FileManager.default.removeItem(atPath: pidFile) }
+    try start(server, pidFile: pidFile)
+    guard try await server.waitUntil("the lock screen", showsLockScreen) else { return }
+    // Unlock (banners show only on an unlocked phone), then step the clock to the next push.
+    try server.run(["send-keys", "-t", "t", "l"])
+    try await server.waitUntil("the phone to unlock") { $0.contains("🔓") }
+    try server.run(["send-keys", "-t", "t", "."])
+    guard
+      try await server.waitUntil("Ana's message as a banner", { screen in
+        let lines = screen.split(separator: "\n")
+        return lines.count > 3 && lines[1].contains("Messages") && lines[3].contains("Great, see you there")
+      })
+    else { return }
+    try server.run(["send-keys", "-t", "t", "n"])
+    try await server.waitUntil("Notification Center") { $0.contains("Notification Center · manual") }
+    try server.run(["send-keys", "-t", "t", "Escape"])
+    try server.run(["send-keys", "-t", "t", "Enter"])
+    try await server.waitUntil("the Messages stack expanded") { screen in
+      screen.contains("Show less") && screen.contains("I booked a table")
+    }
+    try server.run(["send-keys", "-t", "t", "q"])
+    try await server.waitUntil("exit=0") { $0.contains("exit=0") }
   }
 
   @Test func sigtermRestoresTheTerminalAndExits143() async throws {

@@ -90,6 +90,21 @@ public struct CellGrid: Equatable, Sendable {
     }
   }
 
+  /// Copies another grid's cells onto this one with its top-left corner at `origin`; cells that
+  /// fall outside are dropped, and a wide glyph cut at the edge is blanked.
+  public mutating func paste(_ other: CellGrid, at origin: Point) {
+    for row in 0..<other.height {
+      for column in 0..<other.width {
+        let target = (column: origin.column + column, row: origin.row + row)
+        guard contains(column: target.column, row: target.row) else { continue }
+        var cell = other[column, row]
+        if cell.content == .continuation, column == 0 || target.column == 0 { cell.content = .blank }
+        if case .glyph(_, 2) = cell.content, target.column + 1 >= width { cell.content = .blank }
+        cells[target.row * width + target.column] = cell
+      }
+    }
+  }
+
   /// Places one cell, repairing any wide glyph it overlaps so no half glyph is left behind.
   private mutating func put(
     _ content: CellContent, at column: Int, _ row: Int, _ style: Style, _ role: StyleRole?

@@ -24,6 +24,10 @@ public struct NotificationCardView: Sendable {
   public var maxBodyLines: Int
   /// Whether the subtitle line is shown (compact cards leave it out).
   public var showsSubtitle: Bool
+  /// Whether the card is selected (its border is drawn in the selection style).
+  public var isSelected = false
+  /// A label shown before the time instead of "Time Sensitive" (for example "Live").
+  public var label: String?
 
   /// Creates a card.
   public init(
@@ -47,6 +51,8 @@ public struct NotificationCardView: Sendable {
     minimal.showsSubtitle = false
     return [self, oneLine, minimal]
   }
+
+  private var borderRole: StyleRole { isSelected ? .selection : .cardBorder }
 
   /// The content lines inside the border for a card of `columns` columns, with their roles.
   func contentLines(columns: Int) -> [(String, StyleRole)] {
@@ -76,7 +82,7 @@ public struct NotificationCardView: Sendable {
   public func draw(into grid: inout CellGrid, at origin: Point, columns: Int, theme: Theme) {
     let lines = contentLines(columns: columns)
     let cardRows = lines.count + 2
-    let border = theme[.cardBorder]
+    let border = isSelected ? theme[.selection] : theme[.cardBorder]
     grid.fill(
       Rect(column: origin.column, row: origin.row, columns: columns, rows: cardRows),
       style: theme[.card], role: .card)
@@ -84,18 +90,18 @@ public struct NotificationCardView: Sendable {
     drawHeader(into: &grid, at: origin, columns: columns, theme: theme)
     for (index, (text, role)) in lines.enumerated() {
       let row = origin.row + 1 + index
-      grid.write("│", at: Point(column: origin.column, row: row), style: border, role: .cardBorder)
+      grid.write("│", at: Point(column: origin.column, row: row), style: border, role: borderRole)
       grid.write(
         text, at: Point(column: origin.column + 2, row: row), style: theme[role], role: role,
         maxColumns: columns - 4)
       grid.write(
         "│", at: Point(column: origin.column + columns - 1, row: row), style: border,
-        role: .cardBorder)
+        role: borderRole)
     }
     let bottom = "╰" + String(repeating: "─", count: max(0, columns - 2)) + "╯"
     grid.write(
       bottom, at: Point(column: origin.column, row: origin.row + cardRows - 1), style: border,
-      role: .cardBorder)
+      role: borderRole)
     if hiddenCount > 0 {
       drawStackEdge(
         into: &grid, at: Point(column: origin.column + 2, row: origin.row + cardRows),
@@ -104,20 +110,20 @@ public struct NotificationCardView: Sendable {
   }
 
   private func drawHeader(into grid: inout CellGrid, at origin: Point, columns: Int, theme: Theme) {
-    let border = theme[.cardBorder]
+    let border = isSelected ? theme[.selection] : theme[.cardBorder]
     let row = origin.row
     grid.write(
       "╭" + String(repeating: "─", count: max(0, columns - 2)) + "╮", at: origin, style: border,
-      role: .cardBorder)
+      role: borderRole)
     let relative = RelativeTime.describe(notification.receivedAt, now: now)
-    let label = notification.level >= .timeSensitive ? "Time Sensitive" : nil
+    let label = self.label ?? (notification.level >= .timeSensitive ? "Time Sensitive" : nil)
     // Right side first, so the app name is what gets truncated on narrow cards.
     var rightColumns = DisplayWidth.columns(of: relative) + 2
     if let label { rightColumns += DisplayWidth.columns(of: label) + 3 }
     let rightStart = origin.column + columns - 2 - rightColumns
     var column = rightStart
     if let label {
-      grid.write(" ", at: Point(column: column, row: row), style: border, role: .cardBorder)
+      grid.write(" ", at: Point(column: column, row: row), style: border, role: borderRole)
       column += 1
       column += grid.write(
         label, at: Point(column: column, row: row), style: theme[.timeSensitiveLabel],

@@ -1,0 +1,29 @@
+import PushCore
+import PushUI
+
+/// The banner at the top of any screen, with a hint of how many more are queued.
+struct BannerView {
+  var state: AppState
+
+  func draw(into grid: inout CellGrid, theme: Theme) {
+    guard let banner = state.currentBanner else { return }
+    let columns = min(grid.width - 4, 66)
+    let left = (grid.width - columns) / 2
+    let card: NotificationCardView
+    if let stored = state.device.store[banner.notification] {
+      card = NotificationCardView(
+        notification: state.displayed(stored), app: state.appInfo(stored.notification.bundleID),
+        hiddenCount: state.banners.count - 1, now: state.now, maxBodyLines: 2)
+    } else if let notification = state.record(for: banner.notification)?.notification {
+      card = NotificationCardView(
+        notification: notification, app: state.appInfo(notification.bundleID), hiddenCount: state.banners.count - 1,
+        now: state.now, maxBodyLines: 2)
+    } else {
+      return
+    }
+    var shown = card
+    shown.label = banner.isPersistent ? "Persistent" : nil
+    if banner.isPersistent == false, shown.notification.level >= .timeSensitive { shown.label = nil }
+    shown.draw(into: &grid, at: Point(column: left, row: 1), columns: columns, theme: theme)
+  }
+}

@@ -1,0 +1,52 @@
+import PushCore
+import PushUI
+
+/// One notification opened in full: every line of the body, the subtitle, the time-sensitive
+/// label, the sender of a communication notification and its attachments.
+struct DetailView {
+  var state: AppState
+  var id: NotificationID
+
+  func draw(into grid: inout CellGrid, theme: Theme) {
+    Chrome.drawWallpaper(into: &grid, theme: theme)
+    Chrome.drawStatusBar(into: &grid, theme: theme)
+    guard let stored = state.device.store[id] else {
+      Chrome.centre("This notification is gone", row: grid.height / 2, in: &grid, role: .overflow, theme: theme)
+      return
+    }
+    let notification = state.displayed(stored)
+    let app = state.appInfo(notification.bundleID)
+    let columns = min(grid.width - 4, 66)
+    let left = (grid.width - columns) / 2
+    let inner = columns - 4
+    var lines: [(String, StyleRole)] = []
+    if let sender = notification.sender { lines.append(("From \(sender)", .cardMeta)) }
+    if let title = notification.title, !title.isEmpty {
+      lines += TextLayout.wrap(title, toColumns: inner).map { ($0, .cardTitle) }
+    }
+    if let subtitle = notification.subtitle, !subtitle.isEmpty {
+      lines += TextLayout.wrap(subtitle, toColumns: inner).map { ($0, .cardSubtitle) }
+    }
+    if let body = notification.body, !body.isEmpty {
+      lines += TextLayout.wrap(body, toColumns: inner).map { ($0, .cardBody) }
+    }
+    if lines.isEmpty { lines.append(("Notification", .cardBody)) }
+    let attachments = notification.customKeys.filter { $0.key.lowercased().contains("attachment") || $0.key == "image-url" }
+    for member in attachments {
+      lines.append((TextLayout.truncate("📎 \(member.key): \(member.value.compactText)", toColumns: inner), .cardMeta))
+    }
+    let received = CivilTime(notification.receivedAt, utcOffsetSeconds: state.device.profile.utcOffsetSeconds).clock
+    var meta = "Received \(received)"
+    if stored.decision.effectiveLevel >= .timeSensitive { meta = "⚠ Time Sensitive · " + meta }
+    if let category = notification.category { meta += " · category \(category)" }
+    lines.append(("", .cardBody))
+    lines.append((TextLayout.truncate(meta, toColumns: inner), stored.decision.effectiveLevel >= .timeSensitive ? .timeSensitiveLabel : .cardMeta))
+    let maxLines = max(1, grid.height - 5)
+    if lines.count > maxLines { lines = Array(lines.prefix(maxLines - 1)) + [("…", .cardMeta)] }
+    let rect = Rect(column: left, row: 2, columns: columns, rows: lines.count + 2)
+    Chrome.drawBox(rect, title: "\(app.iconGlyph) \(app.displayName)", into: &grid, theme: theme)
+    for (index, (text, role)) in lines.enumerated() {
+      grid.write(text, at: Point(column: left + 2, row: rect.row + 1 + index), style: theme[role], role: role, maxColumns: inner)
+    }
+  }
+}

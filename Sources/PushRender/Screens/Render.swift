@@ -1,0 +1,68 @@
+import PushCore
+import PushUI
+
+/// Renders the whole front end for a state: the pure heart of the view layer.
+///
+/// The screen is drawn first, then the inspector pane, the banner, the overlay (action sheet
+/// or help), the toast and the status line, as layers.
+///
+/// - Parameters:
+///   - state: what to show.
+///   - size: the terminal's size in cells.
+///   - theme: the styles, already adapted to the terminal's colour capability.
+///   - sleepTheme: the theme for a Focus that dims the lock screen (Sleep); without one the
+///     main theme is dimmed.
+/// - Returns: the finished frame.
+public func render(_ state: AppState, size: Size, theme: Theme, sleepTheme: Theme? = nil) -> CellGrid {
+  var theme = theme
+  if state.screen == .lock, state.device.activeFocus?.dimsLockScreen == true {
+    theme = sleepTheme ?? theme.dimmed()
+  }
+  var grid = CellGrid(size: size, style: theme[.background], role: .background)
+  let minimum = LockScreenView.minimumSize
+  guard size.columns >= minimum.columns, size.rows >= minimum.rows else {
+    Chrome.drawTooSmall(into: &grid, minimum: minimum, theme: theme)
+    return grid
+  }
+  let splitsInspector = state.isInspectorOpen && size.columns >= 100
+  var screenGrid = CellGrid(
+    size: Size(columns: splitsInspector ? size.columns / 2 : size.columns, rows: size.rows),
+    style: theme[.background], role: .background)
+  switch state.screen {
+  case .lock: LockScreenView(state: state).draw(into: &screenGrid, theme: theme)
+  case .center: CenterView(state: state).draw(into: &screenGrid, theme: theme)
+  case .detail(let id): DetailView(state: state, id: id).draw(into: &screenGrid, theme: theme)
+  }
+  grid.paste(screenGrid, at: Point(column: 0, row: 0))
+  if state.isInspectorOpen {
+    let column = splitsInspector ? size.columns / 2 : 0
+    InspectorView(state: state).draw(
+      into: &grid, in: Rect(column: column, row: 0, columns: size.columns - column, rows: size.rows - 1), theme: theme)
+  }
+  BannerView(state: state).draw(into: &grid, theme: theme)
+  switch state.overlay {
+  case .help?: HelpView().draw(into: &grid, theme: theme)
+  case .actionSheet(let sheet)?: ActionSheetView(state: state, sheet: sheet).draw(into: &grid, theme: theme)
+  case nil: break
+  }
+  if let toast = state.toast {
+    let text = TextLayout.truncate(" \(toast.text) ", toColumns: size.columns - 2)
+    Chrome.centre(text, row: size.rows - 2, in: &grid, role: .focusIndicator, theme: theme)
+  }
+  StatusLineView(state: state).draw(into: &grid, theme: theme)
+  return grid
+}
+
+extension Theme {
+  /// The theme with every style dimmed, for the Sleep Focus when no sleep theme is loaded.
+  public func dimmed() -> Theme {
+    var copy = self
+    for (role, style) in styles {
+      var dim = style
+      dim.isDim = true
+      dim.isBold = false
+      copy.styles[role] = dim
+    }
+    return copy
+  }
+}

@@ -1,0 +1,30 @@
+import PushCore
+
+/// A banner the policy asked for: queued, shown one at a time at the top of any screen.
+public struct Banner: Equatable, Sendable {
+  /// How long a temporary banner stays on screen.
+  public static let temporaryDuration = SimDuration.seconds(5)
+
+  /// The notification shown.
+  public var notification: NotificationID
+  /// When it arrived.
+  public var arrivedAt: SimInstant
+  /// Persistent banners stay until acted on (Settings ▸ Banner Style).
+  public var isPersistent: Bool
+  /// When it reached the front of the queue, once it has.
+  public var shownAt: SimInstant?
+
+  /// Creates a queued banner.
+  public init(notification: NotificationID, arrivedAt: SimInstant, isPersistent: Bool, shownAt: SimInstant? = nil) {
+    self.notification = notification
+    self.arrivedAt = arrivedAt
+    self.isPersistent = isPersistent
+    self.shownAt = shownAt
+  }
+
+  /// When a temporary banner leaves, once shown; nil for persistent ones.
+  public var expiresAt: SimInstant? {
+    guard !isPersistent else { return nil }
+    return (shownAt ?? arrivedAt) + Self.temporaryDuration
+  }
+}

@@ -1,0 +1,46 @@
+import PushCore
+
+/// One event on the timeline the front end plays: something that happens to the device at a time.
+public struct TimelineEntry: Equatable, Sendable {
+  /// When it happens.
+  public var at: SimInstant
+  /// What happens.
+  public var event: DeviceEvent
+
+  /// Creates an entry.
+  public init(at: SimInstant, event: DeviceEvent) {
+    self.at = at
+    self.event = event
+  }
+}
+
+/// Builds timelines from pushes read from files and captures.
+public enum Timeline {
+  /// How far apart pushes from payload files arrive.
+  public static let fileSpacing = SimDuration.seconds(3)
+
+  /// Places records on a timeline: a capture record arrives at its envelope's `at`, a payload
+  /// file's a few seconds after the previous push.
+  ///
+  /// - Parameters:
+  ///   - records: the pushes, in input order.
+  ///   - start: when the device starts; the first file arrives ``fileSpacing`` later.
+  /// - Returns: the device's start (moved before the earliest capture time) and the entries.
+  public static func entries(for records: [PushRecord], start: SimInstant) -> (start: SimInstant, entries: [TimelineEntry]) {
+    let earliestCapture = records.compactMap(\.at).min().map { SimInstant(epochSeconds: $0) }
+    let origin = earliestCapture.map { min($0 - fileSpacing, start) } ?? start
+    var cursor = origin
+    var entries: [TimelineEntry] = []
+    entries.reserveCapacity(records.count)
+    for record in records {
+      if let at = record.at {
+        cursor = max(cursor, SimInstant(epochSeconds: at))
+        entries.append(TimelineEntry(at: SimInstant(epochSeconds: at), event: .push(record)))
+      } else {
+        cursor = cursor + fileSpacing
+        entries.append(TimelineEntry(at: cursor, event: .push(record)))
+      }
+    }
+    return (origin, entries)
+  }
+}

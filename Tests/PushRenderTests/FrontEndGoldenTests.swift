@@ -1,0 +1,92 @@
+import PushCore
+import PushRender
+import PushUI
+import Testing
+
+/// The demo, unlocked, after the first upcoming push (Ana's message) arrived as a banner.
+private func demoWithBanner() -> AppState {
+  var state = AppState.demo()
+  _ = reduce(into: &state, .command(.toggleLock))
+  _ = reduce(into: &state, .tick(DemoScenario.start + .seconds(21)))
+  return state
+}
+
+@Suite("Front end goldens at 80×24")
+struct FrontEndGoldenTests {
+  @Test func bannerOverTheLockScreen() {
+    let state = demoWithBanner()
+    #expect(state.currentBanner != nil)
+    expectGolden(frame(state), "banner_overLockScreen_80x24.txt")
+  }
+
+  @Test func bannerLeavesAfterFiveSimulatedSeconds() {
+    var state = demoWithBanner()
+    _ = reduce(into: &state, .tick(DemoScenario.start + .seconds(26)))
+    #expect(state.currentBanner == nil)
+    let lines = frame(state).textDump().split(separator: "\n")
+    #expect(lines[2].contains("Monday, November 23"))
+  }
+
+  @Test func notificationCenterWithAnExpandedStack() {
+    var state = demoWithBanner()
+    _ = reduce(into: &state, .command(.openCenter))
+    _ = reduce(into: &state, .command(.back))  // the banner
+    let messages = state.centerRows().firstIndex { $0.groupKey.bundleID == "com.example.messages" } ?? 0
+    state.centerSelection = messages
+    _ = reduce(into: &state, .command(.activate))
+    expectGolden(frame(state), "center_expandedStack_80x24.txt")
+  }
+
+  @Test func notificationCenterShowsKeepAndTurnOffForProvisionalApps() {
+    var state = AppState.demo(upcoming: false)
+    _ = reduce(into: &state, .command(.openCenter))
+    let dump = frame(state, columns: 80, rows: 50).textDump()
+    #expect(dump.contains("Morning briefing"))
+    #expect(dump.contains("K Keep…") && dump.contains("T Turn Off…"))
+  }
+
+  @Test func actionSheetListsTheCategoriesActionsWithDestructiveStyle() {
+    var state = demoWithBanner()
+    _ = reduce(into: &state, .command(.back))
+    _ = reduce(into: &state, .command(.showActions))
+    let grid = frame(state)
+    expectGolden(grid, "actionSheet_messages_80x24.txt")
+    #expect(grid.styleDump().contains("destructiveAction"))
+  }
+
+  @Test func openedNotificationShowsSenderAndFullBody() {
+    var state = demoWithBanner()
+    _ = reduce(into: &state, .command(.back))
+    _ = reduce(into: &state, .command(.openSelected))
+    let dump = frame(state).textDump()
+    #expect(dump.contains("From Ana"))
+    #expect(dump.contains("Great, see you there!"))
+  }
+
+  @Test func inspectorShowsPayloadDecisionReasonsAndRank() {
+    var state = demoWithBanner()
+    _ = reduce(into: &state, .command(.back))
+    _ = reduce(into: &state, .command(.toggleInspector))
+    let grid = frame(state, columns: 80, rows: 40)
+    expectGolden(grid, "inspector_message_80x40.txt")
+    let dump = grid.textDump()
+    #expect(dump.contains("banner"))
+    #expect(dump.contains("communication 3"))
+    #expect(dump.contains("\"thread-id\""))
+  }
+
+  @Test func inspectorIsASidePaneOnWideTerminals() {
+    var state = demoWithBanner()
+    _ = reduce(into: &state, .command(.back))
+    _ = reduce(into: &state, .command(.toggleInspector))
+    let dump = frame(state, columns: 120, rows: 30).textDump()
+    #expect(dump.contains("Inspector") && dump.contains("Monday, November 23"))
+  }
+
+  @Test func helpListsEveryKey() {
+    var state = demoState()
+    _ = reduce(into: &state, .command(.toggleHelp))
+    let grid = frame(state)
+    expectGolden(grid, "help_80x24.txt")
+  }
+}
