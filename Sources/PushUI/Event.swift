@@ -103,7 +103,8 @@ extension AppState {
     while timelineCursor < timeline.count, timeline[timelineCursor].at <= instant {
       let entry = timeline[timelineCursor]
       timelineCursor += 1
-      apply(entry.event, at: entry.at)
+      device.advance(to: max(entry.at, device.now))
+      if let event = Scenario.deviceEvent(for: entry.event, in: device) { apply(event, at: entry.at) }
     }
     now = instant
     device.advance(to: instant)

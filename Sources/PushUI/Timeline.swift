@@ -4,13 +4,23 @@ import PushCore
 public struct TimelineEntry: Equatable, Sendable {
   /// When it happens.
   public var at: SimInstant
-  /// What happens.
-  public var event: DeviceEvent
+  /// What happens: a device event, or a user action on a notification named by reference.
+  public var event: TimelineEvent
 
-  /// Creates an entry.
-  public init(at: SimInstant, event: DeviceEvent) {
+  /// Creates an entry from a scenario's timeline event.
+  public init(at: SimInstant, event: TimelineEvent) {
     self.at = at
     self.event = event
+  }
+
+  /// Creates an entry for a device event.
+  public init(at: SimInstant, event: DeviceEvent) {
+    self.init(at: at, event: .device(event))
+  }
+
+  /// Creates an entry from a scenario's timed event.
+  public init(_ timed: TimedEvent) {
+    self.init(at: timed.at, event: timed.event)
   }
 }
 

@@ -1,28 +1,60 @@
 import ArgumentParser
+import Foundation
 import PushCore
 import PushRender
 import PushUI
 
-/// `pushdeck render`: one frame of the demo lock screen as text, for pipes, docs and tests.
+/// `pushdeck render`: one frame at a simulated time, without a terminal.
 struct RenderCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "render",
-    abstract: "Print one frame of the demo lock screen as text (no terminal needed)."
+    abstract: "Print one frame at a simulated time: text, ANSI, SVG or the screen's state as JSON.",
+    discussion: """
+      INPUT is the same as for `run`: scenarios (.yaml), payload files, captures; none renders the \
+      built-in demo. --at takes an ISO 8601 time (2026-11-23T09:45:00Z), a time of day in the \
+      device's time zone (09:45), or an offset from the start (+5m, +90s, +2h).
+      """
   )
+
+  enum Format: String, ExpressibleByArgument, CaseIterable {
+    case text, json, ansi, svg
+  }
+
+  enum ScreenName: String, ExpressibleByArgument, CaseIterable {
+    case lock, center
+  }
+
+  @Argument(help: "Scenarios (.yaml), payload files (.json, .apns), captures (.jsonl) or directories.")
+  var inputs: [String] = []
+
+  @Option(name: .long, help: "The simulated time of the frame (default: after the last event).")
+  var at: String?
+
+  @Option(name: .long, help: "The screen: lock or center.")
+  var screen: ScreenName = .lock
 
   @Option(name: .long, help: "The frame size as COLUMNSxROWS.")
   var size: String = "80x24"
 
-  @Option(name: .long, help: "A theme name or a YAML file (only matters with --styles).")
+  @Option(name: .long, help: "text, ansi (with colour), svg (a picture) or json (the screen's state).")
+  var format: Format = .text
+
+  @Option(name: .long, help: "A theme name or a YAML file (for ansi, svg and --styles).")
   var theme: String = "default"
+
+  @Option(name: .long, help: "A device profile: a YAML file, or unlocked, locked, dnd or sleep.")
+  var profile: String?
+
+  @Option(name: .long, help: "The app for payload files that name none.")
+  var bundle: String?
 
   @Option(name: .long, help: "Minutes to advance the simulated clock before rendering.")
   var advance: Int = 0
 
-  @Flag(name: .long, help: "Wrap rows in | delimiters so trailing spaces show.")
+  @Flag(name: .long, help: "Wrap text rows in | delimiters so trailing spaces show.")
   var frame = false
 
-  @Flag(name: .long, help: "Append the style runs (role and colours per cell range).")
+  @Flag(name: .long, help: "Append the style runs (role and colours per cell range) to text output.")
   var styles = false
 
   func run() throws {
@@ -33,19 +65,118 @@ struct RenderCommand: ParsableCommand {
       throw ValidationError("--size must look like 80x24")
     }
     let selectedTheme = try ThemeLocator.forCurrentProcess().load(theme)
-    var state = AppState.demo()
-    _ = reduce(into: &state, .tick(state.now + .minutes(Int64(advance))))
-    let grid = render(state, size: Size(columns: columns, rows: rows), theme: selectedTheme)
-    var text = grid.textDump()
-    if !frame {
-      text = text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
-        var row = line.dropFirst().dropLast()
-        while row.last == " " { row = row.dropLast() }
-        return String(row)
-      }.joined(separator: "\n")
-      text = String(text.dropLast())
+    var state = try Session.load(inputs: inputs, profile: profile, bundle: bundle).state
+    let target = try renderTime(for: state)
+    _ = reduce(into: &state, .tick(target + .minutes(Int64(advance))))
+    _ = reduce(into: &state, .resize(columns: columns, rows: rows))
+    if screen == .center { _ = reduce(into: &state, .command(.openCenter)) }
+    if format == .json {
+      print(ScreenJSON.render(state, screen: screen))
+      return
     }
-    print(text, terminator: text.hasSuffix("\n") ? "" : "\n")
-    if styles { print(grid.styleDump(), terminator: "") }
+    let grid = PushRender.render(state, size: Size(columns: columns, rows: rows), theme: selectedTheme)
+    switch format {
+    case .text:
+      var text = grid.textDump()
+      if !frame {
+        text = text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+          var row = line.dropFirst().dropLast()
+          while row.last == " " { row = row.dropLast() }
+          return String(row)
+        }.joined(separator: "\n")
+        text = String(text.dropLast())
+      }
+      print(text, terminator: text.hasSuffix("\n") ? "" : "\n")
+      if styles { print(grid.styleDump(), terminator: "") }
+    case .ansi:
+      print(grid.ansiText(), terminator: "")
+    case .svg:
+      let page = selectedTheme[.background].background ?? .rgb(0, 0, 0)
+      let ink = selectedTheme[.background].foreground ?? .rgb(255, 255, 255)
+      print(grid.svg(defaultForeground: ink, defaultBackground: page, title: "Pushdeck \(screen.rawValue) screen"), terminator: "")
+    case .json:
+      break
+    }
+  }
+
+  /// The instant `--at` names, or the moment after the timeline's last event.
+  func renderTime(for state: AppState) throws -> SimInstant {
+    let start = state.device.now
+    guard let at else { return max(state.timeline.last?.at ?? start, start) }
+    if at.hasPrefix("+"), let duration = parseDuration(String(at.dropFirst())) { return start + duration }
+    if let instant = parseISO8601(at) { return instant }
+    if let time = TimeOfDay(at) {
+      let offset = Int64(state.device.profile.utcOffsetSeconds) * 1000
+      let local = start.milliseconds + offset
+      let dayStart = local - ((local % 86_400_000) + 86_400_000) % 86_400_000
+      return SimInstant(milliseconds: dayStart + Int64(time.minutes) * 60_000 - offset)
+    }
+    throw ValidationError("--at takes 2026-11-23T09:45:00Z, 09:45 or +5m, not \(at)")
+  }
+
+  func parseDuration(_ text: String) -> SimDuration? {
+    var total: Int64 = 0
+    var number = ""
+    for character in text {
+      if character.isNumber {
+        number.append(character)
+        continue
+      }
+      guard let value = Int64(number) else { return nil }
+      switch character {
+      case "s": total += value * 1000
+      case "m": total += value * 60_000
+      case "h": total += value * 3_600_000
+      default: return nil
+      }
+      number = ""
+    }
+    guard number.isEmpty, total > 0 else { return nil }
+    return SimDuration(milliseconds: total)
+  }
+
+  func parseISO8601(_ text: String) -> SimInstant? {
+    let formatter = ISO8601DateFormatter()
+    formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+    if let date = formatter.date(from: text) { return SimInstant(epochSeconds: date.timeIntervalSince1970) }
+    formatter.formatOptions = [.withInternetDateTime]
+    return formatter.date(from: text).map { SimInstant(epochSeconds: $0.timeIntervalSince1970) }
+  }
+}
+
+/// The structured state of a screen, as `render --format json` prints it.
+enum ScreenJSON {
+  static func render(_ state: AppState, screen: RenderCommand.ScreenName) -> String {
+    let device = state.device
+    let offset = device.profile.utcOffsetSeconds
+    func iso(_ instant: SimInstant) -> String { JSONValue.quoted(CivilTime.iso8601(instant, utcOffsetSeconds: offset)) }
+    func text(_ value: String?) -> String { value.map(JSONValue.quoted) ?? "null" }
+    let groups = screen == .lock ? state.lockScreenGroups() : device.store.rankedGroups()
+    var json = "{\"screen\":\"\(screen.rawValue)\",\"at\":\(iso(device.now)),\"locked\":\(device.isLocked)"
+    json += ",\"focus\":\(text(device.activeFocus?.name)),\"notifications\":\(groups.reduce(0) { $0 + $1.notifications.count })"
+    json += ",\"badges\":{" + device.badges.sorted { $0.key < $1.key }.map { "\(JSONValue.quoted($0.key)):\($0.value)" }
+      .joined(separator: ",") + "}"
+    json += ",\"liveActivities\":[" + device.liveActivities.map { activity in
+      "{\"bundle\":\(JSONValue.quoted(activity.bundleID)),\"type\":\(JSONValue.quoted(activity.attributesType)),"
+        + "\"title\":\(text(activity.title)),\"body\":\(text(activity.body)),\"stale\":\(activity.isStale(at: device.now)),"
+        + "\"ended\":\(activity.endedAt != nil),\"contentState\":\(activity.contentState?.compactText ?? "null")}"
+    }.joined(separator: ",") + "]"
+    json += ",\"groups\":["
+    for (index, group) in groups.enumerated() {
+      if index > 0 { json += "," }
+      let app = device.app(group.key.bundleID)?.info ?? AppInfo.inferred(from: group.key.bundleID)
+      json += "{\"rank\":\(index + 1),\"group\":\(JSONValue.quoted(group.key.description)),\"bundle\":\(JSONValue.quoted(app.bundleID))"
+      json += ",\"app\":\(JSONValue.quoted(app.displayName)),\"thread\":\(text(group.key.thread)),\"count\":\(group.notifications.count)"
+      json += ",\"notifications\":["
+      json += group.notifications.map { stored in
+        let shown = state.displayed(stored)
+        return "{\"id\":\"\(stored.id)\",\"at\":\(iso(stored.notification.receivedAt)),\"title\":\(text(shown.title))"
+          + ",\"subtitle\":\(text(shown.subtitle)),\"body\":\(text(shown.body)),\"level\":\"\(stored.decision.effectiveLevel.rawValue)\""
+          + ",\"disposition\":\"\(stored.decision.disposition.rawValue)\",\"previewsHidden\":\(state.previewsHidden(stored))"
+          + ",\"score\":\(stored.rank.score)}"
+      }.joined(separator: ",")
+      json += "]}"
+    }
+    return json + "]}"
   }
 }

@@ -10,17 +10,17 @@ import PushUI
 struct RunCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "run",
-    abstract: "Open the interactive front end on payload files and captures, or on the demo.",
+    abstract: "Open the interactive front end on scenarios, payload files and captures, or on the demo.",
     discussion: """
-      Payload files arrive three simulated seconds apart; capture lines arrive at their `at` \
-      times. Without inputs the built-in demo opens.
+      Scenarios (.yaml) bring their device and timeline; payload files arrive three simulated \
+      seconds apart; capture lines arrive at their `at` times. Without inputs the built-in demo opens.
       Keys: ? lists them all. n or Tab opens Notification Center, Enter opens or expands, \
       a shows actions, i the inspector, . moves the clock to the next push, ] one minute on, q quits.
       NO_COLOR disables colour. Themes are looked up in $PUSHDECK_THEMES or the themes/ folder.
       """
   )
 
-  @Argument(help: "Payload files (.json, .apns), captures (.jsonl) or directories.")
+  @Argument(help: "Scenarios (.yaml), payload files (.json, .apns), captures (.jsonl) or directories.")
   var inputs: [String] = []
 
   @Option(name: .long, help: "The app for payload files that name none.")
@@ -28,8 +28,8 @@ struct RunCommand: AsyncParsableCommand {
 
   @Option(
     name: .long,
-    help: "A built-in device profile: unlocked (default with inputs), locked, dnd or sleep.")
-  var profile: BuiltInProfile?
+    help: "A device profile: a YAML file, or a preset: unlocked (default with inputs), locked, dnd or sleep.")
+  var profile: String?
 
   @Option(name: .long, help: "A theme name (default, light, high-contrast, sleep) or a YAML file.")
   var theme: String = "default"
@@ -79,56 +79,7 @@ struct RunCommand: AsyncParsableCommand {
 
   /// The demo, or a device with the inputs on its timeline.
   func makeState() throws -> AppState {
-    guard !inputs.isEmpty else {
-      var state = AppState.demo()
-      if let profile { state = AppState(device: profile.apply(to: state.device), timeline: state.timeline) }
-      return state
-    }
-    let (resolved, problems) = resolveInputs(inputs)
-    if let problem = problems.first { throw ValidationError("\(problem.path): \(problem.message)") }
-    var records: [PushRecord] = []
-    for input in resolved {
-      do throws(InputProblem) {
-        try readRecords(from: input, bundleID: bundle) { record in
-          var record = record
-          if record.bundleID == nil { record.bundleID = "com.example.app" }
-          records.append(record)
-        }
-      } catch {
-        throw ValidationError("\(error.path): \(error.message)")
-      }
-    }
-    let (start, entries) = Timeline.entries(for: records, start: DemoScenario.start)
-    let device = DeviceSimulator(profile: (profile ?? .unlocked).profile(start: start))
-    return AppState(device: device, timeline: entries)
-  }
-}
-
-/// The device profiles `run --profile` offers until YAML profiles are wired in.
-enum BuiltInProfile: String, CaseIterable, ExpressibleByArgument {
-  case unlocked, locked, dnd, sleep
-
-  /// The profile at a start time.
-  func profile(start: SimInstant) -> DeviceProfile {
-    var profile = DeviceProfile.standard(start: start)
-    switch self {
-    case .unlocked: break
-    case .locked: profile.isLocked = true
-    case .dnd: profile.activeFocusID = FocusMode.doNotDisturb.id
-    case .sleep:
-      profile.activeFocusID = FocusMode.sleep.id
-      profile.isLocked = true
-    }
-    return profile
-  }
-
-  /// The demo device changed to match (lock and Focus only; the demo keeps its apps).
-  func apply(to device: DeviceSimulator) -> DeviceSimulator {
-    var device = device
-    let target = profile(start: device.now)
-    if target.isLocked != device.isLocked { device.apply(target.isLocked ? .lock : .unlock, at: device.now) }
-    if target.activeFocusID != device.activeFocusID { device.apply(.focus(target.activeFocusID), at: device.now) }
-    return device
+    try Session.load(inputs: inputs, profile: profile, bundle: bundle).state
   }
 }
 

@@ -1,5 +1,3 @@
-import PushCore
-
 /// Which notification a user action in a timeline means.
 public enum NotificationRef: Equatable, Sendable, CustomStringConvertible {
   /// The notification of the n-th push of the timeline (1-based), or what replaced it through
@@ -97,31 +95,31 @@ public struct Scenario: Equatable, Sendable {
 
   /// Applies one timed event, resolving notification references against the device's state.
   public static func apply(_ timed: TimedEvent, to device: inout DeviceSimulator) {
-    switch timed.event {
+    device.advance(to: timed.at)
+    if let event = deviceEvent(for: timed.event, in: device) { device.apply(event, at: timed.at) }
+  }
+
+  /// The device event a timeline event means now: references are resolved against what the
+  /// device holds; nil when there is nothing to do (time only, or the notification is gone).
+  public static func deviceEvent(for event: TimelineEvent, in device: DeviceSimulator) -> DeviceEvent? {
+    switch event {
     case .device(let event):
-      device.apply(event, at: timed.at)
+      return event
     case .advance:
-      device.advance(to: timed.at)
+      return nil
     case .open(let ref):
-      device.advance(to: timed.at)
-      if let id = resolve(ref, in: device) { device.apply(.open(id), at: timed.at) }
+      return resolve(ref, in: device).map { .open($0) }
     case .clear(let ref):
-      device.advance(to: timed.at)
-      if let id = resolve(ref, in: device) { device.apply(.clear(id), at: timed.at) }
+      return resolve(ref, in: device).map { .clear($0) }
     case .clearGroup(let ref):
-      device.advance(to: timed.at)
-      if let id = resolve(ref, in: device), let key = device.store[id]?.group {
-        device.apply(.clearGroup(key), at: timed.at)
-      }
+      return resolve(ref, in: device).flatMap { device.store[$0]?.group }.map { .clearGroup($0) }
     case .action(let ref, let actionID):
-      device.advance(to: timed.at)
-      if let id = resolve(ref, in: device) { device.apply(.action(id, actionID: actionID), at: timed.at) }
+      return resolve(ref, in: device).map { .action($0, actionID: actionID) }
     case .reply(let ref, let actionID, let text):
-      device.advance(to: timed.at)
-      guard let id = resolve(ref, in: device), let stored = device.store[id] else { return }
+      guard let id = resolve(ref, in: device), let stored = device.store[id] else { return nil }
       let category = device.app(stored.notification.bundleID)?.category(stored.notification.category)
       let chosen = actionID ?? category?.actions.first(where: \.isTextInput)?.identifier ?? "reply"
-      device.apply(.action(id, actionID: chosen, text: text), at: timed.at)
+      return .action(id, actionID: chosen, text: text)
     }
   }
 

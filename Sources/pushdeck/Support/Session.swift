@@ -1,0 +1,102 @@
+import ArgumentParser
+import PushCore
+import PushScenario
+import PushUI
+
+/// What `run` and `render` play: a device at its start and a timeline of events.
+///
+/// Inputs may mix scenarios (`.yaml`, `.yml`), payload files and captures: a scenario brings its
+/// own device profile and timeline; pushes from files and captures are placed on the timeline as
+/// `explain` places them. `--profile` takes a built-in preset or a YAML profile file.
+struct Session {
+  var state: AppState
+
+  /// The built-in profile presets, by name.
+  static let presets = ["unlocked", "locked", "dnd", "sleep"]
+
+  /// Loads a session, or the built-in demo when there are no inputs.
+  ///
+  /// - Throws: `ValidationError` with a located message for unreadable inputs and profile or
+  ///   scenario errors (the commands exit 2).
+  static func load(inputs: [String], profile profileOption: String?, bundle: String?) throws -> Session {
+    let loader = ScenarioLoader()
+    guard !inputs.isEmpty else {
+      var state = AppState.demo()
+      if let profileOption {
+        let preset = try presetProfile(profileOption, start: state.now)
+        var device = state.device
+        if preset.isLocked != device.isLocked { device.apply(preset.isLocked ? .lock : .unlock, at: device.now) }
+        if preset.activeFocusID != device.activeFocusID { device.apply(.focus(preset.activeFocusID), at: device.now) }
+        state = AppState(device: device, timeline: state.timeline)
+      }
+      return Session(state: state)
+    }
+    var explicitProfile: DeviceProfile?
+    if let profileOption, !presets.contains(profileOption) {
+      do throws(ScenarioError) {
+        explicitProfile = try loader.loadProfile(path: profileOption)
+      } catch {
+        throw ValidationError(error.description)
+      }
+    }
+    var scenarioProfile: DeviceProfile?
+    var entries: [TimelineEntry] = []
+    var records: [PushRecord] = []
+    let (resolved, problems) = resolveInputs(inputs.filter { !isScenario($0) })
+    if let problem = problems.first { throw ValidationError("\(problem.path): \(problem.message)") }
+    for path in inputs where isScenario(path) {
+      do throws(ScenarioError) {
+        let scenario = try loader.loadScenario(path: path, defaultProfile: explicitProfile)
+        if scenarioProfile == nil { scenarioProfile = scenario.profile }
+        entries += scenario.timeline.map(TimelineEntry.init)
+      } catch {
+        throw ValidationError(error.description)
+      }
+    }
+    for input in resolved {
+      do throws(InputProblem) {
+        try readRecords(from: input, bundleID: bundle) { record in
+          var record = record
+          if record.bundleID == nil { record.bundleID = "com.example.app" }
+          records.append(record)
+        }
+      } catch {
+        throw ValidationError("\(error.path): \(error.message)")
+      }
+    }
+    let baseStart = scenarioProfile?.start ?? explicitProfile?.start ?? DemoScenario.start
+    var profile = scenarioProfile ?? explicitProfile ?? DeviceProfile.standard(start: baseStart)
+    if !records.isEmpty {
+      let (start, pushes) = Timeline.entries(for: records, start: entries.last?.at ?? baseStart)
+      if scenarioProfile == nil { profile.start = min(profile.start, start) }
+      entries += pushes
+    }
+    if let profileOption, presets.contains(profileOption) {
+      let preset = try presetProfile(profileOption, start: profile.start)
+      profile.isLocked = preset.isLocked
+      profile.activeFocusID = preset.activeFocusID
+    }
+    return Session(state: AppState(device: DeviceSimulator(profile: profile), timeline: entries))
+  }
+
+  static func isScenario(_ path: String) -> Bool {
+    let lowered = path.lowercased()
+    return lowered.hasSuffix(".yaml") || lowered.hasSuffix(".yml")
+  }
+
+  /// A built-in preset: `unlocked`, `locked`, `dnd` (Do Not Disturb) or `sleep` (locked).
+  static func presetProfile(_ name: String, start: SimInstant) throws -> DeviceProfile {
+    var profile = DeviceProfile.standard(start: start)
+    switch name {
+    case "unlocked": break
+    case "locked": profile.isLocked = true
+    case "dnd": profile.activeFocusID = FocusMode.doNotDisturb.id
+    case "sleep":
+      profile.activeFocusID = FocusMode.sleep.id
+      profile.isLocked = true
+    default:
+      throw ValidationError("--profile takes \(presets.joined(separator: ", ")) or a YAML profile file, not \(name)")
+    }
+    return profile
+  }
+}

@@ -1,0 +1,73 @@
+import Foundation
+#if canImport(FoundationXML)
+  import FoundationXML
+#endif
+import PushTestSupport
+import Testing
+
+/// `pushdeck render`: frames at a simulated time, in every format, without a terminal.
+@Suite(.enabled(if: PushdeckProcess.binary != nil, "the pushdeck binary was not built"))
+struct RenderCLITests {
+  let examples = Corpus.repositoryRoot().appendingPathComponent("Examples")
+
+  func render(_ arguments: [String], input: Data? = nil) throws -> PushdeckProcess.Output {
+    try PushdeckProcess.run(["render"] + arguments, input: input, directory: Corpus.repositoryRoot())
+  }
+
+  @Test func jsonGivesTheLockScreenStacksInRankOrder() throws {
+    let output = try render(["Examples/messaging.yaml", "--at", "+3m", "--format", "json"])
+    #expect(output.status == 0, "\(output.standardError)")
+    let state = try #require(try JSONSerialization.jsonObject(with: Data(output.standardOutput.utf8)) as? [String: Any])
+    #expect(state["screen"] as? String == "lock")
+    #expect(state["at"] as? String == "2026-11-23T12:05:00Z")
+    let groups = try #require(state["groups"] as? [[String: Any]])
+    #expect(groups.map { $0["group"] as? String } == ["com.example.chatter#group-family", "com.example.chatter#dm-ana"])
+    #expect(groups.first?["count"] as? Int == 2)
+    let newest = (groups.first?["notifications"] as? [[String: Any]])?.first
+    #expect(newest?["body"] as? String == "Marta: I'll bring the pastéis de nata")
+  }
+
+  @Test func atTakesTimesOfDayAndIsoTimes() throws {
+    let early = try render(["Examples/messaging.yaml", "--at", "12:03:30", "--format", "json"])
+    #expect(early.status == 2, "a time of day needs HH:MM")
+    let ofDay = try render(["Examples/messaging.yaml", "--at", "12:04", "--format", "json"])
+    let iso = try render(["Examples/messaging.yaml", "--at", "2026-11-23T12:04:00Z", "--format", "json"])
+    #expect(ofDay.status == 0)
+    #expect(ofDay.standardOutput == iso.standardOutput)
+    #expect(ofDay.standardOutput.contains(#""notifications":3"#))
+  }
+
+  @Test func centerScreenListsEveryStoredGroup() throws {
+    let output = try render(["Examples/news-summary.yaml", "--screen", "center", "--format", "json"])
+    #expect(output.status == 0)
+    #expect(output.standardOutput.hasPrefix(#"{"screen":"center""#))
+  }
+
+  @Test func svgIsWellFormedAndEscapesPayloadText() throws {
+    let directory = try PushdeckProcess.temporaryDirectory()
+    let payload = directory.appendingPathComponent("evil.json")
+    try #"{"aps": {"alert": {"title": "<script>alert(1)</script> & \u001b]52;c;eA==\u0007", "body": "Tom & Jerry's \"show\""}}}"#
+      .write(to: payload, atomically: true, encoding: .utf8)
+    let output = try render([payload.path, "--bundle", "com.evil.app", "--profile", "unlocked", "--format", "svg", "--size", "80x24"])
+    #expect(output.status == 0, "\(output.standardError)")
+    let svg = output.standardOutput
+    #expect(svg.hasPrefix("<svg xmlns=\"http://www.w3.org/2000/svg\""))
+    #expect(!svg.contains("<script"))
+    #expect(!svg.contains("\u{1B}") && !svg.contains("\u{07}"))
+    #expect(svg.contains("&lt;"))
+    let parser = XMLParser(data: Data(svg.utf8))
+    #expect(parser.parse(), "the SVG parses as XML")
+  }
+
+  @Test func ansiHasColourAndNoPayloadEscapes() throws {
+    let output = try render(["--format", "ansi", "--size", "60x20"])
+    #expect(output.status == 0)
+    #expect(output.standardOutput.contains("\u{1B}[0;"))
+    #expect(output.standardOutput.contains("Messages"))
+  }
+
+  @Test func badTimesAndProfilesAreUsageErrors() throws {
+    #expect(try render(["--at", "tomorrowish"]).status == 2)
+    #expect(try render(["Examples/messaging.yaml", "--profile", "nope"]).status == 2)
+  }
+}
