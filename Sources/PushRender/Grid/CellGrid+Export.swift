@@ -97,7 +97,7 @@ extension CellGrid {
   ///   - defaultBackground: the page colour.
   ///   - title: the picture's title (escaped).
   public func svg(defaultForeground: Color, defaultBackground: Color, title: String = "Pushdeck") -> String {
-    let cellWidth = 9.6
+    let cellWidth = 10.0
     let cellHeight = 20.0
     let fontSize = 16.0
     let pictureWidth = Double(width) * cellWidth
@@ -114,7 +114,7 @@ extension CellGrid {
     var svg = """
       <svg xmlns="http://www.w3.org/2000/svg" width="\(number(pictureWidth))" height="\(number(pictureHeight))" \
       viewBox="0 0 \(number(pictureWidth)) \(number(pictureHeight))" font-family="'DejaVu Sans Mono', 'Menlo', 'Consolas', monospace" \
-      font-size="\(number(fontSize))">
+      font-size="\(number(fontSize))" shape-rendering="crispEdges">
       <title>\(Self.xmlEscaped(title))</title>
       <rect width="100%" height="100%" fill="\(page)"/>
 
@@ -149,6 +149,12 @@ extension CellGrid {
         if cell.style.isDim { attributes += " fill-opacity=\"0.6\"" }
         if cell.style.isUnderlined { attributes += " text-decoration=\"underline\"" }
         let x = Double(column) * cellWidth
+        // Block elements are drawn as rectangles so block-digit clocks have no seams.
+        if let (left, top, right, bottom) = Self.blockFraction(glyph) {
+          svg += "<rect x=\"\(number(x + left * cellWidth))\" y=\"\(number(Double(row) * cellHeight + top * cellHeight))\" "
+          svg += "width=\"\(number((right - left) * cellWidth))\" height=\"\(number((bottom - top) * cellHeight))\" fill=\"\(foreground)\"/>\n"
+          continue
+        }
         let y = Double(row) * cellHeight + cellHeight * 0.75
         // Each glyph is pinned to its cell (textLength) so wide glyphs take exactly two columns.
         svg += "<text x=\"\(number(x))\" y=\"\(number(y))\" \(attributes) textLength=\"\(number(Double(columns) * cellWidth))\" "
@@ -156,6 +162,18 @@ extension CellGrid {
       }
     }
     return svg + "</svg>\n"
+  }
+
+  /// The part of a cell a block element fills, as fractions (left, top, right, bottom).
+  static func blockFraction(_ glyph: String) -> (Double, Double, Double, Double)? {
+    switch glyph {
+    case "█": (0, 0, 1, 1)
+    case "▀": (0, 0, 1, 0.5)
+    case "▄": (0, 0.5, 1, 1)
+    case "▌": (0, 0, 0.5, 1)
+    case "▐": (0.5, 0, 1, 1)
+    default: nil
+    }
   }
 
   /// Escapes text for XML: markup characters become entities and anything that is not a legal
