@@ -34,9 +34,13 @@ struct ColumnReader {
 
   mutating func int(_ name: String) throws(JournalCoding.Malformed) -> Int { Int(try int64(name)) }
 
-  mutating func optionalInt() throws(JournalCoding.Malformed) -> Int? { try optionalInt64().map { Int($0) } }
+  mutating func optionalInt() throws(JournalCoding.Malformed) -> Int? {
+    try optionalInt64().map { Int($0) }
+  }
 
-  mutating func bool(_ name: String) throws(JournalCoding.Malformed) -> Bool { try int64(name) != 0 }
+  mutating func bool(_ name: String) throws(JournalCoding.Malformed) -> Bool {
+    try int64(name) != 0
+  }
 
   mutating func optionalDouble() throws(JournalCoding.Malformed) -> Double? {
     let value = next()
@@ -71,10 +75,13 @@ struct ColumnReader {
     try optionalInt64().map { SimInstant(milliseconds: $0) }
   }
 
-  mutating func raw<T: RawRepresentable>(_ type: T.Type, _ name: String) throws(JournalCoding.Malformed) -> T
+  mutating func raw<T: RawRepresentable>(_ type: T.Type, _ name: String) throws(JournalCoding
+    .Malformed) -> T
   where T.RawValue == String {
     let text = try string(name)
-    guard let value = T(rawValue: text) else { throw JournalCoding.Malformed(detail: "unknown \(name) \(text)") }
+    guard let value = T(rawValue: text) else {
+      throw JournalCoding.Malformed(detail: "unknown \(name) \(text)")
+    }
     return value
   }
 
@@ -87,9 +94,12 @@ struct ColumnReader {
       subtitle: try optionalString(), body: try optionalString(), category: try optionalString(),
       level: try raw(InterruptionLevel.self, "level"), relevanceScore: try optionalDouble(),
       sound: try JournalCoding.sound(try optionalString()), badge: try optionalInt(),
-      isContentAvailable: try bool("content_available"), isMutableContent: try bool("mutable_content"),
-      targetContentID: try optionalString(), filterCriteria: try optionalString(), collapseID: try optionalString(),
-      receivedAt: SimInstant(milliseconds: try int64("received_at_ms")), rawPayload: try string("raw_payload"))
+      isContentAvailable: try bool("content_available"),
+      isMutableContent: try bool("mutable_content"),
+      targetContentID: try optionalString(), filterCriteria: try optionalString(),
+      collapseID: try optionalString(),
+      receivedAt: SimInstant(milliseconds: try int64("received_at_ms")),
+      rawPayload: try string("raw_payload"))
     note.pushType = try raw(PushType.self, "push_type")
     if let priority = try optionalInt() {
       guard let value = PushPriority(rawValue: priority) else {
@@ -100,14 +110,18 @@ struct ColumnReader {
     note.expiration = try instant()
     note.sender = try optionalString()
     if let custom = try optionalString() {
-      guard case .object(let members) = try JournalCoding.value(custom, column: "custom_keys") else {
+      guard case .object(let members) = try JournalCoding.value(custom, column: "custom_keys")
+      else {
         throw JournalCoding.Malformed(detail: "custom_keys is not an object")
       }
       note.customKeys = members
     }
     var decision = DeliveryDecision(disposition: try raw(Disposition.self, "disposition"))
-    decision.surfaces = try JournalCoding.strings(try string("surfaces"), column: "surfaces").map { text throws(JournalCoding.Malformed) in
-      guard let surface = Surface(rawValue: text) else { throw JournalCoding.Malformed(detail: "unknown surface \(text)") }
+    decision.surfaces = try JournalCoding.strings(try string("surfaces"), column: "surfaces").map {
+      text throws(JournalCoding.Malformed) in
+      guard let surface = Surface(rawValue: text) else {
+        throw JournalCoding.Malformed(detail: "unknown surface \(text)")
+      }
       return surface
     }
     decision.playsSound = try bool("plays_sound")
@@ -117,7 +131,8 @@ struct ColumnReader {
     decision.heldUntil = try instant()
     decision.replaces = try optionalInt().map { NotificationID($0) }
     decision.previewsHidden = try bool("previews_hidden")
-    decision.callbacks = try JournalCoding.strings(try string("callbacks"), column: "callbacks").map {
+    decision.callbacks = try JournalCoding.strings(try string("callbacks"), column: "callbacks").map
+    {
       text throws(JournalCoding.Malformed) in
       guard let callback = AppCallback(rawValue: text) else {
         throw JournalCoding.Malformed(detail: "unknown callback \(text)")
@@ -132,7 +147,9 @@ struct ColumnReader {
       level: try double("rank_level"), relevance: try double("rank_relevance"),
       engagement: try double("rank_engagement"), communication: try double("rank_communication"),
       recency: try double("rank_recency"))
-    return StoredNotification(notification: note, decision: decision, group: group, rank: rank, heldUntil: decision.heldUntil)
+    return StoredNotification(
+      notification: note, decision: decision, group: group, rank: rank,
+      heldUntil: decision.heldUntil)
   }
 
   /// Reads the live_activity columns restore selects, in order.
@@ -146,9 +163,11 @@ struct ColumnReader {
       try JournalCoding.value(text, column: "content_state")
     }
     return LiveActivity(
-      bundleID: bundleID, attributesType: attributesType, attributes: attributes, contentState: contentState,
+      bundleID: bundleID, attributesType: attributesType, attributes: attributes,
+      contentState: contentState,
       title: try optionalString(), body: try optionalString(),
-      startedAt: SimInstant(milliseconds: try int64("started_at_ms")), lastTimestamp: try double("last_timestamp"),
+      startedAt: SimInstant(milliseconds: try int64("started_at_ms")),
+      lastTimestamp: try double("last_timestamp"),
       staleDate: try instant(), endedAt: try instant(), dismissalDate: try instant(),
       relevanceScore: try optionalDouble())
   }

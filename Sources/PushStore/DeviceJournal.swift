@@ -1,10 +1,11 @@
+import GRDB
+import PushCore
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
   import Darwin
 #endif
-import GRDB
-import PushCore
 
 /// The simulated device's durable memory: a write-behind journal in an embedded SQLite
 /// database (WAL mode).
@@ -30,7 +31,9 @@ public final class DeviceJournal: Sendable {
     public var maximumPageCount: Int?
 
     /// Creates options; the defaults suit the CLI.
-    public init(writer: String = "Pushdeck", synchronous: Synchronous = .normal, maximumPageCount: Int? = nil) {
+    public init(
+      writer: String = "Pushdeck", synchronous: Synchronous = .normal, maximumPageCount: Int? = nil
+    ) {
       self.writer = writer
       self.synchronous = synchronous
       self.maximumPageCount = maximumPageCount
@@ -63,7 +66,9 @@ public final class DeviceJournal: Sendable {
   // MARK: Opening
 
   /// Opens the journal at a location: a file, or memory for `--ephemeral`.
-  public static func open(_ location: StateLocation, options: Options = Options()) throws(StoreError) -> DeviceJournal {
+  public static func open(_ location: StateLocation, options: Options = Options())
+    throws(StoreError) -> DeviceJournal
+  {
     switch location {
     case .file(let path): try open(at: path, options: options)
     case .ephemeral: try inMemory(options: options)
@@ -75,7 +80,9 @@ public final class DeviceJournal: Sendable {
   ///
   /// - Throws: ``StoreError`` for an unwritable directory, a second Pushdeck on the same state,
   ///   a damaged file, a newer schema or a foreign database. The file is never modified then.
-  public static func open(at path: String, options: Options = Options()) throws(StoreError) -> DeviceJournal {
+  public static func open(at path: String, options: Options = Options()) throws(StoreError)
+    -> DeviceJournal
+  {
     guard !path.isEmpty else { throw .unwritable(path: path, detail: "the path is empty") }
     try makeDirectories(directory(of: path))
     let lock = try StateLock(path: path + ".lock", databasePath: path, holder: options.writer)
@@ -165,7 +172,8 @@ public final class DeviceJournal: Sendable {
     let migrator = JournalSchema.migrator()
     try guarded { () throws in
       try queue.read { db in
-        let tables = try String.fetchSet(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
+        let tables = try String.fetchSet(
+          db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
         if tables.isEmpty { return }
         guard tables.contains("meta"), tables.contains("grdb_migrations") else {
           throw StoreError.foreignDatabase(path: label)
@@ -175,7 +183,8 @@ public final class DeviceJournal: Sendable {
         let superseded = try migrator.hasBeenSuperseded(db)
         if found > JournalSchema.currentVersion || superseded {
           throw StoreError.newerSchema(
-            path: label, found: max(found, JournalSchema.currentVersion + 1), supported: JournalSchema.currentVersion,
+            path: label, found: max(found, JournalSchema.currentVersion + 1),
+            supported: JournalSchema.currentVersion,
             writtenBy: meta["last_writer"])
         }
       }
@@ -183,16 +192,19 @@ public final class DeviceJournal: Sendable {
         try queue.writeWithoutTransaction { db in
           let mode = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
           guard mode == "wal" else {
-            throw StoreError.database(path: label, detail: "SQLite could not switch to WAL mode (\(mode ?? "?"))")
+            throw StoreError.database(
+              path: label, detail: "SQLite could not switch to WAL mode (\(mode ?? "?"))")
           }
         }
       }
       try migrator.migrate(queue)
       try queue.write { db in
         try db.execute(
-          sql: "INSERT OR IGNORE INTO meta(key, value) VALUES ('created_by', ?)", arguments: [writer])
+          sql: "INSERT OR IGNORE INTO meta(key, value) VALUES ('created_by', ?)",
+          arguments: [writer])
         try db.execute(
-          sql: "INSERT OR REPLACE INTO meta(key, value) VALUES ('schema_version', ?), ('last_writer', ?)",
+          sql:
+            "INSERT OR REPLACE INTO meta(key, value) VALUES ('schema_version', ?), ('last_writer', ?)",
           arguments: [String(JournalSchema.currentVersion), writer])
       }
     }
@@ -238,7 +250,9 @@ public final class DeviceJournal: Sendable {
   }
 
   /// Marks a notification as gone from Notification Center. Its row is kept, with when and why.
-  public func removeNotification(_ id: NotificationID, at instant: SimInstant, reason: String) throws(StoreError) {
+  public func removeNotification(_ id: NotificationID, at instant: SimInstant, reason: String)
+    throws(StoreError)
+  {
     var batch = JournalBatch()
     batch.removals = [JournalBatch.Removal(id: id, at: instant, reason: reason)]
     try commit(batch)
@@ -252,13 +266,19 @@ public final class DeviceJournal: Sendable {
   }
 
   private static let deliveryColumns = [
-    "seq", "at_ms", "bundle_id", "source", "diagnostics", "notification_id", "disposition", "surfaces",
-    "plays_sound", "decision_sound", "decision_badge", "effective_level", "held_until_ms", "replaces_id",
-    "previews_hidden", "callbacks", "reasons", "group_bundle_id", "group_thread", "group_single", "group_rank",
-    "rank_level", "rank_relevance", "rank_engagement", "rank_communication", "rank_recency", "is_stored",
-    "thread_id", "title", "subtitle", "body", "category", "level", "relevance_score", "sound", "badge",
+    "seq", "at_ms", "bundle_id", "source", "diagnostics", "notification_id", "disposition",
+    "surfaces",
+    "plays_sound", "decision_sound", "decision_badge", "effective_level", "held_until_ms",
+    "replaces_id",
+    "previews_hidden", "callbacks", "reasons", "group_bundle_id", "group_thread", "group_single",
+    "group_rank",
+    "rank_level", "rank_relevance", "rank_engagement", "rank_communication", "rank_recency",
+    "is_stored",
+    "thread_id", "title", "subtitle", "body", "category", "level", "relevance_score", "sound",
+    "badge",
     "content_available", "mutable_content", "target_content_id", "filter_criteria", "collapse_id",
-    "received_at_ms", "raw_payload", "push_type", "priority", "expiration_ms", "sender", "custom_keys",
+    "received_at_ms", "raw_payload", "push_type", "priority", "expiration_ms", "sender",
+    "custom_keys",
   ]
 
   private static let insertDelivery =
@@ -269,7 +289,9 @@ public final class DeviceJournal: Sendable {
     if !batch.deliveries.isEmpty {
       let insert = try db.cachedStatement(sql: insertDelivery)
       let remove = try db.cachedStatement(
-        sql: "UPDATE delivery SET removed_at_ms = ?, removal = ? WHERE notification_id = ? AND removed_at_ms IS NULL")
+        sql:
+          "UPDATE delivery SET removed_at_ms = ?, removal = ? WHERE notification_id = ? AND removed_at_ms IS NULL"
+      )
       for record in batch.deliveries {
         if let replaced = record.decision.replaces {
           try remove.execute(arguments: [record.at.milliseconds, "replaced", replaced.rawValue])
@@ -279,18 +301,27 @@ public final class DeviceJournal: Sendable {
     }
     if !batch.removals.isEmpty {
       let remove = try db.cachedStatement(
-        sql: "UPDATE delivery SET removed_at_ms = ?, removal = ? WHERE notification_id = ? AND removed_at_ms IS NULL")
+        sql:
+          "UPDATE delivery SET removed_at_ms = ?, removal = ? WHERE notification_id = ? AND removed_at_ms IS NULL"
+      )
       for removal in batch.removals {
-        try remove.execute(arguments: [removal.at.milliseconds, removal.reason, removal.id.rawValue])
+        try remove.execute(arguments: [
+          removal.at.milliseconds, removal.reason, removal.id.rawValue,
+        ])
       }
     }
     if !batch.events.isEmpty {
       let insert = try db.cachedStatement(
-        sql: "INSERT INTO event(at_ms, kind, bundle_id, notification_id, name, value) VALUES (?, ?, ?, ?, ?, ?)")
+        sql:
+          "INSERT INTO event(at_ms, kind, bundle_id, notification_id, name, value) VALUES (?, ?, ?, ?, ?, ?)"
+      )
       for logged in batch.events {
         let fields = eventFields(logged.event)
         try insert.execute(
-          arguments: [logged.at.milliseconds, fields.kind, fields.bundleID, fields.id?.rawValue, fields.name, fields.value])
+          arguments: [
+            logged.at.milliseconds, fields.kind, fields.bundleID, fields.id?.rawValue, fields.name,
+            fields.value,
+          ])
       }
     }
     for (bundleID, engagement) in batch.engagement.sorted(by: { $0.key < $1.key }) {
@@ -303,7 +334,8 @@ public final class DeviceJournal: Sendable {
         try db.execute(sql: "DELETE FROM badge WHERE bundle_id = ?", arguments: [bundleID])
       } else {
         try db.execute(
-          sql: "INSERT OR REPLACE INTO badge(bundle_id, count) VALUES (?, ?)", arguments: [bundleID, count])
+          sql: "INSERT OR REPLACE INTO badge(bundle_id, count) VALUES (?, ?)",
+          arguments: [bundleID, count])
       }
     }
     if let activities = batch.liveActivities {
@@ -311,7 +343,8 @@ public final class DeviceJournal: Sendable {
       for (position, activity) in activities.enumerated() {
         let values: [(any DatabaseValueConvertible)?] = [
           position, activity.bundleID, activity.attributesType, activity.attributes?.compactText,
-          activity.contentState?.compactText, activity.title, activity.body, activity.startedAt.milliseconds,
+          activity.contentState?.compactText, activity.title, activity.body,
+          activity.startedAt.milliseconds,
           activity.lastTimestamp, activity.staleDate?.milliseconds, activity.endedAt?.milliseconds,
           activity.dismissalDate?.milliseconds, activity.relevanceScore,
         ]
@@ -325,28 +358,35 @@ public final class DeviceJournal: Sendable {
     }
     if let state = batch.state {
       try db.execute(
-        sql: "INSERT OR REPLACE INTO device_state(id, now_ms, is_locked, active_focus_id) VALUES (1, ?, ?, ?)",
+        sql:
+          "INSERT OR REPLACE INTO device_state(id, now_ms, is_locked, active_focus_id) VALUES (1, ?, ?, ?)",
         arguments: [state.now.milliseconds, state.isLocked, state.activeFocusID])
     }
   }
 
-  private static func deliveryValues(_ record: DeliveryRecord) -> [(any DatabaseValueConvertible)?] {
+  private static func deliveryValues(_ record: DeliveryRecord) -> [(any DatabaseValueConvertible)?]
+  {
     let decision = record.decision
     let rank = record.rank
     let note = record.notification
     let isStored = decision.isStored && record.group != nil && note != nil
     return [
-      record.index, record.at.milliseconds, record.bundleID, record.source, JournalCoding.json(record.diagnostics),
-      note?.id.rawValue, decision.disposition.rawValue, JournalCoding.json(decision.surfaces.map(\.rawValue)),
-      decision.playsSound, JournalCoding.text(decision.sound), decision.badge, decision.effectiveLevel.rawValue,
+      record.index, record.at.milliseconds, record.bundleID, record.source,
+      JournalCoding.json(record.diagnostics),
+      note?.id.rawValue, decision.disposition.rawValue,
+      JournalCoding.json(decision.surfaces.map(\.rawValue)),
+      decision.playsSound, JournalCoding.text(decision.sound), decision.badge,
+      decision.effectiveLevel.rawValue,
       decision.heldUntil?.milliseconds, decision.replaces?.rawValue, decision.previewsHidden,
       JournalCoding.json(decision.callbacks.map(\.rawValue)), JournalCoding.json(decision.reasons),
-      record.group?.bundleID, record.group?.thread, record.group?.single?.rawValue, record.groupRank,
+      record.group?.bundleID, record.group?.thread, record.group?.single?.rawValue,
+      record.groupRank,
       rank?.level, rank?.relevance, rank?.engagement, rank?.communication, rank?.recency, isStored,
       note?.threadID, note?.title, note?.subtitle, note?.body, note?.category, note?.level.rawValue,
       note?.relevanceScore, JournalCoding.text(note?.sound), note?.badge, note?.isContentAvailable,
       note?.isMutableContent, note?.targetContentID, note?.filterCriteria, note?.collapseID,
-      note?.receivedAt.milliseconds, note?.rawPayload, note?.pushType.rawValue, note?.priority?.rawValue,
+      note?.receivedAt.milliseconds, note?.rawPayload, note?.pushType.rawValue,
+      note?.priority?.rawValue,
       note?.expiration?.milliseconds, note?.sender,
       note.flatMap { $0.customKeys.isEmpty ? nil : JSONValue.object($0.customKeys).compactText },
     ]
@@ -387,7 +427,9 @@ public final class DeviceJournal: Sendable {
   public func deliveryCount() throws(StoreError) -> (count: Int, isContiguous: Bool) {
     try guarded { () throws in
       try queue.read { db in
-        let row = try Row.fetchOne(db, sql: "SELECT COUNT(*), COALESCE(MAX(seq) + 1, 0), COALESCE(MIN(seq), 0) FROM delivery")
+        let row = try Row.fetchOne(
+          db, sql: "SELECT COUNT(*), COALESCE(MAX(seq) + 1, 0), COALESCE(MIN(seq), 0) FROM delivery"
+        )
         let count: Int = row?[0] ?? 0
         let end: Int = row?[1] ?? 0
         let first: Int = row?[2] ?? 0
@@ -407,11 +449,15 @@ public final class DeviceJournal: Sendable {
 
   private static let restoreColumns = [
     "notification_id", "bundle_id", "thread_id", "title", "subtitle", "body", "category", "level",
-    "relevance_score", "sound", "badge", "content_available", "mutable_content", "target_content_id",
-    "filter_criteria", "collapse_id", "received_at_ms", "raw_payload", "push_type", "priority", "expiration_ms",
-    "sender", "custom_keys", "disposition", "surfaces", "plays_sound", "decision_sound", "decision_badge",
+    "relevance_score", "sound", "badge", "content_available", "mutable_content",
+    "target_content_id",
+    "filter_criteria", "collapse_id", "received_at_ms", "raw_payload", "push_type", "priority",
+    "expiration_ms",
+    "sender", "custom_keys", "disposition", "surfaces", "plays_sound", "decision_sound",
+    "decision_badge",
     "effective_level", "held_until_ms", "replaces_id", "previews_hidden", "callbacks", "reasons",
-    "group_bundle_id", "group_thread", "group_single", "rank_level", "rank_relevance", "rank_engagement",
+    "group_bundle_id", "group_thread", "group_single", "rank_level", "rank_relevance",
+    "rank_engagement",
     "rank_communication", "rank_recency",
   ]
 
@@ -428,7 +474,8 @@ public final class DeviceJournal: Sendable {
     for row in try Row.fetchAll(db, sql: "SELECT bundle_id, taps, dismissals FROM engagement") {
       var reader = ColumnReader(row: row)
       let bundleID = try reader.string("bundle_id")
-      restored.engagement[bundleID] = Engagement(taps: try reader.int("taps"), dismissals: try reader.int("dismissals"))
+      restored.engagement[bundleID] = Engagement(
+        taps: try reader.int("taps"), dismissals: try reader.int("dismissals"))
     }
     for row in try Row.fetchAll(db, sql: "SELECT bundle_id, count FROM badge") {
       var reader = ColumnReader(row: row)
@@ -445,20 +492,28 @@ public final class DeviceJournal: Sendable {
       var reader = ColumnReader(row: row)
       restored.liveActivities.append(try reader.liveActivity())
     }
-    for row in try Row.fetchAll(db, sql: "SELECT bundle_id, name, value FROM event WHERE kind = 'setting' ORDER BY seq") {
+    for row in try Row.fetchAll(
+      db, sql: "SELECT bundle_id, name, value FROM event WHERE kind = 'setting' ORDER BY seq")
+    {
       var reader = ColumnReader(row: row)
       let bundleID = try reader.string("bundle_id")
-      let change = try JournalCoding.change(name: try reader.string("name"), value: try reader.string("value"))
-      restored.settingChanges.append(RestoredDevice.SettingChange(bundleID: bundleID, change: change))
+      let change = try JournalCoding.change(
+        name: try reader.string("name"), value: try reader.string("value"))
+      restored.settingChanges.append(
+        RestoredDevice.SettingChange(bundleID: bundleID, change: change))
     }
-    if let row = try Row.fetchOne(db, sql: "SELECT now_ms, is_locked, active_focus_id FROM device_state WHERE id = 1") {
+    if let row = try Row.fetchOne(
+      db, sql: "SELECT now_ms, is_locked, active_focus_id FROM device_state WHERE id = 1")
+    {
       var reader = ColumnReader(row: row)
       restored.state = RestoredDevice.State(
-        now: SimInstant(milliseconds: try reader.int64("now_ms")), isLocked: try reader.bool("is_locked"),
+        now: SimInstant(milliseconds: try reader.int64("now_ms")),
+        isLocked: try reader.bool("is_locked"),
         activeFocusID: try reader.optionalString())
     }
     if let row = try Row.fetchOne(
-      db, sql: "SELECT COALESCE(MAX(notification_id), 0) + 1, COALESCE(MAX(seq), -1) + 1 FROM delivery")
+      db,
+      sql: "SELECT COALESCE(MAX(notification_id), 0) + 1, COALESCE(MAX(seq), -1) + 1 FROM delivery")
     {
       var reader = ColumnReader(row: row)
       restored.nextNotificationID = try reader.int("next id")
@@ -480,8 +535,12 @@ public final class DeviceJournal: Sendable {
   /// Maps any failure to a ``StoreError`` that says what to do.
   static func storeError(_ error: any Error, path: String) -> StoreError {
     if let error = error as? StoreError { return error }
-    if let error = error as? JournalCoding.Malformed { return .corrupt(path: path, detail: error.detail) }
-    guard let error = error as? DatabaseError else { return .database(path: path, detail: "\(error)") }
+    if let error = error as? JournalCoding.Malformed {
+      return .corrupt(path: path, detail: error.detail)
+    }
+    guard let error = error as? DatabaseError else {
+      return .database(path: path, detail: "\(error)")
+    }
     let detail = error.message ?? "\(error.resultCode)"
     switch error.resultCode.primaryResultCode {
     case .SQLITE_CORRUPT, .SQLITE_NOTADB: return .corrupt(path: path, detail: detail)

@@ -83,9 +83,16 @@ extension DeviceSimulator {
         candidates = [id]
         bundles.insert(stored.notification.bundleID)
       }
-      if case .open = event { reason = "opened" } else if case .clear = event { reason = "cleared" } else { reason = "action" }
+      if case .open = event {
+        reason = "opened"
+      } else if case .clear = event {
+        reason = "cleared"
+      } else {
+        reason = "action"
+      }
     case .clearGroup(let key):
-      let members = store.rankedGroups(includeHeld: true).first { $0.key == key }?.notifications ?? []
+      let members =
+        store.rankedGroups(includeHeld: true).first { $0.key == key }?.notifications ?? []
       candidates = members.map(\.id)
       bundles.insert(key.bundleID)
       reason = "cleared"

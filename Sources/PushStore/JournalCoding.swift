@@ -33,7 +33,10 @@ enum JournalCoding {
   static func json(_ reasons: [Reason]) -> String {
     JSONValue.array(
       reasons.map {
-        .object([JSONMember(key: "code", value: .string($0.code.rawValue)), JSONMember(key: "text", value: .string($0.text))])
+        .object([
+          JSONMember(key: "code", value: .string($0.code.rawValue)),
+          JSONMember(key: "text", value: .string($0.text)),
+        ])
       }
     ).compactText
   }
@@ -60,7 +63,9 @@ enum JournalCoding {
           JSONMember(key: "code", value: .string(diagnostic.code.rawValue)),
           JSONMember(key: "message", value: .string(diagnostic.message)),
         ]
-        if let path = diagnostic.path { members.append(JSONMember(key: "path", value: .string(path))) }
+        if let path = diagnostic.path {
+          members.append(JSONMember(key: "path", value: .string(path)))
+        }
         return .object(members)
       }
     ).compactText

@@ -62,7 +62,8 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
         Quit the other one, or run with --state PATH or --ephemeral.
         """
     case .noDataDirectory:
-      return "Neither XDG_DATA_HOME nor HOME is set, so there is no default state location. Use --state PATH or --ephemeral."
+      return
+        "Neither XDG_DATA_HOME nor HOME is set, so there is no default state location. Use --state PATH or --ephemeral."
     case .conflictingLocations:
       return "--state and --ephemeral cannot be used together: choose one."
     case .closed:

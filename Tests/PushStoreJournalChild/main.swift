@@ -1,3 +1,6 @@
+import PushCore
+import PushStore
+
 // The child process of PushStoreTests' kill-and-reopen test: restores the device from the journal,
 // replays generated pushes through it and commits them in batches, printing "committed N" on
 // standard output once the journal durably holds N pushes, until it is killed or has written
@@ -12,8 +15,6 @@
 #elseif canImport(Darwin)
   import Darwin
 #endif
-import PushCore
-import PushStore
 
 func say(_ line: String) {
   let text = line + "\n"
@@ -27,7 +28,8 @@ func fail(_ message: String) -> Never {
 }
 
 let arguments = CommandLine.arguments
-guard arguments.count >= 4, let batchSize = Int(arguments[2]), let batches = Int(arguments[3]) else {
+guard arguments.count >= 4, let batchSize = Int(arguments[2]), let batches = Int(arguments[3])
+else {
   fail("usage: PushStoreJournalChild PATH BATCH_SIZE BATCHES [--measure]")
 }
 let measuring = arguments.dropFirst(4).contains("--measure")
@@ -35,7 +37,8 @@ let start = SimInstant(milliseconds: 1_800_000_000_000)
 
 /// The n-th generated push: a few apps and threads, some collapse ids, every fifth time-sensitive.
 func makePush(_ n: Int) -> PushRecord {
-  let bundle = ["com.example.chat", "com.example.news", "com.example.bank", "com.example.food"][n % 4]
+  let bundle = ["com.example.chat", "com.example.news", "com.example.bank", "com.example.food"][
+    n % 4]
   let level = n % 5 == 0 ? #", "interruption-level": "time-sensitive""# : ""
   let collapse = n % 7 == 0 ? #""apns-collapse-id": "c\#(n % 3)""# : ""
   let text = #"""
@@ -46,7 +49,8 @@ func makePush(_ n: Int) -> PushRecord {
 
 let journal: DeviceJournal
 do {
-  journal = try DeviceJournal.open(at: arguments[1], options: .init(writer: "PushStoreJournalChild"))
+  journal = try DeviceJournal.open(
+    at: arguments[1], options: .init(writer: "PushStoreJournalChild"))
 } catch {
   fail(error.description)
 }
@@ -66,8 +70,11 @@ for batchNumber in 1...batches {
     device.apply(.push(makePush(n)), at: at, journalingInto: &batch)
     // Now and then the user opens or clears the newest notification. Not when measuring: each
     // one re-ranks the app's notifications in the simulator, which would dominate the run.
-    if !measuring, n % 13 == 0, let newest = device.store.rankedGroups(limit: 1).first?.notifications.first {
-      device.apply(n % 2 == 0 ? .open(newest.id) : .clear(newest.id), at: at, journalingInto: &batch)
+    if !measuring, n % 13 == 0,
+      let newest = device.store.rankedGroups(limit: 1).first?.notifications.first
+    {
+      device.apply(
+        n % 2 == 0 ? .open(newest.id) : .clear(newest.id), at: at, journalingInto: &batch)
     }
   }
   if measuring {

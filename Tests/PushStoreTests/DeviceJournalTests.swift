@@ -22,24 +22,35 @@ import Testing
       #"{"aps": {"alert": {"title": "Ann", "body": "Still there?"}, "thread-id": "ann", "interruption-level": "time-sensitive"}}"#,
     ]
     for (offset, payload) in chat.enumerated() {
-      device.apply(.push(push(payload, line: offset + 1)), at: at(Int64(offset)), journalingInto: &batch)
+      device.apply(
+        .push(push(payload, line: offset + 1)), at: at(Int64(offset)), journalingInto: &batch)
     }
     device.apply(
-      .push(push(#"{"aps": {"alert": "score 2–0"}}"#, headers: [("apns-collapse-id", "score")], line: 5)), at: at(5),
+      .push(
+        push(#"{"aps": {"alert": "score 2–0"}}"#, headers: [("apns-collapse-id", "score")], line: 5)
+      ), at: at(5),
       journalingInto: &batch)
     try journal.commit(batch)
 
     batch = JournalBatch()
-    device.apply(.push(push(#"{"aps": {"alert": "Headline"}}"#, bundle: "com.example.news", line: 6)), at: at(6), journalingInto: &batch)
-    let live = #"{"aps": {"timestamp": 1800000007, "event": "start", "attributes-type": "Delivery", "attributes": {"order": 7}, "content-state": {"eta": 12}, "alert": {"title": "Order", "body": "Cooking"}}}"#
-    device.apply(.push(push(live, headers: [("apns-push-type", "liveactivity")], line: 7)), at: at(7), journalingInto: &batch)
+    device.apply(
+      .push(push(#"{"aps": {"alert": "Headline"}}"#, bundle: "com.example.news", line: 6)),
+      at: at(6), journalingInto: &batch)
+    let live =
+      #"{"aps": {"timestamp": 1800000007, "event": "start", "attributes-type": "Delivery", "attributes": {"order": 7}, "content-state": {"eta": 12}, "alert": {"title": "Order", "body": "Cooking"}}}"#
+    device.apply(
+      .push(push(live, headers: [("apns-push-type", "liveactivity")], line: 7)), at: at(7),
+      journalingInto: &batch)
     let bob = try #require(device.store.all.first { $0.notification.title == "Bob" })
     device.apply(.open(bob.id), at: at(8), journalingInto: &batch)
-    device.apply(.setting(bundleID: "com.example.chat", .grouping(.byApp)), at: at(9), journalingInto: &batch)
+    device.apply(
+      .setting(bundleID: "com.example.chat", .grouping(.byApp)), at: at(9), journalingInto: &batch)
     try journal.commit(batch)
 
     batch = JournalBatch()
-    device.apply(.push(push(#"{"aps": {"alert": "after byApp", "thread-id": "zed"}}"#, line: 8)), at: at(10), journalingInto: &batch)
+    device.apply(
+      .push(push(#"{"aps": {"alert": "after byApp", "thread-id": "zed"}}"#, line: 8)), at: at(10),
+      journalingInto: &batch)
     device.apply(.focus("dnd"), at: at(11), journalingInto: &batch)
     device.apply(.lock, at: at(12), journalingInto: &batch)
     try journal.commit(batch)
@@ -73,7 +84,8 @@ import Testing
     #expect(device.now == original.now)
     #expect(device.isLocked && device.activeFocusID == "dnd")
     #expect(restored.notifications.contains { $0.heldUntil != nil })
-    let custom = try #require(device.store.all.first { $0.notification.title == "Ann" }).notification.customKeys
+    let custom = try #require(device.store.all.first { $0.notification.title == "Ann" })
+      .notification.customKeys
     #expect(custom.first?.value.compactText == #"{"id":[1,2.50]}"#)
   }
 
@@ -94,7 +106,8 @@ import Testing
     var device = DeviceSimulator(profile: .standard(start: start))
     var records: [DeliveryRecord] = []
     for n in 0..<3 {
-      let record = device.apply(.push(push(#"{"aps": {"alert": "n\#(n)"}}"#, line: n + 1)), at: at(Int64(n)))
+      let record = device.apply(
+        .push(push(#"{"aps": {"alert": "n\#(n)"}}"#, line: n + 1)), at: at(Int64(n)))
       records.append(try #require(record))
     }
     try journal.append(records)
@@ -138,7 +151,9 @@ import Testing
     }
     try queue.close()
     let before = try Data(contentsOf: URL(fileURLWithPath: path))
-    #expect(throws: StoreError.newerSchema(path: path, found: 2, supported: 1, writtenBy: "Pushdeck 9.0")) {
+    #expect(
+      throws: StoreError.newerSchema(path: path, found: 2, supported: 1, writtenBy: "Pushdeck 9.0")
+    ) {
       try DeviceJournal.open(at: path)
     }
     #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
@@ -150,7 +165,9 @@ import Testing
     let path = directory.file("device.sqlite")
     try DeviceJournal.open(at: path).close()
     let queue = try DatabaseQueue(path: path)
-    try queue.write { db in try db.execute(sql: "INSERT INTO grdb_migrations(identifier) VALUES ('v1-extra')") }
+    try queue.write { db in
+      try db.execute(sql: "INSERT INTO grdb_migrations(identifier) VALUES ('v1-extra')")
+    }
     try queue.close()
     #expect {
       try DeviceJournal.open(at: path)
@@ -275,8 +292,10 @@ import Testing
       var batch = JournalBatch()
       for n in 0..<50 {
         let line = batchNumber * 50 + n
-        let payload = #"{"aps": {"alert": "a fairly long body to fill pages quickly, number \#(line)"}}"#
-        device.apply(.push(push(payload, line: line + 1)), at: at(Int64(line)), journalingInto: &batch)
+        let payload =
+          #"{"aps": {"alert": "a fairly long body to fill pages quickly, number \#(line)"}}"#
+        device.apply(
+          .push(push(payload, line: line + 1)), at: at(Int64(line)), journalingInto: &batch)
       }
       do {
         try journal.commit(batch)
@@ -298,16 +317,23 @@ import Testing
 
   @Test func stateLocationFollowsXDGAndTheOptions() throws {
     #expect(
-      try StateLocation.resolve(statePath: nil, ephemeral: false, environment: ["XDG_DATA_HOME": "/x/data", "HOME": "/h"])
+      try StateLocation.resolve(
+        statePath: nil, ephemeral: false, environment: ["XDG_DATA_HOME": "/x/data", "HOME": "/h"])
         == .file("/x/data/pushdeck/device.sqlite"))
     #expect(
-      try StateLocation.resolve(statePath: nil, ephemeral: false, environment: ["XDG_DATA_HOME": "rel", "HOME": "/h/"])
+      try StateLocation.resolve(
+        statePath: nil, ephemeral: false, environment: ["XDG_DATA_HOME": "rel", "HOME": "/h/"])
         == .file("/h/.local/share/pushdeck/device.sqlite"))
-    #expect(try StateLocation.resolve(statePath: "s.db", ephemeral: false, environment: [:]) == .file("s.db"))
-    #expect(try StateLocation.resolve(statePath: nil, ephemeral: true, environment: [:]) == .ephemeral)
+    #expect(
+      try StateLocation.resolve(statePath: "s.db", ephemeral: false, environment: [:])
+        == .file("s.db"))
+    #expect(
+      try StateLocation.resolve(statePath: nil, ephemeral: true, environment: [:]) == .ephemeral)
     #expect(throws: StoreError.conflictingLocations) {
       try StateLocation.resolve(statePath: "s.db", ephemeral: true, environment: [:])
     }
-    #expect(throws: StoreError.noDataDirectory) { try StateLocation.resolve(statePath: nil, ephemeral: false, environment: [:]) }
+    #expect(throws: StoreError.noDataDirectory) {
+      try StateLocation.resolve(statePath: nil, ephemeral: false, environment: [:])
+    }
   }
 }

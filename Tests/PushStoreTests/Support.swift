@@ -4,10 +4,12 @@ import PushStore
 
 /// Builds a capture-style push record from a payload text.
 func push(
-  _ payload: String, bundle: String = "com.example.chat", headers: [(String, String)] = [], line: Int = 1
+  _ payload: String, bundle: String = "com.example.chat", headers: [(String, String)] = [],
+  line: Int = 1
 ) -> PushRecord {
   let headerJSON = headers.map { "\"\($0.0)\": \"\($0.1)\"" }.joined(separator: ", ")
-  let text = #"{"at": 0, "bundle": "\#(bundle)", "headers": {\#(headerJSON)}, "payload": \#(payload)}"#
+  let text =
+    #"{"at": 0, "bundle": "\#(bundle)", "headers": {\#(headerJSON)}, "payload": \#(payload)}"#
   return PushReader.readCaptureLine(Array(text.utf8), lineNumber: line, source: "t.jsonl")
 }
 
@@ -19,7 +21,8 @@ struct TemporaryDirectory {
   let path: String
 
   init() throws {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("pushstore-\(UUID().uuidString)")
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "pushstore-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     path = url.path
   }
@@ -44,7 +47,8 @@ func run(_ executable: String, _ arguments: [String]) throws -> Int32 {
 
 /// The built `PushStoreJournalChild`, beside the test bundle (SwiftPM builds it for this target).
 let journalChild: String? = {
-  var directory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+  var directory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+    .deletingLastPathComponent()
   for _ in 0..<4 {
     let candidate = directory.appendingPathComponent("PushStoreJournalChild").path
     if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }

@@ -54,7 +54,8 @@ public struct RestoredDevice: Equatable, Sendable {
 
   /// Creates a remembered device; everything defaults to empty.
   public init(
-    notifications: [StoredNotification] = [], engagement: [String: Engagement] = [:], badges: [String: Int] = [:],
+    notifications: [StoredNotification] = [], engagement: [String: Engagement] = [:],
+    badges: [String: Int] = [:],
     liveActivities: [LiveActivity] = [], settingChanges: [SettingChange] = [], state: State? = nil,
     nextNotificationID: Int = 1, deliveryCount: Int = 0
   ) {
