@@ -18,12 +18,14 @@ let package = Package(
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+    .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
   ],
   targets: [
     .target(name: "PushWire"),
     .target(name: "PushCore", dependencies: ["PushWire"]),
     .target(name: "PushUI", dependencies: ["PushCore"]),
     .target(name: "PushScenario", dependencies: ["PushCore", .product(name: "Yams", package: "Yams")]),
+    .target(name: "PushStore", dependencies: ["PushCore", .product(name: "GRDB", package: "GRDB.swift")]),
     .target(
       name: "PushRender",
       dependencies: ["PushUI", .product(name: "Yams", package: "Yams")]
@@ -48,6 +50,9 @@ let package = Package(
     .testTarget(name: "PushScenarioTests", dependencies: ["PushScenario", "PushTestSupport"]),
     .testTarget(
       name: "PushRenderTests", dependencies: ["PushRender", "PushTestSupport"], exclude: ["Goldens"]),
+    // A child process for the kill-and-reopen test: appends batches until it is SIGKILLed.
+    .executableTarget(name: "PushStoreJournalChild", dependencies: ["PushStore"], path: "Tests/PushStoreJournalChild"),
+    .testTarget(name: "PushStoreTests", dependencies: ["PushStore", "PushStoreJournalChild"]),
     .testTarget(name: "PushTerminalTests", dependencies: ["PushTerminal", "PushTestSupport"]),
     .testTarget(name: "PushdeckCLITests", dependencies: ["pushdeck", "PushTestSupport"]),
   ]

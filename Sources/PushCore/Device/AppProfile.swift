@@ -194,3 +194,25 @@ public struct AppProfile: Equatable, Sendable {
     return categories.first { $0.identifier == identifier }
   }
 }
+
+extension AppProfile {
+  /// Applies one setting change, as the Settings app or a timeline makes it.
+  public mutating func apply(_ change: AppSettingChange) {
+    switch change {
+    case .authorization(let status): authorization = status
+    case .state(let state): self.state = state
+    case .lockScreen(let on): settings.lockScreen = on
+    case .notificationCenter(let on): settings.notificationCenter = on
+    case .banners(let on): settings.banners = on
+    case .sounds(let on): settings.sounds = on
+    case .badges(let on): settings.badges = on
+    case .bannerStyle(let style): settings.bannerStyle = style
+    case .showPreviews(let setting): settings.showPreviews = setting
+    case .grouping(let setting): settings.grouping = setting
+    case .timeSensitive(let on): settings.timeSensitive = on
+    case .criticalAlerts(let on): settings.criticalAlerts = on
+    case .directMessages(let on): settings.directMessages = on
+    case .delivery(let setting): settings.delivery = setting
+    }
+  }
+}

@@ -73,6 +73,27 @@ public struct LiveActivity: Equatable, Sendable {
   public var dismissalDate: SimInstant?
   public var relevanceScore: Double?
 
+  /// Creates a Live Activity (the simulator starts them from pushes; a journal restores them).
+  public init(
+    bundleID: String, attributesType: String, attributes: JSONValue? = nil, contentState: JSONValue? = nil,
+    title: String? = nil, body: String? = nil, startedAt: SimInstant, lastTimestamp: Double,
+    staleDate: SimInstant? = nil, endedAt: SimInstant? = nil, dismissalDate: SimInstant? = nil,
+    relevanceScore: Double? = nil
+  ) {
+    self.bundleID = bundleID
+    self.attributesType = attributesType
+    self.attributes = attributes
+    self.contentState = contentState
+    self.title = title
+    self.body = body
+    self.startedAt = startedAt
+    self.lastTimestamp = lastTimestamp
+    self.staleDate = staleDate
+    self.endedAt = endedAt
+    self.dismissalDate = dismissalDate
+    self.relevanceScore = relevanceScore
+  }
+
   /// Whether it is past its stale date.
   public func isStale(at now: SimInstant) -> Bool { staleDate.map { now >= $0 } ?? false }
 }
@@ -94,6 +115,8 @@ public struct DeviceSimulator: Sendable {
   /// Callbacks fired by user responses (tap, action), in order: (notification, callback, action).
   public private(set) var responses: [(id: NotificationID, callback: AppCallback, actionID: String, text: String?)] = []
   private var nextID = 1
+  /// Pushes delivered before this simulator was restored from a journal; record indexes go on from here.
+  private var earlierDeliveries = 0
   private var silentHistory: [String: [SimInstant]] = [:]
 
   /// Starts the device from a profile.
@@ -102,6 +125,42 @@ public struct DeviceSimulator: Sendable {
     now = profile.start
     isLocked = profile.isLocked
     activeFocusID = profile.activeFocusID
+  }
+
+  /// Rebuilds a device from what a journal remembered of it.
+  ///
+  /// The profile's engagement is replaced by the remembered one and the setting changes are
+  /// applied in order. Each notification is ranked again with its app's engagement (the
+  /// simulator keeps every app's notifications ranked with its current engagement, so this gives
+  /// the ranks they had), inserted in delivery order, and the Scheduled Summaries due by the
+  /// restored time are released. New ids and record indexes continue after the remembered ones.
+  ///
+  /// - Parameters:
+  ///   - profile: the profile the device started from (the scenario's, or the default one).
+  ///   - restored: the remembered state.
+  public init(profile: DeviceProfile, restoring restored: RestoredDevice) {
+    var profile = profile
+    for (bundleID, engagement) in restored.engagement { profile.engagement[bundleID] = engagement }
+    self.init(profile: profile)
+    for change in restored.settingChanges {
+      updateApp(change.bundleID) { $0.apply(change.change) }
+    }
+    if let state = restored.state {
+      now = max(now, state.now)
+      isLocked = state.isLocked
+      activeFocusID = state.activeFocusID
+    }
+    for var stored in restored.notifications.sorted(by: { $0.id < $1.id }) {
+      stored.rank = RankTerms(
+        notification: stored.notification, level: stored.decision.effectiveLevel,
+        engagement: self.profile.engagement[stored.notification.bundleID] ?? Engagement())
+      store.insert(stored)
+    }
+    _ = store.releaseSummary(at: now)
+    badges = restored.badges
+    liveActivities = restored.liveActivities
+    nextID = max(restored.nextNotificationID, (restored.notifications.map(\.id.rawValue).max() ?? 0) + 1, 1)
+    earlierDeliveries = restored.deliveryCount
   }
 
   /// The Focus that is on.
@@ -139,24 +198,7 @@ public struct DeviceSimulator: Sendable {
     case .unlock:
       isLocked = false
     case .setting(let bundleID, let change):
-      updateApp(bundleID) { app in
-        switch change {
-        case .authorization(let status): app.authorization = status
-        case .state(let state): app.state = state
-        case .lockScreen(let on): app.settings.lockScreen = on
-        case .notificationCenter(let on): app.settings.notificationCenter = on
-        case .banners(let on): app.settings.banners = on
-        case .sounds(let on): app.settings.sounds = on
-        case .badges(let on): app.settings.badges = on
-        case .bannerStyle(let style): app.settings.bannerStyle = style
-        case .showPreviews(let setting): app.settings.showPreviews = setting
-        case .grouping(let setting): app.settings.grouping = setting
-        case .timeSensitive(let on): app.settings.timeSensitive = on
-        case .criticalAlerts(let on): app.settings.criticalAlerts = on
-        case .directMessages(let on): app.settings.directMessages = on
-        case .delivery(let setting): app.settings.delivery = setting
-        }
-      }
+      updateApp(bundleID) { $0.apply(change) }
     case .open(let id):
       guard let stored = store.remove(id) else { return nil }
       responses.append((id, .didReceive, "com.apple.UNNotificationDefaultActionIdentifier", nil))
@@ -216,7 +258,7 @@ public struct DeviceSimulator: Sendable {
 
   private mutating func receive(_ record: PushRecord, sender: String?) -> DeliveryRecord {
     let bundleID = record.bundleID ?? ""
-    let index = records.count
+    let index = earlierDeliveries + records.count
     var delivery = DeliveryRecord(
       index: index, at: now, bundleID: bundleID, notification: nil,
       decision: DeliveryDecision(disposition: .rejected), group: nil, groupRank: nil, rank: nil,

@@ -44,6 +44,16 @@ public struct RankTerms: Equatable, Sendable, Codable {
   public var communication: Double
   public var recency: Double
 
+  /// Creates rank terms from their values (a journal restores them this way).
+  public init(level: Double, relevance: Double, engagement: Double, communication: Double, recency: Double) {
+    self.level = level
+    self.relevance = relevance
+    self.engagement = engagement
+    self.communication = communication
+    self.recency = recency
+  }
+
+  /// Computes the terms for a notification at an effective level with its app's engagement.
   public init(notification: PushNotification, level: InterruptionLevel, engagement: Engagement) {
     self.level = 2 * Double(level.rank)
     relevance = notification.relevanceScore ?? 0
@@ -64,6 +74,18 @@ public struct StoredNotification: Equatable, Sendable, Identifiable {
   public var rank: RankTerms
   /// Set while the notification waits for the Scheduled Summary.
   public var heldUntil: SimInstant?
+
+  /// Creates a stored notification.
+  public init(
+    notification: PushNotification, decision: DeliveryDecision, group: GroupKey, rank: RankTerms,
+    heldUntil: SimInstant? = nil
+  ) {
+    self.notification = notification
+    self.decision = decision
+    self.group = group
+    self.rank = rank
+    self.heldUntil = heldUntil
+  }
 
   public var id: NotificationID { notification.id }
 }

@@ -1,0 +1,174 @@
+import GRDB
+import PushCore
+
+/// Reads a row's columns in order, checking each type, so a damaged or hand-edited row is
+/// reported as damage instead of crashing.
+struct ColumnReader {
+  let row: Row
+  private var index = 0
+
+  init(row: Row) { self.row = row }
+
+  private mutating func next() -> DatabaseValue {
+    defer { index += 1 }
+    return row[index]
+  }
+
+  private func wrong(_ name: String) -> JournalCoding.Malformed {
+    JournalCoding.Malformed(detail: "column \(name) holds a value of the wrong type")
+  }
+
+  mutating func optionalInt64() throws(JournalCoding.Malformed) -> Int64? {
+    let value = next()
+    switch value.storage {
+    case .null: return nil
+    case .int64(let number): return number
+    default: throw wrong("#\(index - 1)")
+    }
+  }
+
+  mutating func int64(_ name: String) throws(JournalCoding.Malformed) -> Int64 {
+    guard let value = try optionalInt64() else { throw wrong(name) }
+    return value
+  }
+
+  mutating func int(_ name: String) throws(JournalCoding.Malformed) -> Int { Int(try int64(name)) }
+
+  mutating func optionalInt() throws(JournalCoding.Malformed) -> Int? {
+    try optionalInt64().map { Int($0) }
+  }
+
+  mutating func bool(_ name: String) throws(JournalCoding.Malformed) -> Bool {
+    try int64(name) != 0
+  }
+
+  mutating func optionalDouble() throws(JournalCoding.Malformed) -> Double? {
+    let value = next()
+    switch value.storage {
+    case .null: return nil
+    case .double(let number): return number
+    case .int64(let number): return Double(number)
+    default: throw wrong("#\(index - 1)")
+    }
+  }
+
+  mutating func double(_ name: String) throws(JournalCoding.Malformed) -> Double {
+    guard let value = try optionalDouble() else { throw wrong(name) }
+    return value
+  }
+
+  mutating func optionalString() throws(JournalCoding.Malformed) -> String? {
+    let value = next()
+    switch value.storage {
+    case .null: return nil
+    case .string(let text): return text
+    default: throw wrong("#\(index - 1)")
+    }
+  }
+
+  mutating func string(_ name: String) throws(JournalCoding.Malformed) -> String {
+    guard let value = try optionalString() else { throw wrong(name) }
+    return value
+  }
+
+  mutating func instant() throws(JournalCoding.Malformed) -> SimInstant? {
+    try optionalInt64().map { SimInstant(milliseconds: $0) }
+  }
+
+  mutating func raw<T: RawRepresentable>(_ type: T.Type, _ name: String) throws(JournalCoding
+    .Malformed) -> T
+  where T.RawValue == String {
+    let text = try string(name)
+    guard let value = T(rawValue: text) else {
+      throw JournalCoding.Malformed(detail: "unknown \(name) \(text)")
+    }
+    return value
+  }
+
+  /// Reads the columns of `DeviceJournal.restoreColumns`, in that order.
+  mutating func storedNotification() throws(JournalCoding.Malformed) -> StoredNotification {
+    let id = NotificationID(try int("notification_id"))
+    let bundleID = try string("bundle_id")
+    var note = PushNotification(
+      id: id, bundleID: bundleID, threadID: try optionalString(), title: try optionalString(),
+      subtitle: try optionalString(), body: try optionalString(), category: try optionalString(),
+      level: try raw(InterruptionLevel.self, "level"), relevanceScore: try optionalDouble(),
+      sound: try JournalCoding.sound(try optionalString()), badge: try optionalInt(),
+      isContentAvailable: try bool("content_available"),
+      isMutableContent: try bool("mutable_content"),
+      targetContentID: try optionalString(), filterCriteria: try optionalString(),
+      collapseID: try optionalString(),
+      receivedAt: SimInstant(milliseconds: try int64("received_at_ms")),
+      rawPayload: try string("raw_payload"))
+    note.pushType = try raw(PushType.self, "push_type")
+    if let priority = try optionalInt() {
+      guard let value = PushPriority(rawValue: priority) else {
+        throw JournalCoding.Malformed(detail: "unknown priority \(priority)")
+      }
+      note.priority = value
+    }
+    note.expiration = try instant()
+    note.sender = try optionalString()
+    if let custom = try optionalString() {
+      guard case .object(let members) = try JournalCoding.value(custom, column: "custom_keys")
+      else {
+        throw JournalCoding.Malformed(detail: "custom_keys is not an object")
+      }
+      note.customKeys = members
+    }
+    var decision = DeliveryDecision(disposition: try raw(Disposition.self, "disposition"))
+    decision.surfaces = try JournalCoding.strings(try string("surfaces"), column: "surfaces").map {
+      text throws(JournalCoding.Malformed) in
+      guard let surface = Surface(rawValue: text) else {
+        throw JournalCoding.Malformed(detail: "unknown surface \(text)")
+      }
+      return surface
+    }
+    decision.playsSound = try bool("plays_sound")
+    decision.sound = try JournalCoding.sound(try optionalString())
+    decision.badge = try optionalInt()
+    decision.effectiveLevel = try raw(InterruptionLevel.self, "effective_level")
+    decision.heldUntil = try instant()
+    decision.replaces = try optionalInt().map { NotificationID($0) }
+    decision.previewsHidden = try bool("previews_hidden")
+    decision.callbacks = try JournalCoding.strings(try string("callbacks"), column: "callbacks").map
+    {
+      text throws(JournalCoding.Malformed) in
+      guard let callback = AppCallback(rawValue: text) else {
+        throw JournalCoding.Malformed(detail: "unknown callback \(text)")
+      }
+      return callback
+    }
+    decision.reasons = try JournalCoding.reasons(try string("reasons"))
+    let group = GroupKey(
+      bundleID: try string("group_bundle_id"), thread: try optionalString(),
+      single: try optionalInt().map { NotificationID($0) })
+    let rank = RankTerms(
+      level: try double("rank_level"), relevance: try double("rank_relevance"),
+      engagement: try double("rank_engagement"), communication: try double("rank_communication"),
+      recency: try double("rank_recency"))
+    return StoredNotification(
+      notification: note, decision: decision, group: group, rank: rank,
+      heldUntil: decision.heldUntil)
+  }
+
+  /// Reads the live_activity columns restore selects, in order.
+  mutating func liveActivity() throws(JournalCoding.Malformed) -> LiveActivity {
+    let bundleID = try string("bundle_id")
+    let attributesType = try string("attributes_type")
+    let attributes = try optionalString().map { text throws(JournalCoding.Malformed) in
+      try JournalCoding.value(text, column: "attributes")
+    }
+    let contentState = try optionalString().map { text throws(JournalCoding.Malformed) in
+      try JournalCoding.value(text, column: "content_state")
+    }
+    return LiveActivity(
+      bundleID: bundleID, attributesType: attributesType, attributes: attributes,
+      contentState: contentState,
+      title: try optionalString(), body: try optionalString(),
+      startedAt: SimInstant(milliseconds: try int64("started_at_ms")),
+      lastTimestamp: try double("last_timestamp"),
+      staleDate: try instant(), endedAt: try instant(), dismissalDate: try instant(),
+      relevanceScore: try optionalDouble())
+  }
+}

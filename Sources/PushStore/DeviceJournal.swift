@@ -1,0 +1,555 @@
+import GRDB
+import PushCore
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The simulated device's durable memory: a write-behind journal in an embedded SQLite
+/// database (WAL mode).
+///
+/// The pure ``DeviceSimulator`` holds the truth for the UI; the shell applies events to it and
+/// commits what changed here in batches, each in one transaction. ``restore()`` reads it back so
+/// a new process can rebuild the same Notification Center with
+/// ``DeviceSimulator/init(profile:restoring:)``.
+///
+/// Opening never overwrites: a damaged file, a newer schema, a foreign database, an unwritable
+/// directory or a second Pushdeck on the same state each fail with a ``StoreError`` that says
+/// what to do. See `docs/decisions/store.md` for the schema and the durability choice.
+public final class DeviceJournal: Sendable {
+  /// How a journal is opened.
+  public struct Options: Sendable {
+    /// Who writes, recorded in the database (for example `Pushdeck 0.3.0`).
+    public var writer: String
+    /// SQLite's `synchronous` setting. `normal` (the default) survives a crash of the process
+    /// with every committed batch; `full` also survives a power cut, at a cost per commit.
+    public var synchronous: Synchronous
+    /// A limit on the database's size in pages (4 KiB each), or nil for none. Reaching it is
+    /// reported as ``StoreError/full(path:)``, the same as a full disk; tests use it to simulate one.
+    public var maximumPageCount: Int?
+
+    /// Creates options; the defaults suit the CLI.
+    public init(
+      writer: String = "Pushdeck", synchronous: Synchronous = .normal, maximumPageCount: Int? = nil
+    ) {
+      self.writer = writer
+      self.synchronous = synchronous
+      self.maximumPageCount = maximumPageCount
+    }
+  }
+
+  /// SQLite's `synchronous` levels that keep a WAL database consistent.
+  public enum Synchronous: String, Sendable {
+    /// Sync the WAL at checkpoints only: no committed batch is lost when the process dies.
+    case normal = "NORMAL"
+    /// Sync the WAL at every commit: no committed batch is lost even when the machine does.
+    case full = "FULL"
+  }
+
+  /// The database file, or nil for an in-memory journal.
+  public let path: String?
+  private let queue: DatabaseQueue
+  private let lock: StateLock?
+
+  private init(path: String?, queue: DatabaseQueue, lock: StateLock?) {
+    self.path = path
+    self.queue = queue
+    self.lock = lock
+  }
+
+  deinit { lock?.release() }
+
+  private var label: String { path ?? ":memory:" }
+
+  // MARK: Opening
+
+  /// Opens the journal at a location: a file, or memory for `--ephemeral`.
+  public static func open(_ location: StateLocation, options: Options = Options())
+    throws(StoreError) -> DeviceJournal
+  {
+    switch location {
+    case .file(let path): try open(at: path, options: options)
+    case .ephemeral: try inMemory(options: options)
+    }
+  }
+
+  /// Opens (or creates) the journal at `path`, creating its directory, and takes the state's
+  /// exclusive lock (`PATH.lock`) until ``close()``.
+  ///
+  /// - Throws: ``StoreError`` for an unwritable directory, a second Pushdeck on the same state,
+  ///   a damaged file, a newer schema or a foreign database. The file is never modified then.
+  public static func open(at path: String, options: Options = Options()) throws(StoreError)
+    -> DeviceJournal
+  {
+    guard !path.isEmpty else { throw .unwritable(path: path, detail: "the path is empty") }
+    try makeDirectories(directory(of: path))
+    let lock = try StateLock(path: path + ".lock", databasePath: path, holder: options.writer)
+    try checkHeader(path)
+    var configuration = Configuration()
+    // WAL is switched on by prepareSchema, after the compatibility checks: GRDB's own WAL set-up
+    // writes a dummy transaction, which would touch a file we are about to refuse.
+    configuration.label = "PushStore"
+    let synchronous = options.synchronous.rawValue
+    let maximumPageCount = options.maximumPageCount
+    configuration.prepareDatabase { db in
+      try db.execute(sql: "PRAGMA synchronous = \(synchronous)")
+      if let maximumPageCount { try db.execute(sql: "PRAGMA max_page_count = \(maximumPageCount)") }
+    }
+    let queue: DatabaseQueue
+    do {
+      queue = try DatabaseQueue(path: path, configuration: configuration)
+    } catch {
+      lock.release()
+      throw storeError(error, path: path)
+    }
+    let journal = DeviceJournal(path: path, queue: queue, lock: lock)
+    do {
+      try journal.prepareSchema(writer: options.writer)
+    } catch {
+      try? queue.close()
+      lock.release()
+      throw error
+    }
+    return journal
+  }
+
+  /// Creates a journal that lives in memory only (`--ephemeral`, and tests).
+  public static func inMemory(options: Options = Options()) throws(StoreError) -> DeviceJournal {
+    let journal: DeviceJournal
+    do {
+      journal = DeviceJournal(path: nil, queue: try DatabaseQueue(), lock: nil)
+    } catch {
+      throw storeError(error, path: ":memory:")
+    }
+    try journal.prepareSchema(writer: options.writer)
+    return journal
+  }
+
+  /// Closes the database (checkpointing the WAL) and releases the lock.
+  public func close() throws(StoreError) {
+    defer { lock?.release() }
+    do {
+      try queue.close()
+    } catch {
+      throw Self.storeError(error, path: label)
+    }
+  }
+
+  private static func makeDirectories(_ directory: String) throws(StoreError) {
+    var prefix = directory.hasPrefix("/") ? "" : "."
+    for component in directory.split(separator: "/") {
+      prefix += "/" + component
+      var info = stat()
+      if stat(prefix, &info) == 0 {
+        guard info.st_mode & S_IFMT == S_IFDIR else {
+          throw .unwritable(path: directory, detail: "\(prefix) is not a directory")
+        }
+        continue
+      }
+      if mkdir(prefix, 0o755) != 0 && errno != EEXIST {
+        throw .unwritable(path: directory, detail: errorText(errno))
+      }
+    }
+  }
+
+  /// Refuses a non-empty file that does not start with SQLite's header, before SQLite sees it.
+  private static func checkHeader(_ path: String) throws(StoreError) {
+    let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { return }  // absent: SQLite creates it
+    defer { Glibc.close(fd) }
+    var header = [UInt8](repeating: 0, count: 16)
+    let count = header.withUnsafeMutableBytes { read(fd, $0.baseAddress, 16) }
+    guard count != 0 else { return }  // empty: a fresh database
+    let expected = Array("SQLite format 3\u{0}".utf8)
+    guard count == 16, header == expected else {
+      throw .corrupt(path: path, detail: "the file is not a SQLite database")
+    }
+  }
+
+  private func prepareSchema(writer: String) throws(StoreError) {
+    let migrator = JournalSchema.migrator()
+    try guarded { () throws in
+      try queue.read { db in
+        let tables = try String.fetchSet(
+          db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
+        if tables.isEmpty { return }
+        guard tables.contains("meta"), tables.contains("grdb_migrations") else {
+          throw StoreError.foreignDatabase(path: label)
+        }
+        let meta = try Self.meta(db)
+        let found = meta["schema_version"].flatMap { Int($0) } ?? 0
+        let superseded = try migrator.hasBeenSuperseded(db)
+        if found > JournalSchema.currentVersion || superseded {
+          throw StoreError.newerSchema(
+            path: label, found: max(found, JournalSchema.currentVersion + 1),
+            supported: JournalSchema.currentVersion,
+            writtenBy: meta["last_writer"])
+        }
+      }
+      if path != nil {
+        try queue.writeWithoutTransaction { db in
+          let mode = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
+          guard mode == "wal" else {
+            throw StoreError.database(
+              path: label, detail: "SQLite could not switch to WAL mode (\(mode ?? "?"))")
+          }
+        }
+      }
+      try migrator.migrate(queue)
+      try queue.write { db in
+        try db.execute(
+          sql: "INSERT OR IGNORE INTO meta(key, value) VALUES ('created_by', ?)",
+          arguments: [writer])
+        try db.execute(
+          sql:
+            "INSERT OR REPLACE INTO meta(key, value) VALUES ('schema_version', ?), ('last_writer', ?)",
+          arguments: [String(JournalSchema.currentVersion), writer])
+      }
+    }
+  }
+
+  private static func meta(_ db: Database) throws -> [String: String] {
+    var result: [String: String] = [:]
+    for row in try Row.fetchAll(db, sql: "SELECT key, value FROM meta") {
+      let key: DatabaseValue = row[0]
+      let value: DatabaseValue = row[1]
+      if case .string(let k) = key.storage, case .string(let v) = value.storage { result[k] = v }
+    }
+    return result
+  }
+
+  // MARK: Writing
+
+  /// Writes a batch in one transaction: all of it is durable when this returns, or none of it.
+  ///
+  /// - Throws: ``StoreError/full(path:)`` when the disk is full (the batch is rolled back, and
+  ///   everything committed before stays), or another ``StoreError``.
+  public func commit(_ batch: JournalBatch) throws(StoreError) {
+    guard !batch.isEmpty else { return }
+    try guarded { () throws in
+      try queue.write { db in try Self.write(batch, into: db) }
+    }
+  }
+
+  /// Appends delivery records (one transaction), storing what joined Notification Center and
+  /// removing what a collapse id replaced.
+  public func append(_ records: [DeliveryRecord]) throws(StoreError) {
+    var batch = JournalBatch()
+    batch.deliveries = records
+    try commit(batch)
+  }
+
+  /// Logs device events other than pushes (one transaction); setting changes are replayed by
+  /// ``restore()``.
+  public func record(_ events: [JournalBatch.Event]) throws(StoreError) {
+    var batch = JournalBatch()
+    batch.events = events
+    try commit(batch)
+  }
+
+  /// Marks a notification as gone from Notification Center. Its row is kept, with when and why.
+  public func removeNotification(_ id: NotificationID, at instant: SimInstant, reason: String)
+    throws(StoreError)
+  {
+    var batch = JournalBatch()
+    batch.removals = [JournalBatch.Removal(id: id, at: instant, reason: reason)]
+    try commit(batch)
+  }
+
+  /// Saves an app's engagement.
+  public func saveEngagement(_ engagement: Engagement, for bundleID: String) throws(StoreError) {
+    var batch = JournalBatch()
+    batch.engagement = [bundleID: engagement]
+    try commit(batch)
+  }
+
+  private static let deliveryColumns = [
+    "seq", "at_ms", "bundle_id", "source", "diagnostics", "notification_id", "disposition",
+    "surfaces",
+    "plays_sound", "decision_sound", "decision_badge", "effective_level", "held_until_ms",
+    "replaces_id",
+    "previews_hidden", "callbacks", "reasons", "group_bundle_id", "group_thread", "group_single",
+    "group_rank",
+    "rank_level", "rank_relevance", "rank_engagement", "rank_communication", "rank_recency",
+    "is_stored",
+    "thread_id", "title", "subtitle", "body", "category", "level", "relevance_score", "sound",
+    "badge",
+    "content_available", "mutable_content", "target_content_id", "filter_criteria", "collapse_id",
+    "received_at_ms", "raw_payload", "push_type", "priority", "expiration_ms", "sender",
+    "custom_keys",
+  ]
+
+  private static let insertDelivery =
+    "INSERT INTO delivery(\(deliveryColumns.joined(separator: ", "))) VALUES ("
+    + Array(repeating: "?", count: deliveryColumns.count).joined(separator: ", ") + ")"
+
+  private static func write(_ batch: JournalBatch, into db: Database) throws {
+    if !batch.deliveries.isEmpty {
+      let insert = try db.cachedStatement(sql: insertDelivery)
+      let remove = try db.cachedStatement(
+        sql:
+          "UPDATE delivery SET removed_at_ms = ?, removal = ? WHERE notification_id = ? AND removed_at_ms IS NULL"
+      )
+      for record in batch.deliveries {
+        if let replaced = record.decision.replaces {
+          try remove.execute(arguments: [record.at.milliseconds, "replaced", replaced.rawValue])
+        }
+        try insert.execute(arguments: StatementArguments(deliveryValues(record)))
+      }
+    }
+    if !batch.removals.isEmpty {
+      let remove = try db.cachedStatement(
+        sql:
+          "UPDATE delivery SET removed_at_ms = ?, removal = ? WHERE notification_id = ? AND removed_at_ms IS NULL"
+      )
+      for removal in batch.removals {
+        try remove.execute(arguments: [
+          removal.at.milliseconds, removal.reason, removal.id.rawValue,
+        ])
+      }
+    }
+    if !batch.events.isEmpty {
+      let insert = try db.cachedStatement(
+        sql:
+          "INSERT INTO event(at_ms, kind, bundle_id, notification_id, name, value) VALUES (?, ?, ?, ?, ?, ?)"
+      )
+      for logged in batch.events {
+        let fields = eventFields(logged.event)
+        try insert.execute(
+          arguments: [
+            logged.at.milliseconds, fields.kind, fields.bundleID, fields.id?.rawValue, fields.name,
+            fields.value,
+          ])
+      }
+    }
+    for (bundleID, engagement) in batch.engagement.sorted(by: { $0.key < $1.key }) {
+      try db.execute(
+        sql: "INSERT OR REPLACE INTO engagement(bundle_id, taps, dismissals) VALUES (?, ?, ?)",
+        arguments: [bundleID, engagement.taps, engagement.dismissals])
+    }
+    for (bundleID, count) in batch.badges.sorted(by: { $0.key < $1.key }) {
+      if count == 0 {
+        try db.execute(sql: "DELETE FROM badge WHERE bundle_id = ?", arguments: [bundleID])
+      } else {
+        try db.execute(
+          sql: "INSERT OR REPLACE INTO badge(bundle_id, count) VALUES (?, ?)",
+          arguments: [bundleID, count])
+      }
+    }
+    if let activities = batch.liveActivities {
+      try db.execute(sql: "DELETE FROM live_activity")
+      for (position, activity) in activities.enumerated() {
+        let values: [(any DatabaseValueConvertible)?] = [
+          position, activity.bundleID, activity.attributesType, activity.attributes?.compactText,
+          activity.contentState?.compactText, activity.title, activity.body,
+          activity.startedAt.milliseconds,
+          activity.lastTimestamp, activity.staleDate?.milliseconds, activity.endedAt?.milliseconds,
+          activity.dismissalDate?.milliseconds, activity.relevanceScore,
+        ]
+        try db.execute(
+          sql: """
+            INSERT INTO live_activity(position, bundle_id, attributes_type, attributes, content_state, title, body,
+              started_at_ms, last_timestamp, stale_date_ms, ended_at_ms, dismissal_date_ms, relevance_score)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, arguments: StatementArguments(values))
+      }
+    }
+    if let state = batch.state {
+      try db.execute(
+        sql:
+          "INSERT OR REPLACE INTO device_state(id, now_ms, is_locked, active_focus_id) VALUES (1, ?, ?, ?)",
+        arguments: [state.now.milliseconds, state.isLocked, state.activeFocusID])
+    }
+  }
+
+  private static func deliveryValues(_ record: DeliveryRecord) -> [(any DatabaseValueConvertible)?]
+  {
+    let decision = record.decision
+    let rank = record.rank
+    let note = record.notification
+    let isStored = decision.isStored && record.group != nil && note != nil
+    return [
+      record.index, record.at.milliseconds, record.bundleID, record.source,
+      JournalCoding.json(record.diagnostics),
+      note?.id.rawValue, decision.disposition.rawValue,
+      JournalCoding.json(decision.surfaces.map(\.rawValue)),
+      decision.playsSound, JournalCoding.text(decision.sound), decision.badge,
+      decision.effectiveLevel.rawValue,
+      decision.heldUntil?.milliseconds, decision.replaces?.rawValue, decision.previewsHidden,
+      JournalCoding.json(decision.callbacks.map(\.rawValue)), JournalCoding.json(decision.reasons),
+      record.group?.bundleID, record.group?.thread, record.group?.single?.rawValue,
+      record.groupRank,
+      rank?.level, rank?.relevance, rank?.engagement, rank?.communication, rank?.recency, isStored,
+      note?.threadID, note?.title, note?.subtitle, note?.body, note?.category, note?.level.rawValue,
+      note?.relevanceScore, JournalCoding.text(note?.sound), note?.badge, note?.isContentAvailable,
+      note?.isMutableContent, note?.targetContentID, note?.filterCriteria, note?.collapseID,
+      note?.receivedAt.milliseconds, note?.rawPayload, note?.pushType.rawValue,
+      note?.priority?.rawValue,
+      note?.expiration?.milliseconds, note?.sender,
+      note.flatMap { $0.customKeys.isEmpty ? nil : JSONValue.object($0.customKeys).compactText },
+    ]
+  }
+
+  private static func eventFields(
+    _ event: DeviceEvent
+  ) -> (kind: String, bundleID: String?, id: NotificationID?, name: String?, value: String?) {
+    switch event {
+    case .push(let record, let sender): ("push", record.bundleID, nil, record.source, sender)
+    case .focus(let id): ("focus", nil, nil, nil, id)
+    case .lock: ("lock", nil, nil, nil, nil)
+    case .unlock: ("unlock", nil, nil, nil, nil)
+    case .setting(let bundleID, let change):
+      ("setting", bundleID, nil, JournalCoding.fields(change).0, JournalCoding.fields(change).1)
+    case .open(let id): ("open", nil, id, nil, nil)
+    case .clear(let id): ("clear", nil, id, nil, nil)
+    case .clearGroup(let key): ("clearGroup", key.bundleID, key.single, key.thread, nil)
+    case .clearAll: ("clearAll", nil, nil, nil, nil)
+    case .action(let id, let actionID, let text): ("action", nil, id, actionID, text)
+    }
+  }
+
+  // MARK: Reading
+
+  /// Reads back everything needed to rebuild the device: the notifications still in
+  /// Notification Center (in delivery order), engagement, badges, Live Activities, setting
+  /// changes, the clock, and the counters.
+  ///
+  /// - Throws: ``StoreError/corrupt(path:detail:)`` when a row cannot be read back.
+  public func restore() throws(StoreError) -> RestoredDevice {
+    try guarded { () throws in
+      try queue.read { db in try Self.restore(from: db) }
+    }
+  }
+
+  /// How many pushes the journal holds, and whether their sequence numbers are contiguous from 0.
+  public func deliveryCount() throws(StoreError) -> (count: Int, isContiguous: Bool) {
+    try guarded { () throws in
+      try queue.read { db in
+        let row = try Row.fetchOne(
+          db, sql: "SELECT COUNT(*), COALESCE(MAX(seq) + 1, 0), COALESCE(MIN(seq), 0) FROM delivery"
+        )
+        let count: Int = row?[0] ?? 0
+        let end: Int = row?[1] ?? 0
+        let first: Int = row?[2] ?? 0
+        return (count, count == end && first == 0)
+      }
+    }
+  }
+
+  /// Runs SQLite's full `integrity_check`; returns the problems found (empty when intact).
+  public func integrityProblems() throws(StoreError) -> [String] {
+    try guarded { () throws in
+      try queue.read { db in
+        try String.fetchAll(db, sql: "PRAGMA integrity_check").filter { $0 != "ok" }
+      }
+    }
+  }
+
+  private static let restoreColumns = [
+    "notification_id", "bundle_id", "thread_id", "title", "subtitle", "body", "category", "level",
+    "relevance_score", "sound", "badge", "content_available", "mutable_content",
+    "target_content_id",
+    "filter_criteria", "collapse_id", "received_at_ms", "raw_payload", "push_type", "priority",
+    "expiration_ms",
+    "sender", "custom_keys", "disposition", "surfaces", "plays_sound", "decision_sound",
+    "decision_badge",
+    "effective_level", "held_until_ms", "replaces_id", "previews_hidden", "callbacks", "reasons",
+    "group_bundle_id", "group_thread", "group_single", "rank_level", "rank_relevance",
+    "rank_engagement",
+    "rank_communication", "rank_recency",
+  ]
+
+  private static func restore(from db: Database) throws -> RestoredDevice {
+    var restored = RestoredDevice()
+    let rows = try Row.fetchCursor(
+      db,
+      sql: "SELECT \(restoreColumns.joined(separator: ", ")) FROM delivery "
+        + "WHERE is_stored = 1 AND removed_at_ms IS NULL ORDER BY seq")
+    while let row = try rows.next() {
+      var reader = ColumnReader(row: row)
+      restored.notifications.append(try reader.storedNotification())
+    }
+    for row in try Row.fetchAll(db, sql: "SELECT bundle_id, taps, dismissals FROM engagement") {
+      var reader = ColumnReader(row: row)
+      let bundleID = try reader.string("bundle_id")
+      restored.engagement[bundleID] = Engagement(
+        taps: try reader.int("taps"), dismissals: try reader.int("dismissals"))
+    }
+    for row in try Row.fetchAll(db, sql: "SELECT bundle_id, count FROM badge") {
+      var reader = ColumnReader(row: row)
+      let bundleID = try reader.string("bundle_id")
+      restored.badges[bundleID] = try reader.int("count")
+    }
+    for row in try Row.fetchAll(
+      db,
+      sql: """
+        SELECT bundle_id, attributes_type, attributes, content_state, title, body, started_at_ms, last_timestamp,
+          stale_date_ms, ended_at_ms, dismissal_date_ms, relevance_score FROM live_activity ORDER BY position
+        """)
+    {
+      var reader = ColumnReader(row: row)
+      restored.liveActivities.append(try reader.liveActivity())
+    }
+    for row in try Row.fetchAll(
+      db, sql: "SELECT bundle_id, name, value FROM event WHERE kind = 'setting' ORDER BY seq")
+    {
+      var reader = ColumnReader(row: row)
+      let bundleID = try reader.string("bundle_id")
+      let change = try JournalCoding.change(
+        name: try reader.string("name"), value: try reader.string("value"))
+      restored.settingChanges.append(
+        RestoredDevice.SettingChange(bundleID: bundleID, change: change))
+    }
+    if let row = try Row.fetchOne(
+      db, sql: "SELECT now_ms, is_locked, active_focus_id FROM device_state WHERE id = 1")
+    {
+      var reader = ColumnReader(row: row)
+      restored.state = RestoredDevice.State(
+        now: SimInstant(milliseconds: try reader.int64("now_ms")),
+        isLocked: try reader.bool("is_locked"),
+        activeFocusID: try reader.optionalString())
+    }
+    if let row = try Row.fetchOne(
+      db,
+      sql: "SELECT COALESCE(MAX(notification_id), 0) + 1, COALESCE(MAX(seq), -1) + 1 FROM delivery")
+    {
+      var reader = ColumnReader(row: row)
+      restored.nextNotificationID = try reader.int("next id")
+      restored.deliveryCount = try reader.int("next seq")
+    }
+    return restored
+  }
+
+  // MARK: Errors
+
+  private func guarded<T>(_ body: () throws -> T) throws(StoreError) -> T {
+    do {
+      return try body()
+    } catch {
+      throw Self.storeError(error, path: label)
+    }
+  }
+
+  /// Maps any failure to a ``StoreError`` that says what to do.
+  static func storeError(_ error: any Error, path: String) -> StoreError {
+    if let error = error as? StoreError { return error }
+    if let error = error as? JournalCoding.Malformed {
+      return .corrupt(path: path, detail: error.detail)
+    }
+    guard let error = error as? DatabaseError else {
+      return .database(path: path, detail: "\(error)")
+    }
+    let detail = error.message ?? "\(error.resultCode)"
+    switch error.resultCode.primaryResultCode {
+    case .SQLITE_CORRUPT, .SQLITE_NOTADB: return .corrupt(path: path, detail: detail)
+    case .SQLITE_FULL: return .full(path: path)
+    case .SQLITE_READONLY, .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_AUTH:
+      return .unwritable(path: path, detail: detail)
+    case .SQLITE_BUSY, .SQLITE_LOCKED: return .locked(path: path, holderPID: nil, holder: nil)
+    case .SQLITE_MISUSE: return .closed
+    default: return .database(path: path, detail: detail)
+    }
+  }
+}

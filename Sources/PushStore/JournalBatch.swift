@@ -1,0 +1,134 @@
+import PushCore
+
+/// Everything that changed on the device since the last commit; ``DeviceJournal/commit(_:)``
+/// writes it in one transaction, so either all of it is durable or none of it is.
+///
+/// Build one with ``DeviceSimulator/apply(_:at:journalingInto:)``, or fill it by hand.
+public struct JournalBatch: Sendable {
+  /// A notification that left Notification Center, and why.
+  public struct Removal: Equatable, Sendable {
+    /// The notification.
+    public var id: NotificationID
+    /// When it left.
+    public var at: SimInstant
+    /// Why: `opened`, `cleared`, `action` or `replaced`.
+    public var reason: String
+
+    /// Creates a removal.
+    public init(id: NotificationID, at: SimInstant, reason: String) {
+      self.id = id
+      self.at = at
+      self.reason = reason
+    }
+  }
+
+  /// A device event other than a push (pushes are ``deliveries``), with its time.
+  public struct Event: Equatable, Sendable {
+    /// The event.
+    public var event: DeviceEvent
+    /// When it happened.
+    public var at: SimInstant
+
+    /// Creates a logged event.
+    public init(_ event: DeviceEvent, at: SimInstant) {
+      self.event = event
+      self.at = at
+    }
+  }
+
+  /// What the device did with each push, in order.
+  public var deliveries: [DeliveryRecord] = []
+  /// Notifications removed from Notification Center.
+  public var removals: [Removal] = []
+  /// Events other than pushes, in order.
+  public var events: [Event] = []
+  /// Engagement per app that changed.
+  public var engagement: [String: Engagement] = [:]
+  /// Badges that changed; 0 means the app has no badge.
+  public var badges: [String: Int] = [:]
+  /// The Live Activities, when they changed (the whole list replaces the saved one).
+  public var liveActivities: [LiveActivity]?
+  /// The clock, lock and Focus after the batch.
+  public var state: RestoredDevice.State?
+
+  /// Creates an empty batch.
+  public init() {}
+
+  /// Whether there is nothing to write.
+  public var isEmpty: Bool {
+    deliveries.isEmpty && removals.isEmpty && events.isEmpty && engagement.isEmpty && badges.isEmpty
+      && liveActivities == nil && state == nil
+  }
+}
+
+extension DeviceSimulator {
+  /// Applies an event, like ``DeviceSimulator/apply(_:at:)``, and adds what it changed to
+  /// `batch`, so that committing the batch keeps the journal in step with the device.
+  ///
+  /// Costs O(1) beyond the event itself, except for clearing a stack or everything, which lists
+  /// the notifications it removes.
+  @discardableResult
+  public mutating func apply(
+    _ event: DeviceEvent, at instant: SimInstant, journalingInto batch: inout JournalBatch
+  ) -> DeliveryRecord? {
+    var candidates: [NotificationID] = []
+    var bundles: Set<String> = []
+    let reason: String
+    switch event {
+    case .push(let record, _):
+      bundles.insert(record.bundleID ?? "")
+      reason = "replaced"
+    case .open(let id), .clear(let id), .action(let id, _, _):
+      if let stored = store[id] {
+        candidates = [id]
+        bundles.insert(stored.notification.bundleID)
+      }
+      if case .open = event {
+        reason = "opened"
+      } else if case .clear = event {
+        reason = "cleared"
+      } else {
+        reason = "action"
+      }
+    case .clearGroup(let key):
+      let members =
+        store.rankedGroups(includeHeld: true).first { $0.key == key }?.notifications ?? []
+      candidates = members.map(\.id)
+      bundles.insert(key.bundleID)
+      reason = "cleared"
+    case .clearAll:
+      let all = store.all
+      candidates = all.map(\.id)
+      bundles.formUnion(all.map(\.notification.bundleID))
+      reason = "cleared"
+    case .setting(let bundleID, _):
+      bundles.insert(bundleID)
+      reason = ""
+    case .focus, .lock, .unlock:
+      reason = ""
+    }
+    let engagementBefore = bundles.map { ($0, profile.engagement[$0]) }
+    let badgesBefore = bundles.map { ($0, badges[$0]) }
+    let liveBefore = liveActivities
+    let record = apply(event, at: instant)
+    for id in candidates where store[id] == nil {
+      batch.removals.append(JournalBatch.Removal(id: id, at: now, reason: reason))
+    }
+    for (bundleID, before) in engagementBefore where profile.engagement[bundleID] != before {
+      batch.engagement[bundleID] = profile.engagement[bundleID] ?? Engagement()
+    }
+    for (bundleID, before) in badgesBefore where badges[bundleID] != before {
+      batch.badges[bundleID] = badges[bundleID] ?? 0
+    }
+    if liveActivities != liveBefore { batch.liveActivities = liveActivities }
+    if let record {
+      batch.deliveries.append(record)
+    } else if case .push = event {
+      // A push always gives a record; nothing to log otherwise.
+    } else {
+      batch.events.append(JournalBatch.Event(event, at: instant))
+    }
+    batch.state = RestoredDevice.State(now: now, isLocked: isLocked, activeFocusID: activeFocusID)
+    return record
+  }
+}

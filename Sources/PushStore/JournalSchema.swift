@@ -1,0 +1,123 @@
+import GRDB
+
+/// The journal's schema: GRDB migrations, and the version this build understands.
+///
+/// Documented column by column in `docs/decisions/store.md`. A migration is never edited once
+/// released; a change is a new migration and a new ``currentVersion``.
+enum JournalSchema {
+  /// The schema version this build writes and understands.
+  static let currentVersion = 1
+
+  /// The migrations, in order.
+  static func migrator() -> DatabaseMigrator {
+    var migrator = DatabaseMigrator()
+    migrator.registerMigration("v1") { db in
+      try db.execute(
+        sql: """
+          CREATE TABLE meta (
+            key TEXT PRIMARY KEY NOT NULL,
+            value TEXT NOT NULL
+          ) WITHOUT ROWID;
+
+          CREATE TABLE delivery (
+            seq INTEGER PRIMARY KEY,
+            at_ms INTEGER NOT NULL,
+            bundle_id TEXT NOT NULL,
+            source TEXT NOT NULL,
+            diagnostics TEXT NOT NULL,
+            notification_id INTEGER UNIQUE,
+            disposition TEXT NOT NULL,
+            surfaces TEXT NOT NULL,
+            plays_sound INTEGER NOT NULL,
+            decision_sound TEXT,
+            decision_badge INTEGER,
+            effective_level TEXT NOT NULL,
+            held_until_ms INTEGER,
+            replaces_id INTEGER,
+            previews_hidden INTEGER NOT NULL,
+            callbacks TEXT NOT NULL,
+            reasons TEXT NOT NULL,
+            group_bundle_id TEXT,
+            group_thread TEXT,
+            group_single INTEGER,
+            group_rank INTEGER,
+            rank_level REAL,
+            rank_relevance REAL,
+            rank_engagement REAL,
+            rank_communication REAL,
+            rank_recency REAL,
+            is_stored INTEGER NOT NULL,
+            removed_at_ms INTEGER,
+            removal TEXT,
+            thread_id TEXT,
+            title TEXT,
+            subtitle TEXT,
+            body TEXT,
+            category TEXT,
+            level TEXT,
+            relevance_score REAL,
+            sound TEXT,
+            badge INTEGER,
+            content_available INTEGER,
+            mutable_content INTEGER,
+            target_content_id TEXT,
+            filter_criteria TEXT,
+            collapse_id TEXT,
+            received_at_ms INTEGER,
+            raw_payload TEXT,
+            push_type TEXT,
+            priority INTEGER,
+            expiration_ms INTEGER,
+            sender TEXT,
+            custom_keys TEXT
+          );
+          CREATE INDEX delivery_in_center ON delivery(seq) WHERE is_stored = 1 AND removed_at_ms IS NULL;
+
+          CREATE TABLE event (
+            seq INTEGER PRIMARY KEY,
+            at_ms INTEGER NOT NULL,
+            kind TEXT NOT NULL,
+            bundle_id TEXT,
+            notification_id INTEGER,
+            name TEXT,
+            value TEXT
+          );
+
+          CREATE TABLE engagement (
+            bundle_id TEXT PRIMARY KEY NOT NULL,
+            taps INTEGER NOT NULL,
+            dismissals INTEGER NOT NULL
+          ) WITHOUT ROWID;
+
+          CREATE TABLE badge (
+            bundle_id TEXT PRIMARY KEY NOT NULL,
+            count INTEGER NOT NULL
+          ) WITHOUT ROWID;
+
+          CREATE TABLE live_activity (
+            position INTEGER PRIMARY KEY,
+            bundle_id TEXT NOT NULL,
+            attributes_type TEXT NOT NULL,
+            attributes TEXT,
+            content_state TEXT,
+            title TEXT,
+            body TEXT,
+            started_at_ms INTEGER NOT NULL,
+            last_timestamp REAL NOT NULL,
+            stale_date_ms INTEGER,
+            ended_at_ms INTEGER,
+            dismissal_date_ms INTEGER,
+            relevance_score REAL
+          );
+
+          CREATE TABLE device_state (
+            id INTEGER PRIMARY KEY CHECK (id = 1),
+            now_ms INTEGER NOT NULL,
+            is_locked INTEGER NOT NULL,
+            active_focus_id TEXT
+          );
+          """)
+    }
+    return migrator
+  }
+}

@@ -1,0 +1,339 @@
+import Foundation
+import GRDB
+import PushCore
+import PushStore
+import Testing
+
+@Suite struct DeviceJournalTests {
+  /// A device with two apps, threads, a collapse, a held summary, a Live Activity, engagement,
+  /// badges, a setting change and a Focus, journaled in three batches.
+  func journaledDevice(into journal: DeviceJournal) throws -> DeviceSimulator {
+    var profile = DeviceProfile(start: start)
+    profile.summaryTimes = [TimeOfDay(hour: 23, minute: 0)]
+    var news = AppProfile(info: .inferred(from: "com.example.news"))
+    news.settings.delivery = .scheduledSummary
+    profile.apps = [AppProfile(info: .inferred(from: "com.example.chat")), news]
+    var device = DeviceSimulator(profile: profile)
+    var batch = JournalBatch()
+    let chat = [
+      #"{"aps": {"alert": {"title": "Ann", "body": "Lunch? 🍜"}, "thread-id": "ann", "badge": 3}, "msg": {"id": [1, 2.50]}}"#,
+      #"{"aps": {"alert": "score 1–0", "relevance-score": 0.7}}"#,
+      #"{"aps": {"alert": {"title": "Bob", "body": "On my way"}, "thread-id": "bob", "sound": "default"}}"#,
+      #"{"aps": {"alert": {"title": "Ann", "body": "Still there?"}, "thread-id": "ann", "interruption-level": "time-sensitive"}}"#,
+    ]
+    for (offset, payload) in chat.enumerated() {
+      device.apply(
+        .push(push(payload, line: offset + 1)), at: at(Int64(offset)), journalingInto: &batch)
+    }
+    device.apply(
+      .push(
+        push(#"{"aps": {"alert": "score 2–0"}}"#, headers: [("apns-collapse-id", "score")], line: 5)
+      ), at: at(5),
+      journalingInto: &batch)
+    try journal.commit(batch)
+
+    batch = JournalBatch()
+    device.apply(
+      .push(push(#"{"aps": {"alert": "Headline"}}"#, bundle: "com.example.news", line: 6)),
+      at: at(6), journalingInto: &batch)
+    let live =
+      #"{"aps": {"timestamp": 1800000007, "event": "start", "attributes-type": "Delivery", "attributes": {"order": 7}, "content-state": {"eta": 12}, "alert": {"title": "Order", "body": "Cooking"}}}"#
+    device.apply(
+      .push(push(live, headers: [("apns-push-type", "liveactivity")], line: 7)), at: at(7),
+      journalingInto: &batch)
+    let bob = try #require(device.store.all.first { $0.notification.title == "Bob" })
+    device.apply(.open(bob.id), at: at(8), journalingInto: &batch)
+    device.apply(
+      .setting(bundleID: "com.example.chat", .grouping(.byApp)), at: at(9), journalingInto: &batch)
+    try journal.commit(batch)
+
+    batch = JournalBatch()
+    device.apply(
+      .push(push(#"{"aps": {"alert": "after byApp", "thread-id": "zed"}}"#, line: 8)), at: at(10),
+      journalingInto: &batch)
+    device.apply(.focus("dnd"), at: at(11), journalingInto: &batch)
+    device.apply(.lock, at: at(12), journalingInto: &batch)
+    try journal.commit(batch)
+    return device
+  }
+
+  @Test func restoringRebuildsTheSameNotificationCenter() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let path = directory.file("device.sqlite")
+    let journal = try DeviceJournal.open(at: path)
+    let original = try journaledDevice(into: journal)
+    try journal.close()
+
+    let reopened = try DeviceJournal.open(at: path)
+    defer { try? reopened.close() }
+    let restored = try reopened.restore()
+    let device = DeviceSimulator(profile: original.profile, restoring: restored)
+
+    #expect(device.store == original.store)
+    #expect(device.store.rankedGroups().map(\.key) == original.store.rankedGroups().map(\.key))
+    #expect(
+      device.store.rankedGroups(includeHeld: true).map { $0.notifications.map(\.id) }
+        == original.store.rankedGroups(includeHeld: true).map { $0.notifications.map(\.id) })
+    #expect(device.profile.engagement == original.profile.engagement)
+    #expect(device.profile.engagement["com.example.chat"]?.taps == 1)
+    #expect(device.badges == original.badges)
+    #expect(device.liveActivities == original.liveActivities)
+    #expect(device.liveActivities.count == 1)
+    #expect(device.app("com.example.chat")?.settings.grouping == .byApp)
+    #expect(device.now == original.now)
+    #expect(device.isLocked && device.activeFocusID == "dnd")
+    #expect(restored.notifications.contains { $0.heldUntil != nil })
+    let custom = try #require(device.store.all.first { $0.notification.title == "Ann" })
+      .notification.customKeys
+    #expect(custom.first?.value.compactText == #"{"id":[1,2.50]}"#)
+  }
+
+  @Test func restoredDeviceContinuesWithTheSameIdsAndIndexes() throws {
+    let journal = try DeviceJournal.inMemory()
+    var original = try journaledDevice(into: journal)
+    var device = DeviceSimulator(profile: original.profile, restoring: try journal.restore())
+    let next = push(#"{"aps": {"alert": "next"}}"#, line: 9)
+    let expected = original.apply(.push(next), at: at(20))
+    let actual = device.apply(.push(next), at: at(20))
+    #expect(actual?.index == expected?.index)
+    #expect(actual?.notification?.id == expected?.notification?.id)
+    #expect(device.store == original.store)
+  }
+
+  @Test func removedAndReplacedNotificationsStayInTheLogButLeaveTheCenter() throws {
+    let journal = try DeviceJournal.inMemory()
+    var device = DeviceSimulator(profile: .standard(start: start))
+    var records: [DeliveryRecord] = []
+    for n in 0..<3 {
+      let record = device.apply(
+        .push(push(#"{"aps": {"alert": "n\#(n)"}}"#, line: n + 1)), at: at(Int64(n)))
+      records.append(try #require(record))
+    }
+    try journal.append(records)
+    let first = try #require(records[0].notification?.id)
+    try journal.removeNotification(first, at: at(5), reason: "cleared")
+    try journal.saveEngagement(Engagement(taps: 2, dismissals: 1), for: "com.example.chat")
+    let restored = try journal.restore()
+    #expect(restored.notifications.map(\.notification.body) == ["n1", "n2"])
+    #expect(restored.engagement["com.example.chat"] == Engagement(taps: 2, dismissals: 1))
+    #expect(try journal.deliveryCount() == (count: 3, isContiguous: true))
+  }
+
+  @Test func aSecondPushdeckOnTheSameStateIsToldWhoHoldsIt() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let path = directory.file("device.sqlite")
+    let first = try DeviceJournal.open(at: path, options: .init(writer: "Pushdeck test"))
+    #expect(throws: StoreError.locked(path: path, holderPID: getpid(), holder: "Pushdeck test")) {
+      try DeviceJournal.open(at: path)
+    }
+    do {
+      _ = try DeviceJournal.open(at: path)
+    } catch {
+      #expect(error.description.contains("in use by process \(getpid()) (Pushdeck test)"))
+    }
+    try first.close()
+    let second = try DeviceJournal.open(at: path)
+    try second.close()
+  }
+
+  @Test func aDatabaseFromANewerSchemaIsRefusedAndLeftUntouched() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let path = directory.file("device.sqlite")
+    try DeviceJournal.open(at: path).close()
+    let queue = try DatabaseQueue(path: path)
+    try queue.write { db in
+      try db.execute(sql: "UPDATE meta SET value = '2' WHERE key = 'schema_version'")
+      try db.execute(sql: "UPDATE meta SET value = 'Pushdeck 9.0' WHERE key = 'last_writer'")
+      try db.execute(sql: "INSERT INTO grdb_migrations(identifier) VALUES ('v2')")
+    }
+    try queue.close()
+    let before = try Data(contentsOf: URL(fileURLWithPath: path))
+    #expect(
+      throws: StoreError.newerSchema(path: path, found: 2, supported: 1, writtenBy: "Pushdeck 9.0")
+    ) {
+      try DeviceJournal.open(at: path)
+    }
+    #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+  }
+
+  @Test func anUnknownMigrationAloneAlsoMeansANewerSchema() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let path = directory.file("device.sqlite")
+    try DeviceJournal.open(at: path).close()
+    let queue = try DatabaseQueue(path: path)
+    try queue.write { db in
+      try db.execute(sql: "INSERT INTO grdb_migrations(identifier) VALUES ('v1-extra')")
+    }
+    try queue.close()
+    #expect {
+      try DeviceJournal.open(at: path)
+    } throws: { error in
+      guard case .newerSchema = error as? StoreError else { return false }
+      return true
+    }
+  }
+
+  @Test func aFileThatIsNotADatabaseIsReportedAsDamagedAndLeftUntouched() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let path = directory.file("device.sqlite")
+    let garbage = Data("this is not a database, just some text that happens to be here\n".utf8)
+    try garbage.write(to: URL(fileURLWithPath: path))
+    do {
+      _ = try DeviceJournal.open(at: path)
+      Issue.record("a text file opened as a journal")
+    } catch {
+      guard case .corrupt = error else {
+        Issue.record("unexpected \(error)")
+        return
+      }
+      #expect(error.description.contains("is damaged"))
+      #expect(error.description.contains("mv '\(path)' '\(path).broken'"))
+    }
+    #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == garbage)
+  }
+
+  @Test func aDamagedDatabaseIsReportedNotCrashedOn() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let path = directory.file("device.sqlite")
+    let journal = try DeviceJournal.open(at: path)
+    _ = try journaledDevice(into: journal)
+    try journal.close()
+    // Keep SQLite's header, overwrite everything after the first page with noise.
+    var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+    var generator = SystemRandomNumberGenerator()
+    for index in 4096..<bytes.count { bytes[index] = UInt8.random(in: 0...255, using: &generator) }
+    try bytes.write(to: URL(fileURLWithPath: path))
+    do {
+      let damaged = try DeviceJournal.open(at: path)
+      defer { try? damaged.close() }
+      _ = try damaged.restore()
+      #expect(try !damaged.integrityProblems().isEmpty)
+    } catch {
+      guard case .corrupt = error else {
+        Issue.record("unexpected \(error)")
+        return
+      }
+    }
+  }
+
+  @Test func aForeignSQLiteDatabaseIsRefused() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let path = directory.file("other.sqlite")
+    let queue = try DatabaseQueue(path: path)
+    try queue.write { db in try db.execute(sql: "CREATE TABLE contacts(name TEXT)") }
+    try queue.close()
+    #expect(throws: StoreError.foreignDatabase(path: path)) { try DeviceJournal.open(at: path) }
+  }
+
+  /// Makes a directory unwritable, even for root (which ignores permission bits): `chattr +i`.
+  func makeReadOnly(_ path: String) throws -> Bool {
+    if getuid() != 0 { return chmod(path, 0o555) == 0 }
+    guard FileManager.default.isExecutableFile(atPath: "/usr/bin/chattr") else { return false }
+    return try run("/usr/bin/chattr", ["+i", path]) == 0
+  }
+
+  func makeWritable(_ path: String) throws {
+    if getuid() == 0 { try run("/usr/bin/chattr", ["-i", path]) } else { chmod(path, 0o755) }
+  }
+
+  @Test func aReadOnlyDirectoryIsReportedWithWhatToDo() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let existing = directory.file("old/device.sqlite")
+    let journal = try DeviceJournal.open(at: existing)
+    _ = try journaledDevice(into: journal)
+    try journal.close()
+    let locked = [directory.path, directory.file("old")]
+    for path in locked {
+      try #require(try makeReadOnly(path), "cannot make a directory read-only here")
+    }
+    defer { for path in locked { try? makeWritable(path) } }
+
+    let fresh = directory.file("new/device.sqlite")
+    do {
+      _ = try DeviceJournal.open(at: fresh)
+      Issue.record("opened a journal in a read-only directory")
+    } catch {
+      guard case .unwritable = error else {
+        Issue.record("unexpected \(error)")
+        return
+      }
+      #expect(error.description.contains("--state PATH"))
+    }
+    // An existing database in a directory that became read-only: no WAL can be created.
+    do {
+      let old = try DeviceJournal.open(at: existing)
+      try old.close()
+      Issue.record("opened a journal whose directory is read-only")
+    } catch {
+      guard case .unwritable = error else {
+        Issue.record("unexpected \(error)")
+        return
+      }
+    }
+  }
+
+  @Test func aFullDiskRollsBackTheBatchAndKeepsWhatWasCommitted() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let path = directory.file("device.sqlite")
+    let journal = try DeviceJournal.open(at: path, options: .init(maximumPageCount: 40))
+    var device = DeviceSimulator(profile: .standard(start: start))
+    var committed = 0
+    var failure: StoreError?
+    for batchNumber in 0..<100 {
+      var batch = JournalBatch()
+      for n in 0..<50 {
+        let line = batchNumber * 50 + n
+        let payload =
+          #"{"aps": {"alert": "a fairly long body to fill pages quickly, number \#(line)"}}"#
+        device.apply(
+          .push(push(payload, line: line + 1)), at: at(Int64(line)), journalingInto: &batch)
+      }
+      do {
+        try journal.commit(batch)
+        committed += 50
+      } catch {
+        failure = error
+        break
+      }
+    }
+    #expect(failure == .full(path: path))
+    #expect(failure?.description.contains("latest changes were not saved") == true)
+    try journal.close()
+    let reopened = try DeviceJournal.open(at: path)
+    defer { try? reopened.close() }
+    #expect(committed > 0)
+    #expect(try reopened.deliveryCount() == (count: committed, isContiguous: true))
+    #expect(try reopened.integrityProblems().isEmpty)
+  }
+
+  @Test func stateLocationFollowsXDGAndTheOptions() throws {
+    #expect(
+      try StateLocation.resolve(
+        statePath: nil, ephemeral: false, environment: ["XDG_DATA_HOME": "/x/data", "HOME": "/h"])
+        == .file("/x/data/pushdeck/device.sqlite"))
+    #expect(
+      try StateLocation.resolve(
+        statePath: nil, ephemeral: false, environment: ["XDG_DATA_HOME": "rel", "HOME": "/h/"])
+        == .file("/h/.local/share/pushdeck/device.sqlite"))
+    #expect(
+      try StateLocation.resolve(statePath: "s.db", ephemeral: false, environment: [:])
+        == .file("s.db"))
+    #expect(
+      try StateLocation.resolve(statePath: nil, ephemeral: true, environment: [:]) == .ephemeral)
+    #expect(throws: StoreError.conflictingLocations) {
+      try StateLocation.resolve(statePath: "s.db", ephemeral: true, environment: [:])
+    }
+    #expect(throws: StoreError.noDataDirectory) {
+      try StateLocation.resolve(statePath: nil, ephemeral: false, environment: [:])
+    }
+  }
+}
