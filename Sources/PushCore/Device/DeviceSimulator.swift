@@ -112,6 +112,11 @@ public struct DeviceSimulator: Sendable {
   public private(set) var badges: [String: Int] = [:]
   public private(set) var liveActivities: [LiveActivity] = []
   public private(set) var records: [DeliveryRecord] = []
+  /// Whether every delivery record is kept in ``records``. A long replay that journals and
+  /// streams its records turns this off so memory does not grow with the capture.
+  public var keepsRecords = true
+  /// How many pushes this simulator has received (kept or not).
+  public private(set) var receivedCount = 0
   /// Callbacks fired by user responses (tap, action), in order: (notification, callback, action).
   public private(set) var responses: [(id: NotificationID, callback: AppCallback, actionID: String, text: String?)] = []
   private var nextID = 1
@@ -258,7 +263,8 @@ public struct DeviceSimulator: Sendable {
 
   private mutating func receive(_ record: PushRecord, sender: String?) -> DeliveryRecord {
     let bundleID = record.bundleID ?? ""
-    let index = earlierDeliveries + records.count
+    let index = earlierDeliveries + receivedCount
+    receivedCount += 1
     var delivery = DeliveryRecord(
       index: index, at: now, bundleID: bundleID, notification: nil,
       decision: DeliveryDecision(disposition: .rejected), group: nil, groupRank: nil, rank: nil,
@@ -268,20 +274,20 @@ public struct DeviceSimulator: Sendable {
       delivery.decision.reasons = [
         Reason(.invalidPayload, "Rejected: \(first?.message ?? "the payload is not valid") (\(first?.code.rawValue ?? "")).")
       ]
-      records.append(delivery)
+      keep(delivery)
       return delivery
     }
     let app = app(bundleID)
     let id = NotificationID(nextID)
     nextID += 1
     guard let notification = PushNotification(record: record, id: id, receivedAt: now, app: app, sender: sender) else {
-      records.append(delivery)
+      keep(delivery)
       return delivery
     }
     delivery.notification = notification
     if notification.pushType == .liveactivity || notification.liveActivity != nil {
       delivery.decision = receiveLiveActivity(notification, app: app)
-      records.append(delivery)
+      keep(delivery)
       return delivery
     }
     let hourAgo = now - .hours(1)
@@ -311,8 +317,12 @@ public struct DeviceSimulator: Sendable {
       delivery.rank = rank
       delivery.groupRank = store.groupRank(of: id)
     }
-    records.append(delivery)
+    keep(delivery)
     return delivery
+  }
+
+  private mutating func keep(_ delivery: DeliveryRecord) {
+    if keepsRecords { records.append(delivery) }
   }
 
   private mutating func receiveLiveActivity(_ notification: PushNotification, app: AppProfile?) -> DeliveryDecision {

@@ -113,6 +113,8 @@ public struct NotificationStore: Equatable, Sendable {
   private var order: [(score: Double, key: GroupKey)] = []
   /// Delivered notifications by app and `apns-collapse-id`.
   private var collapse: [String: NotificationID] = [:]
+  /// Notifications waiting for a Scheduled Summary, so releasing them never scans the store.
+  private var held: Set<NotificationID> = []
 
   public init() {}
 
@@ -136,6 +138,7 @@ public struct NotificationStore: Equatable, Sendable {
   public mutating func insert(_ stored: StoredNotification) {
     if let replaced = stored.decision.replaces { remove(replaced) }
     entries[stored.id] = stored
+    if stored.heldUntil != nil { held.insert(stored.id) }
     if let collapseID = stored.notification.collapseID {
       collapse[stored.notification.bundleID + "\u{0}" + collapseID] = stored.id
     }
@@ -197,6 +200,7 @@ public struct NotificationStore: Equatable, Sendable {
   @discardableResult
   public mutating func remove(_ id: NotificationID) -> StoredNotification? {
     guard let stored = entries.removeValue(forKey: id) else { return nil }
+    held.remove(id)
     if let collapseID = stored.notification.collapseID,
       collapse[stored.notification.bundleID + "\u{0}" + collapseID] == id
     {
@@ -226,14 +230,19 @@ public struct NotificationStore: Equatable, Sendable {
   /// Releases notifications held for a Scheduled Summary due at or before `now`.
   /// - Returns: the ids released.
   public mutating func releaseSummary(at now: SimInstant) -> [NotificationID] {
-    let due = entries.values.filter { ($0.heldUntil ?? .init(milliseconds: .max)) <= now }.map(\.id).sorted()
-    for id in due { entries[id]?.heldUntil = nil }
+    guard !held.isEmpty else { return [] }
+    let due = held.filter { (entries[$0]?.heldUntil ?? .init(milliseconds: .max)) <= now }.sorted()
+    for id in due {
+      entries[id]?.heldUntil = nil
+      held.remove(id)
+    }
     return due
   }
 
   /// Re-ranks an app's notifications after its engagement changed.
   public mutating func rerank(bundleID: String, engagement: Engagement) {
-    let ids = entries.values.filter { $0.notification.bundleID == bundleID }.map(\.id).sorted()
+    // Through the app's groups, not a scan of every notification.
+    let ids = groups.filter { $0.key.bundleID == bundleID }.flatMap(\.value.members).sorted()
     let restored = ids.compactMap { remove($0) }
     for var stored in restored {
       stored.rank = RankTerms(notification: stored.notification, level: stored.decision.effectiveLevel, engagement: engagement)
@@ -271,8 +280,13 @@ public struct NotificationStore: Equatable, Sendable {
 
   /// The 1-based rank of a notification's group from the top, if stored.
   public func groupRank(of id: NotificationID) -> Int? {
-    guard let key = entries[id]?.group else { return nil }
-    guard let index = order.lastIndex(where: { $0.key == key }) else { return nil }
-    return order.count - index
+    guard let key = entries[id]?.group, let score = groups[key]?.score else { return nil }
+    // Binary search to the group's score, then walk the (few) ties.
+    var index = position(of: score) - 1
+    while index >= 0 && order[index].score == score {
+      if order[index].key == key { return order.count - index }
+      index -= 1
+    }
+    return nil
   }
 }
