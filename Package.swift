@@ -40,7 +40,7 @@ let package = Package(
     .executableTarget(
       name: "pushdeck",
       dependencies: [
-        "PushWire", "PushCore", "PushUI", "PushRender", "PushTerminal", "PushRuntime", "PushScenario",
+        "PushWire", "PushCore", "PushUI", "PushRender", "PushTerminal", "PushRuntime", "PushScenario", "PushStore",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),

@@ -23,6 +23,7 @@ public final class AppLoop {
   private let inbox = ActionInbox()
   private var clock: SimulationClock
   private var running: [Task<Void, Never>] = []
+  private let afterTurn: ((inout AppState) -> Void)?
 
   /// Creates a loop; nothing happens until ``run(maxTurns:)``.
   ///
@@ -36,11 +37,14 @@ public final class AppLoop {
   ///   - handler: where chosen actions go; without one, each action reports `.unhandled`.
   ///   - keyMap: key bindings.
   ///   - inputTimeoutMilliseconds: the longest wait per turn (at most 250 ms is sensible).
+  ///   - afterTurn: called after every turn and before exiting, for the shell's own work such as
+  ///     persisting what the device did.
   public init(
     state: AppState, screen: any TerminalScreen, input: any InputSource, clock: SimulationClock,
     theme: Theme, sleepTheme: Theme? = nil, handler: (any ActionHandler)? = nil, keyMap: KeyMap = .standard,
-    inputTimeoutMilliseconds: Int = 250
+    inputTimeoutMilliseconds: Int = 250, afterTurn: ((inout AppState) -> Void)? = nil
   ) {
+    self.afterTurn = afterTurn
     self.state = state
     self.state.isManualClock = clock.mode == .manual
     self.screen = screen
@@ -75,8 +79,12 @@ public final class AppLoop {
       events += inbox.drain().map { Event.actionFinished($0.id, $0.outcome) }
       events.append(.tick(clock.now()))
       for event in events {
-        if let status = handle(event) { return status }
+        if let status = handle(event) {
+          afterTurn?(&state)
+          return status
+        }
       }
+      afterTurn?(&state)
       let frame = render(
         state, size: Size(columns: state.terminalColumns, rows: state.terminalRows), theme: theme,
         sleepTheme: sleepTheme)

@@ -70,6 +70,21 @@ public struct AppState: Sendable {
   public internal(set) var device: DeviceSimulator
   /// Events still to come, in time order.
   public internal(set) var timeline: [TimelineEntry]
+  /// Whether device events are logged in ``appliedEvents`` for the shell to persist.
+  public var logsAppliedEvents = false
+  /// Device events applied since the shell last took them (only with ``logsAppliedEvents``).
+  public private(set) var appliedEvents: [TimelineEntry] = []
+
+  /// Takes the device events applied since the last call, for the shell to persist.
+  public mutating func takeAppliedEvents() -> [TimelineEntry] {
+    defer { appliedEvents.removeAll(keepingCapacity: true) }
+    return appliedEvents
+  }
+
+  /// Logs an applied device event when the shell asked for that.
+  mutating func logApplied(_ event: DeviceEvent, at instant: SimInstant) {
+    if logsAppliedEvents { appliedEvents.append(TimelineEntry(at: instant, event: event)) }
+  }
   /// The index of the next timeline entry to apply.
   public internal(set) var timelineCursor = 0
   /// The simulated now.

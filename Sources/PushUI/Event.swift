@@ -115,6 +115,7 @@ extension AppState {
 
   /// Applies a device event and keeps the UI's bookkeeping in step with the device.
   mutating func apply(_ event: DeviceEvent, at instant: SimInstant) {
+    logApplied(event, at: max(instant, device.now))
     let record = device.apply(event, at: max(instant, device.now))
     if let record, let notification = record.notification {
       recordIndex[notification.id] = record.index
@@ -164,7 +165,7 @@ extension AppState {
     }
   }
 
-  mutating func showToast(_ text: String) {
+  public mutating func showToast(_ text: String) {
     toast = Toast(text: text, expiresAt: now + toastDuration)
   }
 

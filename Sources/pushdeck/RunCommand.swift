@@ -3,6 +3,8 @@ import Foundation
 import PushCore
 import PushRender
 import PushRuntime
+import PushScenario
+import PushStore
 import PushTerminal
 import PushUI
 
@@ -35,6 +37,14 @@ struct RunCommand: AsyncParsableCommand {
   var theme: String = "default"
 
   @Option(
+    name: .long,
+    help: "The device's state database: restored at start, saved as it runs (default for payloads and captures: $XDG_DATA_HOME/pushdeck/device.sqlite).")
+  var state: String?
+
+  @Flag(name: .long, help: "Keep nothing: no state database is read or written.")
+  var ephemeral = false
+
+  @Option(
     name: .long, help: "How simulated time moves: wall (with real time) or manual (only with ] and .).")
   var clock: SimulationClock.Mode = .wall
 
@@ -55,7 +65,21 @@ struct RunCommand: AsyncParsableCommand {
             .utf8))
       throw ExitCode(2)
     }
-    let state = try makeState()
+    var state = try makeState()
+    // The demo and scenarios define their own device, so they keep no state unless --state asks.
+    let definesOwnDevice = inputs.isEmpty || inputs.contains(where: Session.isScenario)
+    let location: StateLocation
+    do throws(StoreError) {
+      location = try StateLocation.resolve(
+        statePath: self.state, ephemeral: ephemeral || (self.state == nil && definesOwnDevice),
+        environment: ProcessInfo.processInfo.environment)
+    } catch {
+      throw ValidationError(error.description)
+    }
+    let (persistence, restoredState) = try StatePersistence.open(
+      location, state: state, profile: try restoreProfile(start: state.now), keepsTimeline: !inputs.isEmpty)
+    state = restoredState
+    defer { persistence?.close() }
     let locator = ThemeLocator.forCurrentProcess()
     let selectedTheme: Theme
     do {
@@ -71,10 +95,24 @@ struct RunCommand: AsyncParsableCommand {
     let loop = AppLoop(
       state: state, screen: terminal, input: terminal,
       clock: SimulationClock(start: state.now, mode: clock, speed: speed), theme: selectedTheme,
-      sleepTheme: try? locator.load("sleep"))
+      sleepTheme: try? locator.load("sleep"),
+      afterTurn: persistence.map { persistence in { persistence.persist(&$0) } })
     let status = loop.run() ?? 0
     terminal.restore()
     if status != 0 { throw ExitCode(status) }
+  }
+
+  /// The profile a restored device starts from: `--profile` when it names a YAML file, else the
+  /// standard device.
+  func restoreProfile(start: SimInstant) throws -> DeviceProfile {
+    guard let profile, !Session.presets.contains(profile) else {
+      return try Session.presetProfile(profile ?? "unlocked", start: start)
+    }
+    do throws(ScenarioError) {
+      return try ScenarioLoader().loadProfile(path: profile)
+    } catch {
+      throw ValidationError(error.description)
+    }
   }
 
   /// The demo, or a device with the inputs on its timeline.

@@ -119,6 +119,42 @@ struct EndToEndTests {
     try await server.waitUntil("exit=0") { $0.contains("exit=0") }
   }
 
+  /// Starts `pushdeck` with arguments in an 80×24 pane.
+  private func start(_ server: TmuxServer, arguments: [String]) throws {
+    let binary = try #require(pushdeckBinary(), "the pushdeck binary was not built")
+    let quoted = arguments.map { "\"\($0)\"" }.joined(separator: " ")
+    let command = "LANG=C.UTF-8 TERM=tmux-256color \"\(binary)\" \(quoted); echo exit=$?; sleep 5"
+    try server.run(["new-session", "-d", "-s", "t", "-x", "80", "-y", "24", command])
+  }
+
+  @Test func theDeviceStateSurvivesQuittingAndStartingAgain() async throws {
+    let directory = NSTemporaryDirectory() + "pushdeck-state-" + UUID().uuidString
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let payload = directory + "/saved.json"
+    try #"{"aps": {"alert": {"title": "Saved", "body": "I survive a restart"}}}"#
+      .write(toFile: payload, atomically: true, encoding: .utf8)
+    let state = directory + "/device.sqlite"
+    let first = TmuxServer(executable: try #require(tmuxPath))
+    defer { first.kill() }
+    try start(first, arguments: ["run", payload, "--bundle", "com.example.keeper", "--state", state, "--clock", "manual"])
+    guard try await first.waitUntil("the lock screen", { $0.contains("Lock Screen") }) else { return }
+    try first.run(["send-keys", "-t", "t", "."])
+    guard try await first.waitUntil("the push to arrive", { $0.contains("Saved") }) else { return }
+    try first.run(["send-keys", "-t", "t", "q"])
+    try await first.waitUntil("exit=0") { $0.contains("exit=0") }
+    first.kill()
+
+    let second = TmuxServer(executable: try #require(tmuxPath))
+    defer { second.kill() }
+    try start(second, arguments: ["run", "--state", state, "--clock", "manual"])
+    try await second.waitUntil("the saved notification after a restart") { screen in
+      screen.contains("Saved") && screen.contains("Keeper") && screen.contains("1 stored")
+    }
+    try second.run(["send-keys", "-t", "t", "q"])
+    try await second.waitUntil("exit=0") { $0.contains("exit=0") }
+  }
+
   @Test func sigtermRestoresTheTerminalAndExits143() async throws {
     let server = TmuxServer(executable: try #require(tmuxPath))
     defer { server.kill() }
