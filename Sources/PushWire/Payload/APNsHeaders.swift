@@ -230,7 +230,7 @@ public struct HeaderParser {
     }
   }
 
-  /// Checks the rules between headers and returns the result.
+  /// Checks the rules between headers and returns the result, leaving the parser empty.
   ///
   /// - Parameter bundleID: the app the push is for, to check `apns-topic` against.
   public mutating func finish(bundleID: String?) -> (APNsHeaders, [Diagnostic]) {
@@ -250,7 +250,12 @@ public struct HeaderParser {
           hint: "for \(type.rawValue) pushes the topic is \(JSONValue.quoted(bundleID + suffix))")
       }
     }
-    return (headers, diagnostics)
+    // Moved out rather than copied: the parser is done, and a copy would retain every string.
+    var finished = APNsHeaders()
+    var found: [Diagnostic] = []
+    swap(&finished, &headers)
+    swap(&found, &diagnostics)
+    return (finished, found)
   }
 }
 

@@ -106,7 +106,10 @@ public struct AlertDictionary: Equatable, Sendable {
 
   /// Whether anything would show: a title, subtitle or body, literal or localised.
   public var hasContent: Bool {
-    [title, subtitle, body, titleLocKey, subtitleLocKey, locKey].contains { !($0 ?? "").isEmpty }
+    // Checked field by field: an array literal here would allocate and retain six strings.
+    func present(_ text: String?) -> Bool { !(text?.isEmpty ?? true) }
+    return present(title) || present(subtitle) || present(body) || present(titleLocKey)
+      || present(subtitleLocKey) || present(locKey)
   }
 }
 

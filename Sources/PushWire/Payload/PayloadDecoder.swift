@@ -58,11 +58,28 @@ public final class PayloadDecoder {
     document.withView { decode($0, at: index, context: context) }
   }
 
-  /// Decodes the payload object at `index` of a borrowed view (the hot path).
+  /// Decodes the payload object at `index` of a borrowed view.
   public static func decode(_ view: JSONView, at index: Int = 0, context: Context = Context()) -> Result {
     let decoder = PayloadDecoder(document: view, context: context)
     let payload = decoder.decodePayload(at: index)
     return Result(payload: payload, diagnostics: decoder.diagnostics)
+  }
+
+  /// Decodes the payload object at `index` straight into a record's fields (the capture hot
+  /// path), appending to `diagnostics`.
+  ///
+  /// Going through ``Result`` would copy the whole payload (a retain for every string in it)
+  /// and then destroy the original; writing in place moves it instead.
+  public static func decode(
+    _ view: JSONView, at index: Int, context: Context, into payload: inout APNsPayload?,
+    diagnostics: inout [Diagnostic]
+  ) {
+    let decoder = PayloadDecoder(document: view, context: context)
+    // The decoder appends to the caller's array; nothing it checks reads diagnostics it did
+    // not make itself except for Simulator files, which never come through a capture.
+    swap(&decoder.diagnostics, &diagnostics)
+    payload = decoder.decodePayload(at: index)
+    swap(&decoder.diagnostics, &diagnostics)
   }
 
   // MARK: - Reporting
@@ -713,13 +730,13 @@ public final class PayloadDecoder {
       }
       return
     }
-    let hasAlertContent: Bool = {
-      switch payload.aps.alert {
-      case .text(let text): return !text.isEmpty
-      case .dictionary(let dictionary): return dictionary.hasContent
-      case nil: return false
-      }
-    }()
+    // Borrowed in place: binding the alert to a local would copy it (a retain per string).
+    let hasAlertContent: Bool
+    switch payload.aps.alert {
+    case .text(let text): hasAlertContent = !text.isEmpty
+    case .dictionary(let dictionary): hasAlertContent = dictionary.hasContent
+    case nil: hasAlertContent = false
+    }
     if payload.aps.contentAvailable && payload.isUserVisible {
       report(
         .warning, .silentPushAlsoAlerts, at: apsIndex, path: apsPath(),
