@@ -193,7 +193,7 @@ public struct MemberSequence: Sequence {
 }
 
 @inline(__always)
-private func memoryEquals(_ lhs: UnsafePointer<UInt8>, _ rhs: UnsafePointer<UInt8>, _ count: Int) -> Bool {
+func memoryEquals(_ lhs: UnsafePointer<UInt8>, _ rhs: UnsafePointer<UInt8>, _ count: Int) -> Bool {
   var index = 0
   while index < count {
     if lhs[index] != rhs[index] { return false }
