@@ -78,7 +78,7 @@ public final class PayloadDecoder {
     // The decoder appends to the caller's array; nothing it checks reads diagnostics it did
     // not make itself except for Simulator files, which never come through a capture.
     swap(&decoder.diagnostics, &diagnostics)
-    payload = decoder.decodePayload(at: index)
+    decoder.decodePayload(at: index, into: &payload)
     swap(&decoder.diagnostics, &diagnostics)
   }
 
@@ -151,15 +151,25 @@ public final class PayloadDecoder {
   // MARK: - Top level
 
   func decodePayload(at index: Int) -> APNsPayload? {
+    var payload: APNsPayload?
+    decodePayload(at: index, into: &payload)
+    return payload
+  }
+
+  /// Decodes the payload at `index` into `result`, which ends nil when there is no usable
+  /// payload. The payload is built in place (`result!.…`): returning a local of this size
+  /// made the compiler copy it, with a retain and a release for every string in it.
+  func decodePayload(at index: Int, into result: inout APNsPayload?) {
+    result = nil
     guard document.kind(index) == .object else {
       report(
         .error, .notAnObject, at: index, path: context.pathPrefix,
         "the payload must be a JSON object, not \(describe(index))",
         effect: "APNs rejects it (400); nothing reaches the device.",
         hint: "wrap it as {\"aps\": {\"alert\": \"…\"}}")
-      return nil
+      return
     }
-    var payload = APNsPayload()
+    result = APNsPayload()
     var apsIndex: Int?
     let repeated = repeatedKeys(of: index)
     for (keyIndex, valueIndex) in document.members(of: index) {
@@ -172,7 +182,7 @@ public final class PayloadDecoder {
         apsIndex = valueIndex
       case .simulatorTargetBundle:
         if document.kind(valueIndex) == .string {
-          payload.simulatorTargetBundle = document.string(valueIndex)
+          result!.simulatorTargetBundle = document.string(valueIndex)
           checkPlaceholder(valueIndex, path: path("Simulator Target Bundle"), what: "bundle id")
         } else {
           wrongType(
@@ -184,7 +194,7 @@ public final class PayloadDecoder {
         func key() -> String { known?.rawValue ?? document.string(keyIndex) }
         checkTopLevelKey(key(), known: known, keyIndex: keyIndex, valueIndex: valueIndex)
         if context.keepsCustomValues {
-          payload.customKeys.append(JSONMember(key: key(), value: document.value(valueIndex)))
+          result!.customKeys.append(JSONMember(key: key(), value: document.value(valueIndex)))
         }
       }
     }
@@ -194,17 +204,19 @@ public final class PayloadDecoder {
         "the payload has no \"aps\" dictionary",
         effect: "APNs and the Simulator reject it; nothing reaches the device.",
         hint: "put alert, badge and sound inside \"aps\": {\"aps\": {\"alert\": \"Hello\"}}")
-      return nil
+      result = nil
+      return
     }
     guard document.kind(apsIndex) == .object else {
       wrongType(
         apsIndex, path: path("aps"), expected: "a dictionary",
         effect: "APNs rejects the payload; nothing reaches the device.")
-      return nil
+      result = nil
+      return
     }
-    payload.aps = decodeAPS(at: apsIndex)
-    checkWholePayload(payload, apsIndex: apsIndex)
-    if context.isSimulatorFile && payload.simulatorTargetBundle == nil
+    decodeAPS(at: apsIndex, into: &result!.aps)
+    checkWholePayload(result!.aps, apsIndex: apsIndex)
+    if context.isSimulatorFile && result!.simulatorTargetBundle == nil
       && !diagnostics.contains(where: { $0.code == .misspelledSimulatorTargetBundle })
     {
       report(
@@ -213,7 +225,6 @@ public final class PayloadDecoder {
         effect: "Dragging it onto the Simulator does nothing; `xcrun simctl push` needs the bundle id as an argument.",
         hint: "add \"Simulator Target Bundle\": \"<your bundle id>\" at the top level")
     }
-    return payload
   }
 
   func reportDuplicate(_ keyIndex: Int, parent: String?) {
@@ -334,8 +345,8 @@ public final class PayloadDecoder {
 
   // MARK: - aps
 
-  func decodeAPS(at apsIndex: Int) -> APS {
-    var aps = APS()
+  /// Decodes `aps` into `aps`, which starts empty (see ``decodePayload(at:into:)`` for why in place).
+  func decodeAPS(at apsIndex: Int, into aps: inout APS) {
     var liveActivity = LiveActivityContent()
     var hasLiveActivityKey = false
     let repeated = repeatedKeys(of: apsIndex)
@@ -410,7 +421,6 @@ public final class PayloadDecoder {
       }
     }
     if hasLiveActivityKey { aps.liveActivity = liveActivity }
-    return aps
   }
 
   /// Joins a key path, skipping an absent prefix.
@@ -676,10 +686,14 @@ public final class PayloadDecoder {
 
   // MARK: - Whole-payload rules
 
-  func checkWholePayload(_ payload: borrowing APNsPayload, apsIndex: Int) {
+  /// The rules between `aps` keys. Takes only `aps`, borrowed: passing the whole payload made
+  /// the compiler copy it (a retain and release for every string in it).
+  func checkWholePayload(_ aps: borrowing APS, apsIndex: Int) {
+    let isUserVisible = aps.alert != nil || aps.badge != nil || aps.sound != nil
+    let isSilent = aps.contentAvailable && !isUserVisible
     func apsPath() -> String { path("aps") }
-    let isLiveActivity = context.pushType == .liveactivity || payload.aps.liveActivity != nil
-    if let score = payload.aps.relevanceScore, !isLiveActivity, score < 0 || score > 1,
+    let isLiveActivity = context.pushType == .liveactivity || aps.liveActivity != nil
+    if let score = aps.relevanceScore, !isLiveActivity, score < 0 || score > 1,
       let index = document.member("relevance-score", of: apsIndex)
     {
       report(
@@ -688,7 +702,7 @@ public final class PayloadDecoder {
         effect: "Pushdeck clamps it to \(score < 0 ? "0" : "1") when ranking and choosing the summary's featured notification.",
         hint: "use a value from 0.0 to 1.0")
     }
-    if let live = payload.aps.liveActivity {
+    if let live = aps.liveActivity {
       if context.isSimulatorFile {
         report(
           .warning, .liveActivityInSimulatorFile, at: apsIndex, path: apsPath(),
@@ -716,7 +730,7 @@ public final class PayloadDecoder {
           effect: "The activity ignores the update.", hint: "add \"event\": \"update\" (or start or end)")
       }
       if live.event == .start {
-        for (present, key) in [(live.attributesType != nil, "attributes-type"), (live.attributes != nil, "attributes"), (payload.aps.alert != nil, "alert")]
+        for (present, key) in [(live.attributesType != nil, "attributes-type"), (live.attributes != nil, "attributes"), (aps.alert != nil, "alert")]
         where !present {
           report(
             .error, .missingLiveActivityKey, at: apsIndex, path: apsPath() + "." + key,
@@ -732,33 +746,33 @@ public final class PayloadDecoder {
     }
     // Borrowed in place: binding the alert to a local would copy it (a retain per string).
     let hasAlertContent: Bool
-    switch payload.aps.alert {
+    switch aps.alert {
     case .text(let text): hasAlertContent = !text.isEmpty
     case .dictionary(let dictionary): hasAlertContent = dictionary.hasContent
     case nil: hasAlertContent = false
     }
-    if payload.aps.contentAvailable && payload.isUserVisible {
+    if aps.contentAvailable && isUserVisible {
       report(
         .warning, .silentPushAlsoAlerts, at: apsIndex, path: apsPath(),
         "content-available is combined with a visible alert, badge or sound",
         effect: "iOS shows it as an ordinary notification; the background wake-up is best-effort and is skipped for a force-quit app.",
         hint: "send silent updates as separate pushes with only content-available (apns-push-type background, priority 5)")
     }
-    if !payload.aps.contentAvailable && !hasAlertContent && payload.aps.badge == nil && payload.aps.sound == nil {
+    if !aps.contentAvailable && !hasAlertContent && aps.badge == nil && aps.sound == nil {
       report(
         .warning, .nothingToShowOrDo, at: apsIndex, path: apsPath(),
-        payload.aps.alert == nil ? "aps has no alert, badge, sound or content-available" : "the alert has no title, subtitle or body",
+        aps.alert == nil ? "aps has no alert, badge, sound or content-available" : "the alert has no title, subtitle or body",
         effect: "Nothing happens on the device and no app code runs.",
         hint: "add an alert to show something, or \"content-available\": 1 to wake the app")
     }
     if let type = context.pushType {
-      if type == .background && payload.isUserVisible {
+      if type == .background && isUserVisible {
         report(
           .warning, .pushTypeMismatch, at: apsIndex, path: apsPath(),
           "apns-push-type is background but the payload alerts, badges or plays a sound",
           effect: "APNs may reject, delay or drop it; a background push never shows anything.",
           hint: "use apns-push-type: alert for visible notifications")
-      } else if type == .alert && payload.isSilent {
+      } else if type == .alert && isSilent {
         report(
           .warning, .pushTypeMismatch, at: apsIndex, path: apsPath(),
           "apns-push-type is alert but the payload is a silent (content-available only) push",
