@@ -503,7 +503,19 @@ public final class PayloadDecoder {
         index, path: alertPath(), expected: "a string or a dictionary", effect: "Nothing is shown for this notification.")
       return nil
     }
+    // Filled through inout by a separate function: returning a dictionary built in this
+    // function's own local made the compiler copy it (a retain per string) and destroy the
+    // original.
     var alert = AlertDictionary()
+    decodeAlertDictionary(at: index, path: alertPath(), into: &alert)
+    return .dictionary(alert)
+  }
+
+  /// Decodes the members of an alert dictionary into `alert`.
+  func decodeAlertDictionary(
+    at index: Int, path alertPathBuilder: @autoclosure () -> String, into alert: inout AlertDictionary
+  ) {
+    func alertPath() -> String { alertPathBuilder() }
     let isLiveActivity = context.pushType == .liveactivity
     let textEffect = "That line is not shown."
     for (keyIndex, valueIndex) in document.members(of: index) {
@@ -570,7 +582,6 @@ public final class PayloadDecoder {
           hint: "move custom data beside \"aps\", at the top level of the payload")
       }
     }
-    return .dictionary(alert)
   }
 
   func stringArray(_ index: Int, path: String) -> [String]? {
@@ -689,10 +700,10 @@ public final class PayloadDecoder {
   /// The rules between `aps` keys. Takes only `aps`, borrowed: passing the whole payload made
   /// the compiler copy it (a retain and release for every string in it).
   func checkWholePayload(_ aps: borrowing APS, apsIndex: Int) {
-    let isUserVisible = aps.alert != nil || aps.badge != nil || aps.sound != nil
+    let isUserVisible = aps.isUserVisible
     let isSilent = aps.contentAvailable && !isUserVisible
     func apsPath() -> String { path("aps") }
-    let isLiveActivity = context.pushType == .liveactivity || aps.liveActivity != nil
+    let isLiveActivity = context.pushType == .liveactivity || aps.hasLiveActivity
     if let score = aps.relevanceScore, !isLiveActivity, score < 0 || score > 1,
       let index = document.member("relevance-score", of: apsIndex)
     {
@@ -730,7 +741,7 @@ public final class PayloadDecoder {
           effect: "The activity ignores the update.", hint: "add \"event\": \"update\" (or start or end)")
       }
       if live.event == .start {
-        for (present, key) in [(live.attributesType != nil, "attributes-type"), (live.attributes != nil, "attributes"), (aps.alert != nil, "alert")]
+        for (present, key) in [(live.attributesType != nil, "attributes-type"), (live.attributes != nil, "attributes"), (aps.hasAlert, "alert")]
         where !present {
           report(
             .error, .missingLiveActivityKey, at: apsIndex, path: apsPath() + "." + key,
@@ -758,10 +769,10 @@ public final class PayloadDecoder {
         effect: "iOS shows it as an ordinary notification; the background wake-up is best-effort and is skipped for a force-quit app.",
         hint: "send silent updates as separate pushes with only content-available (apns-push-type background, priority 5)")
     }
-    if !aps.contentAvailable && !hasAlertContent && aps.badge == nil && aps.sound == nil {
+    if !aps.contentAvailable && !hasAlertContent && aps.badge == nil && !aps.hasSound {
       report(
         .warning, .nothingToShowOrDo, at: apsIndex, path: apsPath(),
-        aps.alert == nil ? "aps has no alert, badge, sound or content-available" : "the alert has no title, subtitle or body",
+        !aps.hasAlert ? "aps has no alert, badge, sound or content-available" : "the alert has no title, subtitle or body",
         effect: "Nothing happens on the device and no app code runs.",
         hint: "add an alert to show something, or \"content-available\": 1 to wake the app")
     }
