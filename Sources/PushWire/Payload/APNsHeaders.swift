@@ -127,19 +127,29 @@ public struct APNsHeaders: Equatable, Sendable {
   }
 
   /// Whether UTF-8 bytes spell a UUID in canonical 8-4-4-4-12 hex form (either case).
+  ///
+  /// Every capture line has an `apns-id`, so this runs per push: the dashes are checked at
+  /// their fixed offsets, then the hex runs with a branch-free test per byte.
   static func isCanonicalUUID(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
-    do {
-      guard utf8.count == 36 else { return false }
-      for index in 0..<36 {
-        let byte = utf8[index]
-        if index == 8 || index == 13 || index == 18 || index == 23 {
-          if byte != UInt8(ascii: "-") { return false }
-        } else if hexValue(byte) == nil {
-          return false
-        }
+    guard utf8.count == 36, let base = utf8.baseAddress else { return false }
+    let dash = UInt8(ascii: "-")
+    guard base[8] == dash, base[13] == dash, base[18] == dash, base[23] == dash else { return false }
+    var allHex = true
+    @inline(__always) func hexRun(_ range: Range<Int>) {
+      for index in range {
+        let byte = base[index]
+        // Wrapping subtraction turns each range test into one unsigned comparison.
+        let isDigit = byte &- UInt8(ascii: "0") < 10
+        let isLetter = (byte | 0x20) &- UInt8(ascii: "a") < 6
+        allHex = allHex && (isDigit || isLetter)
       }
-      return true
     }
+    hexRun(0..<8)
+    hexRun(9..<13)
+    hexRun(14..<18)
+    hexRun(19..<23)
+    hexRun(24..<36)
+    return allHex
   }
 }
 
