@@ -376,17 +376,20 @@ private struct Parser {
     // an inout struct) is written back only when the scan leaves this function.
     var cursor = position + 1
     var flags: UInt8 = 0
+    // Locals too: through `self` they are reloaded after every store.
+    let base = self.base
+    let count = self.count
     while true {
       // The fast path: eight bytes at a time while none is a quote, backslash, control or
       // non-ASCII byte, then straight to the first byte that is (the lowest flagged byte of the
       // mask is exact; only bytes above it can be false positives).
-      while cursor + 8 <= count {
+      while cursor &+ 8 <= count {
         let mask = attentionMask(UnsafeRawPointer(base + cursor).loadUnaligned(as: UInt64.self))
         if mask != 0 {
-          cursor += mask.trailingZeroBitCount >> 3
+          cursor &+= mask.trailingZeroBitCount &>> 3
           break
         }
-        cursor += 8
+        cursor &+= 8
       }
       while cursor < count {
         let byte = base[cursor]

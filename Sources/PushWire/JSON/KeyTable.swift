@@ -133,9 +133,20 @@ public struct KeyTable<Value: Sendable>: @unchecked Sendable {
         UnsafeRawPointer(base + count - 8).loadUnaligned(as: UInt64.self)
       )
     }
-    var first: UInt64 = 0
-    for index in 0..<count { first |= UInt64(base[index]) << (8 * UInt64(index)) }
-    return (first, 0)
+    // Short keys (most of them: aps, alert, body, sound…) in two overlapping loads instead
+    // of a loop; the overlap's bytes are the same in both halves, so OR-ing them is exact.
+    let raw = UnsafeRawPointer(base)
+    if count >= 4 {
+      let low = UInt64(raw.loadUnaligned(as: UInt32.self))
+      let high = UInt64(raw.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self))
+      return (low | high << (8 * UInt64(count - 4)), 0)
+    }
+    if count >= 2 {
+      let low = UInt64(raw.loadUnaligned(as: UInt16.self))
+      let high = UInt64(raw.loadUnaligned(fromByteOffset: count - 2, as: UInt16.self))
+      return (low | high << (8 * UInt64(count - 2)), 0)
+    }
+    return (UInt64(base[0]), 0)
   }
 
   /// A fast hash of short keys: the length and the first and last eight bytes, mixed with one
