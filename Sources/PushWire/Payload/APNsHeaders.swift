@@ -129,27 +129,37 @@ public struct APNsHeaders: Equatable, Sendable {
   /// Whether UTF-8 bytes spell a UUID in canonical 8-4-4-4-12 hex form (either case).
   ///
   /// Every capture line has an `apns-id`, so this runs per push: the dashes are checked at
-  /// their fixed offsets, then the hex runs with a branch-free test per byte.
+  /// their fixed offsets, and the hex digits eight at a time (``hexDigitBytes(_:)``).
   static func isCanonicalUUID(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
     guard utf8.count == 36, let base = utf8.baseAddress else { return false }
     let dash = UInt8(ascii: "-")
     guard base[8] == dash, base[13] == dash, base[18] == dash, base[23] == dash else { return false }
-    var allHex = true
-    @inline(__always) func hexRun(_ range: Range<Int>) {
-      for index in range {
-        let byte = base[index]
-        // Wrapping subtraction turns each range test into one unsigned comparison.
-        let isDigit = byte &- UInt8(ascii: "0") < 10
-        let isLetter = (byte | 0x20) &- UInt8(ascii: "a") < 6
-        allHex = allHex && (isDigit || isLetter)
-      }
-    }
-    hexRun(0..<8)
-    hexRun(9..<13)
-    hexRun(14..<18)
-    hexRun(19..<23)
-    hexRun(24..<36)
-    return allHex
+    let raw = UnsafeRawPointer(base)
+    func word(_ offset: Int) -> UInt64 { UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) }
+    let all: UInt64 = 0x8080_8080_8080_8080
+    // Words at 0, 8, 16, 24 and 28 cover all 36 bytes; the dashes (bytes 8 and 13 in the
+    // second word, 18 and 23 in the third) are left out of those words' masks.
+    let second = all & ~(0x80 << 0) & ~(0x80 << 40)
+    let third = all & ~(0x80 << 16) & ~(0x80 << 56)
+    return hexDigitBytes(word(0)) & all == all && hexDigitBytes(word(8)) & second == second
+      && hexDigitBytes(word(16)) & third == third && hexDigitBytes(word(24)) & all == all
+      && hexDigitBytes(word(28)) & all == all
+  }
+
+  /// The high bit of each byte of a little-endian word that is an ASCII hex digit (either
+  /// case); zero if any byte is not ASCII. With every byte below 0x80, adding a constant to
+  /// each byte cannot carry into the next, so each range test is one addition per word.
+  @inline(__always)
+  static func hexDigitBytes(_ word: UInt64) -> UInt64 {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let high: UInt64 = 0x8080_8080_8080_8080
+    guard word & high == 0 else { return 0 }
+    // x >= 0x30 sets the high bit of x + 0x50; x > 0x39 sets that of x + 0x46.
+    let digit = (word &+ ones &* 0x50) & ~(word &+ ones &* 0x46) & high
+    let lower = word | (ones &* 0x20)
+    // x >= 0x61 ('a') sets the high bit of x + 0x1F; x > 0x66 ('f') sets that of x + 0x19.
+    let letter = (lower &+ ones &* 0x1F) & ~(lower &+ ones &* 0x19) & high
+    return digit | letter
   }
 }
 
