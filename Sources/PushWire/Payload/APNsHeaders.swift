@@ -112,9 +112,13 @@ public struct APNsHeaders: Equatable, Sendable {
     return topic.withUTF8 { topicBytes in
       bundleID.withUTF8 { bundleBytes in
         suffix.withUTF8 { suffixBytes in
-          topicBytes.count == bundleBytes.count + suffixBytes.count
-            && topicBytes.prefix(bundleBytes.count).elementsEqual(bundleBytes)
-            && topicBytes.suffix(suffixBytes.count).elementsEqual(suffixBytes)
+          // Compared with plain byte loops: `elementsEqual` on buffer slices is a generic,
+          // element-at-a-time loop, and this runs for every push.
+          guard topicBytes.count == bundleBytes.count + suffixBytes.count else { return false }
+          guard let topicBase = topicBytes.baseAddress else { return true }
+          return (bundleBytes.isEmpty || memoryEquals(topicBase, bundleBytes.baseAddress!, bundleBytes.count))
+            && (suffixBytes.isEmpty
+              || memoryEquals(topicBase + bundleBytes.count, suffixBytes.baseAddress!, suffixBytes.count))
         }
       }
     }

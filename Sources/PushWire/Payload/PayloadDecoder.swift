@@ -124,9 +124,8 @@ public final class PayloadDecoder {
   func sameKey(_ lhs: Int, _ rhs: Int) -> Bool {
     let a = document.tokens[lhs]
     let b = document.tokens[rhs]
-    guard a.end - a.start == b.end - b.start else { return false }
-    return UnsafeBufferPointer(rebasing: document.bytes[Int(a.start)..<Int(a.end)])
-      .elementsEqual(UnsafeBufferPointer(rebasing: document.bytes[Int(b.start)..<Int(b.end)]))
+    guard a.end - a.start == b.end - b.start, let base = document.bytes.baseAddress else { return false }
+    return memoryEquals(base + Int(a.start), base + Int(b.start), Int(a.end - a.start))
   }
 
   func wrongType(_ index: Int, path: @autoclosure () -> String, expected: String, effect: String) {
