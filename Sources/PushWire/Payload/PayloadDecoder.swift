@@ -310,8 +310,9 @@ public final class PayloadDecoder {
       (first == UInt8(ascii: "{") && last == UInt8(ascii: "}")) || (first == UInt8(ascii: "<") && last == UInt8(ascii: ">"))
       || (first == UInt8(ascii: "[") && last == UInt8(ascii: "]"))
     guard bracketed || first == UInt8(ascii: "$") || (first == UInt8(ascii: "%") && last == first)
-      || document.contentHasASCIIPrefix(index, "YOUR") || document.contentHasASCIIPrefix(index, "XXXX")
-      || document.contentHasASCIIPrefix(index, "PLACEHOLDER")
+      || (first | 0x20 == UInt8(ascii: "y") && document.contentHasASCIIPrefix(index, "YOUR"))
+      || (first | 0x20 == UInt8(ascii: "x") && document.contentHasASCIIPrefix(index, "XXXX"))
+      || (first | 0x20 == UInt8(ascii: "p") && document.contentHasASCIIPrefix(index, "PLACEHOLDER"))
     else { return }
     let value = document.string(index)
     guard Self.isPlaceholder(value) else { return }
