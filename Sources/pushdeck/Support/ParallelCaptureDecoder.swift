@@ -151,7 +151,8 @@ final class ParallelCaptureDecoder<Result> {
     DispatchQueue.global().async {
       var lines: [Range<Int>] = []
       lines.reserveCapacity(job.bytes.count / 256)
-      let lineCount = LineSplitter.forEachLine(in: job.bytes) { range, _ in lines.append(range) }
+      Self.splitLines(job.bytes, into: &lines)
+      let lineCount = lines.count
       // The global queue starts jobs in submission order, so the previous job's worker is
       // already running and only waits, in turn, for the one before it: no deadlock.
       let firstLine: Int
@@ -180,6 +181,27 @@ final class ParallelCaptureDecoder<Result> {
       // Hand the array over without keeping a reference, so the consumer owns it uniquely.
       swap(&job.results, &results)
       job.done.signal()
+    }
+  }
+
+  /// The ranges of the lines of a buffer, as ``LineSplitter/forEachLine(in:_:)`` cuts them
+  /// (without `\n` or a trailing `\r`; the last line needs no newline).
+  ///
+  /// Newlines are found with the C library's `memchr`, which is vectorised: several times
+  /// faster than the portable word-at-a-time loop in PushWire on lines this long.
+  static func splitLines(_ bytes: [UInt8], into lines: inout [Range<Int>]) {
+    bytes.withUnsafeBufferPointer { buffer in
+      guard let base = buffer.baseAddress else { return }
+      let count = buffer.count
+      var lineStart = 0
+      while lineStart < count {
+        let found = memchr(base + lineStart, 0x0A, count - lineStart)
+        let newline = found.map { UnsafePointer<UInt8>($0.assumingMemoryBound(to: UInt8.self)) - base } ?? count
+        var lineEnd = newline
+        if lineEnd > lineStart, base[lineEnd - 1] == UInt8(ascii: "\r") { lineEnd -= 1 }
+        lines.append(lineStart..<lineEnd)
+        lineStart = newline + 1
+      }
     }
   }
 
