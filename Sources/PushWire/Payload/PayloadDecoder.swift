@@ -584,9 +584,11 @@ public final class PayloadDecoder {
     }
   }
 
-  func stringArray(_ index: Int, path: String) -> [String]? {
+  /// Reads an array of strings. The path is built only for a report (it allocates).
+  func stringArray(_ index: Int, path makePath: @autoclosure () -> String) -> [String]? {
+    func path() -> String { makePath() }
     guard document.kind(index) == .array else {
-      wrongType(index, path: path, expected: "an array of strings", effect: "The %@ placeholders stay empty.")
+      wrongType(index, path: path(), expected: "an array of strings", effect: "The %@ placeholders stay empty.")
       return nil
     }
     var values: [String] = []
@@ -595,7 +597,7 @@ public final class PayloadDecoder {
         values.append(document.string(element))
       } else {
         wrongType(
-          element, path: "\(path)[\(offset)]", expected: "a string",
+          element, path: "\(path())[\(offset)]", expected: "a string",
           effect: "iOS does not substitute it; send numbers as strings, for example \"3\".")
         values.append(document.kind(element) == .number ? document.rawText(element) : "")
       }
@@ -655,43 +657,45 @@ public final class PayloadDecoder {
   // MARK: - Live Activities
 
   func decodeLiveActivityKey(
-    _ key: KnownKey, at index: Int, path keyPath: String, into content: inout LiveActivityContent
+    _ key: KnownKey, at index: Int, path makePath: @autoclosure () -> String, into content: inout LiveActivityContent
   ) {
+    // The path is built only for a report (it allocates).
+    func keyPath() -> String { makePath() }
     let effect = "The Live Activity ignores this update."
     switch key {
     case .timestamp:
       if let value = document.double(index) { content.timestamp = value } else {
-        wrongType(index, path: keyPath, expected: "UNIX seconds", effect: effect)
+        wrongType(index, path: keyPath(), expected: "UNIX seconds", effect: effect)
       }
     case .event:
-      guard let text = string(index, path: keyPath, effect: effect) else { return }
+      guard let text = string(index, path: keyPath(), effect: effect) else { return }
       if let event = LiveActivityEvent(rawValue: text) { content.event = event } else {
         report(
-          .error, .invalidValue, at: index, path: keyPath, "unknown Live Activity event \(JSONValue.quoted(text))",
+          .error, .invalidValue, at: index, path: keyPath(), "unknown Live Activity event \(JSONValue.quoted(text))",
           effect: effect, hint: "use start, update or end")
       }
     case .contentState:
       if document.kind(index) == .object { content.contentState = document.value(index) } else {
-        wrongType(index, path: keyPath, expected: "a dictionary", effect: effect)
+        wrongType(index, path: keyPath(), expected: "a dictionary", effect: effect)
       }
     case .staleDate:
       if let value = document.double(index) { content.staleDate = value } else {
-        wrongType(index, path: keyPath, expected: "UNIX seconds", effect: "The activity never goes stale.")
+        wrongType(index, path: keyPath(), expected: "UNIX seconds", effect: "The activity never goes stale.")
       }
     case .dismissalDate:
       if let value = document.double(index) { content.dismissalDate = value } else {
-        wrongType(index, path: keyPath, expected: "UNIX seconds", effect: "An ended activity stays up to 4 hours.")
+        wrongType(index, path: keyPath(), expected: "UNIX seconds", effect: "An ended activity stays up to 4 hours.")
       }
     case .attributesType:
-      content.attributesType = string(index, path: keyPath, effect: "The activity cannot start.")
+      content.attributesType = string(index, path: keyPath(), effect: "The activity cannot start.")
     case .attributes:
       if document.kind(index) == .object { content.attributes = document.value(index) } else {
-        wrongType(index, path: keyPath, expected: "a dictionary", effect: "The activity cannot start.")
+        wrongType(index, path: keyPath(), expected: "a dictionary", effect: "The activity cannot start.")
       }
     case .inputPushToken:
       content.inputPushToken = document.integer(index) == 1
     default:
-      content.inputPushChannel = string(index, path: keyPath, effect: "No broadcast channel is joined.")
+      content.inputPushChannel = string(index, path: keyPath(), effect: "No broadcast channel is joined.")
     }
   }
 
