@@ -192,11 +192,18 @@ public struct KeyTable<Value: Sendable>: @unchecked Sendable {
 
 extension JSONView {
   /// The known key a string token spells, without decoding it (escaped keys are decoded).
-  public func knownKey(_ index: Int) -> KnownKey? {
+  public func knownKey(_ index: Int) -> KnownKey? { knownKey(index, in: KnownKey.table) }
+
+  /// The known key a string token spells, looked up in a table the caller already holds.
+  ///
+  /// Every read of the lazily initialised `KnownKey.table` goes through `swift_once`; hot
+  /// loops fetch the table once and pass it here.
+  @inline(__always)
+  func knownKey(_ index: Int, in table: KeyTable<KnownKey>) -> KnownKey? {
     let token = tokens[index]
     guard token.kind == .string else { return nil }
-    if token.stringHasEscapes { return KnownKey.table.lookup(string(index)) }
-    return KnownKey.table.lookup(UnsafeBufferPointer(rebasing: bytes[Int(token.start) + 1..<Int(token.end) - 1]))
+    if token.stringHasEscapes { return table.lookup(string(index)) }
+    return table.lookup(UnsafeBufferPointer(rebasing: bytes[Int(token.start) + 1..<Int(token.end) - 1]))
   }
 
   /// A 64-bit hash of a string token's raw bytes, for cheap duplicate detection.

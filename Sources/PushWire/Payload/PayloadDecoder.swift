@@ -38,8 +38,14 @@ public final class PayloadDecoder {
 
   let document: JSONView
   let context: Context
+  /// `KnownKey.table`, fetched once per payload (see ``JSONView/knownKey(_:in:)``).
+  let keyTable = KnownKey.table
   /// What has been reported so far.
   private(set) var diagnostics: [Diagnostic] = []
+
+  /// The known key a string token spells.
+  @inline(__always)
+  func knownKey(_ index: Int) -> KnownKey? { document.knownKey(index, in: keyTable) }
 
   private init(document: JSONView, context: Context) {
     self.document = document
@@ -176,7 +182,7 @@ public final class PayloadDecoder {
         reportDuplicate(keyIndex, parent: nil)
         continue
       }
-      switch document.knownKey(keyIndex) {
+      switch knownKey(keyIndex) {
       case .aps:
         apsIndex = valueIndex
       case .simulatorTargetBundle:
@@ -355,7 +361,7 @@ public final class PayloadDecoder {
         reportDuplicate(keyIndex, parent: "aps")
         continue
       }
-      guard let key = document.knownKey(keyIndex) else {
+      guard let key = knownKey(keyIndex) else {
         checkUnknownAPSKey(document.string(keyIndex), keyIndex: keyIndex)
         continue
       }
@@ -519,7 +525,7 @@ public final class PayloadDecoder {
     let isLiveActivity = context.pushType == .liveactivity
     let textEffect = "That line is not shown."
     for (keyIndex, valueIndex) in document.members(of: index) {
-      let known = document.knownKey(keyIndex)
+      let known = knownKey(keyIndex)
       func keyPath() -> String { alertPath() + "." + (known?.rawValue ?? document.string(keyIndex)) }
       switch known {
       case .title, .subtitle, .body:
@@ -614,7 +620,7 @@ public final class PayloadDecoder {
     case .object:
       var critical = CriticalSound(isCritical: false, name: nil, volume: nil)
       for (keyIndex, valueIndex) in document.members(of: index) {
-        let known = document.knownKey(keyIndex)
+        let known = knownKey(keyIndex)
         func keyPath() -> String { soundPath() + "." + (known?.rawValue ?? document.string(keyIndex)) }
         switch known {
         case .critical:

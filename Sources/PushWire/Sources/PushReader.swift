@@ -107,8 +107,9 @@ public enum PushReader {
     }
     var payloadIndex: Int?
     var headerParser = HeaderParser()
+    let keyTable = KnownKey.table  // fetched once (see JSONView.knownKey(_:in:))
     for (keyIndex, valueIndex) in view.members(of: 0) {
-      switch view.knownKey(keyIndex) {
+      switch view.knownKey(keyIndex, in: keyTable) {
       case .at:
         if let at = view.double(valueIndex) { record.at = at } else {
           envelopeError(valueIndex, "at", "\"at\" must be a number of UNIX seconds", hint: "for example \"at\": 1767225600.125")
@@ -134,7 +135,7 @@ public enum PushReader {
           continue
         }
         for (nameIndex, headerValueIndex) in view.members(of: valueIndex) {
-          let known = view.knownKey(nameIndex)
+          let known = view.knownKey(nameIndex, in: keyTable)
           func name() -> String { known?.rawValue ?? view.string(nameIndex).lowercased() }
           switch view.kind(headerValueIndex) {
           case .string where !view.tokens[headerValueIndex].stringHasEscapes, .number:
