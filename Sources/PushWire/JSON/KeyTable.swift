@@ -76,7 +76,8 @@ public enum KnownKey: String, CaseIterable, Sendable {
 public struct KeyTable<Value: Sendable>: @unchecked Sendable {
   /// A slot holds only trivial values, so a lookup never retains or releases anything.
   private struct Slot {
-    var hash: UInt64
+    // 32 bytes, so a slot never straddles a cache line; no stored hash, as the two words and
+    // the length compare just as fast and are exact.
     /// The key's first and last eight bytes as ``words(_:)`` reads them: for keys of up to 16
     /// bytes they, with the length, are the whole key, so a hit is confirmed without a loop.
     var first: UInt64
@@ -99,8 +100,9 @@ public struct KeyTable<Value: Sendable>: @unchecked Sendable {
     var capacity = 16
     while capacity < entries.count * 4 { capacity <<= 1 }
     mask = capacity - 1
+    precondition(MemoryLayout<Slot>.stride == 32)
     slots = .allocate(capacity: capacity)
-    slots.initialize(repeating: Slot(hash: 0, first: 0, last: 0, offset: 0, length: -1, valueIndex: 0))
+    slots.initialize(repeating: Slot(first: 0, last: 0, offset: 0, length: -1, valueIndex: 0))
     let totalBytes = entries.reduce(0) { $0 + $1.0.utf8.count }
     keyBytes = .allocate(capacity: max(totalBytes, 1))
     values = .allocate(capacity: max(entries.count, 1))
@@ -112,7 +114,7 @@ public struct KeyTable<Value: Sendable>: @unchecked Sendable {
       var index = Int(truncatingIfNeeded: hash) & mask
       while slots[index].length >= 0 { index = (index + 1) & mask }
       slots[index] = Slot(
-        hash: hash, first: first, last: last, offset: Int32(byteOffset), length: Int32(bytes.count),
+        first: first, last: last, offset: Int32(byteOffset), length: Int32(bytes.count),
         valueIndex: Int32(entryIndex))
       for (offset, byte) in bytes.enumerated() { keyBytes[byteOffset + offset] = byte }
       byteOffset += bytes.count
@@ -172,7 +174,7 @@ public struct KeyTable<Value: Sendable>: @unchecked Sendable {
     var index = Int(truncatingIfNeeded: hash) & mask
     while slots[index].length >= 0 {
       let slot = slots[index]
-      if slot.hash == hash && Int(slot.length) == bytes.count && slot.first == first && slot.last == last {
+      if slot.first == first && Int(slot.length) == bytes.count && slot.last == last {
         // Up to 16 bytes the words are the whole key; longer keys are also compared in full.
         if bytes.count <= 16 || memoryEquals(keyBytes.baseAddress! + Int(slot.offset), bytes.baseAddress!, bytes.count) {
           return values[Int(slot.valueIndex)]
