@@ -92,8 +92,16 @@ struct Tally: Sendable {
 
   mutating func count(_ record: PushRecord, strict: Bool) {
     payloads += 1
-    let errorCount = record.diagnostics.filter { $0.severity == .error }.count
-    let warningCount = record.diagnostics.filter { $0.severity == .warning }.count
+    // Counted in one loop; `filter` would build two arrays per record.
+    var errorCount = 0
+    var warningCount = 0
+    for diagnostic in record.diagnostics {
+      switch diagnostic.severity {
+      case .error: errorCount += 1
+      case .warning: warningCount += 1
+      case .info: break
+      }
+    }
     errors += errorCount + (strict ? warningCount : 0)
     warnings += strict ? 0 : warningCount
     if errorCount > 0 || (strict && warningCount > 0) { invalid += 1 }

@@ -322,3 +322,29 @@ private func codes(_ record: PushRecord) -> [DiagnosticCode] { record.diagnostic
     #expect(InputFormat.sniff(Array("{\n  \"aps\": {}\n}".utf8)) == .payload)
   }
 }
+
+/// The word-at-a-time apns-id check against the plain definition, at its edges.
+@Suite struct CanonicalUUIDTests {
+  @Test(arguments: [
+    ("8F9797B0-6D7C-E3C9-B4A6-9F3C8D3AED99", true),
+    ("8f9797b0-6d7c-e3c9-b4a6-9f3c8d3aed99", true),
+    ("00000000-0000-0000-0000-000000000000", true),
+    ("ffffffff-FFFF-aaaa-AAAA-0123456789ab", true),
+    ("8F9797B0-6D7C-E3C9-B4A6-9F3C8D3AED9", false),
+    ("8F9797B0-6D7C-E3C9-B4A6-9F3C8D3AED990", false),
+    ("8F9797B0x6D7C-E3C9-B4A6-9F3C8D3AED99", false),
+    ("8F9797B0-6D7Cx-E3C9-B4A6-9F3C8D3AED9", false),
+    ("8F9797B0-6D7C-E3C9-B4A6-9F3C8D3AED9G", false),
+    ("G F9797B0-6D7C-E3C9-B4A6-9F3C8D3AED9", false),
+    ("8F9797B0-6D7C-E3C9-B4A6-9F3C8D3AED/9", false),
+    ("8F9797B0-6D7C-E3C9-B4A6-9F3C8D3AED:9", false),
+    ("8F9797B0-6D7C-E3C9-B4A6-9F3C8D3AED@9", false),
+    ("8F9797B0-6D7C-E3C9-B4A6-9F3C8D3AED`9", false),
+    ("8F9797B0-6D7C-E3C9-B4A6-9F3C8D3AEDg9", false),
+    ("8F9797B0-6D7C-E3C9-B4A6-9F3C8D3AÉD9", false),
+    ("8F9797B0-6D7C-E3C9-B4A6-9F3C8D3AED-9", false),
+  ])
+  func matchesTheDefinition(text: String, expected: Bool) {
+    #expect(APNsHeaders.isCanonicalUUID(text) == expected)
+  }
+}

@@ -192,9 +192,18 @@ public struct MemberSequence: Sequence {
   }
 }
 
+/// Whether `count` bytes at two addresses are equal: eight bytes at a time, then the rest.
 @inline(__always)
-private func memoryEquals(_ lhs: UnsafePointer<UInt8>, _ rhs: UnsafePointer<UInt8>, _ count: Int) -> Bool {
+func memoryEquals(_ lhs: UnsafePointer<UInt8>, _ rhs: UnsafePointer<UInt8>, _ count: Int) -> Bool {
   var index = 0
+  while index + 8 <= count {
+    if UnsafeRawPointer(lhs + index).loadUnaligned(as: UInt64.self)
+      != UnsafeRawPointer(rhs + index).loadUnaligned(as: UInt64.self)
+    {
+      return false
+    }
+    index += 8
+  }
   while index < count {
     if lhs[index] != rhs[index] { return false }
     index += 1

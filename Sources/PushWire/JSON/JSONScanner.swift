@@ -372,38 +372,59 @@ private struct Parser {
 
   mutating func parseString() throws(JSONSyntaxError) {
     let start = position
-    position += 1
+    // The cursor lives in a local so it stays in a register; `position` (a stored property of
+    // an inout struct) is written back only when the scan leaves this function.
+    var cursor = position + 1
     var flags: UInt8 = 0
+    // Locals too: through `self` they are reloaded after every store.
+    let base = self.base
+    let count = self.count
     while true {
-      // The fast path: eight plain ASCII bytes at a time (no quote, backslash, control or
-      // non-ASCII byte in the word), then byte by byte.
-      while position + 8 <= count {
-        let word = UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)
-        if wordNeedsAttention(word) { break }
-        position += 8
+      // The fast path: eight bytes at a time while none is a quote, backslash, control or
+      // non-ASCII byte, then straight to the first byte that is (the lowest flagged byte of the
+      // mask is exact; only bytes above it can be false positives).
+      while cursor &+ 8 <= count {
+        let mask = attentionMask(UnsafeRawPointer(base + cursor).loadUnaligned(as: UInt64.self))
+        if mask != 0 {
+          cursor &+= mask.trailingZeroBitCount &>> 3
+          break
+        }
+        cursor &+= 8
       }
-      while position < count {
-        let byte = base[position]
+      while cursor < count {
+        let byte = base[cursor]
         if byte == quote || byte == backslash || byte < 0x20 || byte >= 0x80 { break }
-        position += 1
+        cursor += 1
       }
-      guard position < count else {
+      guard cursor < count else {
+        position = cursor
         throw JSONSyntaxError(
           .unterminatedString, at: start, "the string starting here never ends",
           hint: "add the closing double quote (\")")
       }
-      let byte = base[position]
+      let byte = base[cursor]
       if byte == quote {
-        position += 1
+        position = cursor + 1
         append(.string, flags: flags, start: start, end: position)
         return
       }
       if byte == backslash {
         flags |= JSONToken.hasEscapes
+        // `\uXXXX` (most escapes in real captures) and the one-letter escapes are checked
+        // here; anything malformed goes to `parseEscape` for its message.
+        if cursor + 6 <= count, base[cursor + 1] == UInt8(ascii: "u"), isHexDigit(base[cursor + 2]),
+          isHexDigit(base[cursor + 3]), isHexDigit(base[cursor + 4]), isHexDigit(base[cursor + 5])
+        {
+          cursor += 6
+          continue
+        }
+        position = cursor
         try parseEscape()
+        cursor = position
         continue
       }
       if byte < 0x20 {
+        position = cursor
         if byte == 0x0A || byte == 0x0D {
           throw JSONSyntaxError(
             .controlCharacter, at: position, "line break inside a string",
@@ -414,8 +435,12 @@ private struct Parser {
           "control character U+\(hex(UInt32(byte), width: 4)) inside a string",
           hint: byte == 0x09 ? "write a tab as \\t" : "escape it as \\u\(hex(UInt32(byte), width: 4))")
       }
-      guard let length = utf8SequenceLength(at: position) else { throw invalidUTF8(at: position) }
-      position += length
+      // A run of non-ASCII text: validate sequence after sequence without going back to the
+      // word loop, which would stop again at the very next byte.
+      repeat {
+        guard let length = utf8SequenceLength(at: cursor) else { throw invalidUTF8(at: cursor) }
+        cursor += length
+      } while cursor < count && base[cursor] >= 0x80
     }
   }
 
@@ -596,9 +621,10 @@ private struct Parser {
   }
 }
 
-/// Whether any byte of a little-endian word is `"`, `\\`, below 0x20, or 0x80 and above.
+/// The high bit of each byte of a little-endian word that is `"`, `\\`, below 0x20, or 0x80
+/// and above. The lowest set bit is exact; bits above it may be false positives (borrows).
 @inline(__always)
-private func wordNeedsAttention(_ word: UInt64) -> Bool {
+private func attentionMask(_ word: UInt64) -> UInt64 {
   let ones: UInt64 = 0x0101_0101_0101_0101
   let highs: UInt64 = 0x8080_8080_8080_8080
   let quotes = word ^ (ones &* 0x22)
@@ -606,7 +632,13 @@ private func wordNeedsAttention(_ word: UInt64) -> Bool {
   let hasQuote = (quotes &- ones) & ~quotes & highs
   let hasBackslash = (backslashes &- ones) & ~backslashes & highs
   let hasControl = (word &- ones &* 0x20) & ~word & highs
-  return (hasQuote | hasBackslash | hasControl | (word & highs)) != 0
+  return hasQuote | hasBackslash | hasControl | (word & highs)
+}
+
+@inline(__always)
+private func isHexDigit(_ byte: UInt8) -> Bool {
+  let lower = byte | 0x20
+  return (byte >= 0x30 && byte <= 0x39) || (lower >= UInt8(ascii: "a") && lower <= UInt8(ascii: "f"))
 }
 
 @inline(__always)

@@ -76,7 +76,12 @@ public enum KnownKey: String, CaseIterable, Sendable {
 public struct KeyTable<Value: Sendable>: @unchecked Sendable {
   /// A slot holds only trivial values, so a lookup never retains or releases anything.
   private struct Slot {
-    var hash: UInt64
+    // 32 bytes, so a slot never straddles a cache line; no stored hash, as the two words and
+    // the length compare just as fast and are exact.
+    /// The key's first and last eight bytes as ``words(_:)`` reads them: for keys of up to 16
+    /// bytes they, with the length, are the whole key, so a hit is confirmed without a loop.
+    var first: UInt64
+    var last: UInt64
     var offset: Int32
     var length: Int32
     var valueIndex: Int32
@@ -95,63 +100,85 @@ public struct KeyTable<Value: Sendable>: @unchecked Sendable {
     var capacity = 16
     while capacity < entries.count * 4 { capacity <<= 1 }
     mask = capacity - 1
+    precondition(MemoryLayout<Slot>.stride == 32)
     slots = .allocate(capacity: capacity)
-    slots.initialize(repeating: Slot(hash: 0, offset: 0, length: -1, valueIndex: 0))
+    slots.initialize(repeating: Slot(first: 0, last: 0, offset: 0, length: -1, valueIndex: 0))
     let totalBytes = entries.reduce(0) { $0 + $1.0.utf8.count }
     keyBytes = .allocate(capacity: max(totalBytes, 1))
     values = .allocate(capacity: max(entries.count, 1))
     var byteOffset = 0
     for (entryIndex, (key, value)) in entries.enumerated() {
       let bytes = Array(key.utf8)
-      let hash = bytes.withUnsafeBufferPointer { KeyTable.hash($0) }
+      let (first, last) = bytes.withUnsafeBufferPointer { KeyTable.words($0) }
+      let hash = KeyTable.hash(first: first, last: last, count: bytes.count)
       var index = Int(truncatingIfNeeded: hash) & mask
       while slots[index].length >= 0 { index = (index + 1) & mask }
       slots[index] = Slot(
-        hash: hash, offset: Int32(byteOffset), length: Int32(bytes.count), valueIndex: Int32(entryIndex))
+        first: first, last: last, offset: Int32(byteOffset), length: Int32(bytes.count),
+        valueIndex: Int32(entryIndex))
       for (offset, byte) in bytes.enumerated() { keyBytes[byteOffset + offset] = byte }
       byteOffset += bytes.count
       (values.baseAddress! + entryIndex).initialize(to: value)
     }
   }
 
-  /// A fast hash of short keys: the length and the first and last eight bytes, mixed with one
-  /// multiplication. Keys are compared byte for byte on a hit, so collisions cost only time.
+  /// The first and last eight bytes of a key (for keys under eight bytes, all of it in `first`,
+  /// zero-padded, and `last` zero). Together with the length they identify any key of up to
+  /// 16 bytes exactly.
   @inline(__always)
-  static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+  static func words(_ bytes: UnsafeBufferPointer<UInt8>) -> (first: UInt64, last: UInt64) {
     let count = bytes.count
-    guard let base = bytes.baseAddress, count > 0 else { return 0x9E37_79B9_7F4A_7C15 }
-    var first: UInt64 = 0
-    var last: UInt64 = 0
+    guard let base = bytes.baseAddress, count > 0 else { return (0, 0) }
     if count >= 8 {
-      first = UnsafeRawPointer(base).loadUnaligned(as: UInt64.self)
-      last = UnsafeRawPointer(base + count - 8).loadUnaligned(as: UInt64.self)
-    } else {
-      for index in 0..<count { first |= UInt64(base[index]) << (8 * UInt64(index)) }
+      return (
+        UnsafeRawPointer(base).loadUnaligned(as: UInt64.self),
+        UnsafeRawPointer(base + count - 8).loadUnaligned(as: UInt64.self)
+      )
     }
+    // Short keys (most of them: aps, alert, body, sound…) in two overlapping loads instead
+    // of a loop; the overlap's bytes are the same in both halves, so OR-ing them is exact.
+    let raw = UnsafeRawPointer(base)
+    if count >= 4 {
+      let low = UInt64(raw.loadUnaligned(as: UInt32.self))
+      let high = UInt64(raw.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self))
+      return (low | high << (8 * UInt64(count - 4)), 0)
+    }
+    if count >= 2 {
+      let low = UInt64(raw.loadUnaligned(as: UInt16.self))
+      let high = UInt64(raw.loadUnaligned(fromByteOffset: count - 2, as: UInt16.self))
+      return (low | high << (8 * UInt64(count - 2)), 0)
+    }
+    return (UInt64(base[0]), 0)
+  }
+
+  /// A fast hash of short keys: the length and the first and last eight bytes, mixed with one
+  /// multiplication. Keys are compared exactly on a hit, so collisions cost only time.
+  @inline(__always)
+  static func hash(first: UInt64, last: UInt64, count: Int) -> UInt64 {
     var hash = (first ^ ((last << 29) | (last >> 35)) ^ UInt64(count)) &* 0x9E37_79B9_7F4A_7C15
     hash ^= hash >> 32
     return hash
   }
 
+  /// The hash of a key's bytes (see ``hash(first:last:count:)``).
+  @inline(__always)
+  static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    let (first, last) = words(bytes)
+    return hash(first: first, last: last, count: bytes.count)
+  }
+
   /// The value for a key given as bytes, if the table has it.
   public func lookup(_ bytes: UnsafeBufferPointer<UInt8>) -> Value? {
-    let hash = KeyTable.hash(bytes)
+    let (first, last) = KeyTable.words(bytes)
+    let hash = KeyTable.hash(first: first, last: last, count: bytes.count)
     var index = Int(truncatingIfNeeded: hash) & mask
     while slots[index].length >= 0 {
       let slot = slots[index]
-      if slot.hash == hash && Int(slot.length) == bytes.count {
-        // A 64-bit hash match is all but certain; the byte check makes it exact.
-        var same = true
-        var offset = 0
-        let start = Int(slot.offset)
-        while offset < bytes.count {
-          if keyBytes[start + offset] != bytes[offset] {
-            same = false
-            break
-          }
-          offset += 1
+      if slot.first == first && Int(slot.length) == bytes.count && slot.last == last {
+        // Up to 16 bytes the words are the whole key; longer keys are also compared in full.
+        if bytes.count <= 16 || memoryEquals(keyBytes.baseAddress! + Int(slot.offset), bytes.baseAddress!, bytes.count) {
+          return values[Int(slot.valueIndex)]
         }
-        if same { return values[Int(slot.valueIndex)] }
       }
       index = (index + 1) & mask
     }
@@ -167,11 +194,18 @@ public struct KeyTable<Value: Sendable>: @unchecked Sendable {
 
 extension JSONView {
   /// The known key a string token spells, without decoding it (escaped keys are decoded).
-  public func knownKey(_ index: Int) -> KnownKey? {
+  public func knownKey(_ index: Int) -> KnownKey? { knownKey(index, in: KnownKey.table) }
+
+  /// The known key a string token spells, looked up in a table the caller already holds.
+  ///
+  /// Every read of the lazily initialised `KnownKey.table` goes through `swift_once`; hot
+  /// loops fetch the table once and pass it here.
+  @inline(__always)
+  func knownKey(_ index: Int, in table: KeyTable<KnownKey>) -> KnownKey? {
     let token = tokens[index]
     guard token.kind == .string else { return nil }
-    if token.stringHasEscapes { return KnownKey.table.lookup(string(index)) }
-    return KnownKey.table.lookup(UnsafeBufferPointer(rebasing: bytes[Int(token.start) + 1..<Int(token.end) - 1]))
+    if token.stringHasEscapes { return table.lookup(string(index)) }
+    return table.lookup(UnsafeBufferPointer(rebasing: bytes[Int(token.start) + 1..<Int(token.end) - 1]))
   }
 
   /// A 64-bit hash of a string token's raw bytes, for cheap duplicate detection.

@@ -112,9 +112,13 @@ public struct APNsHeaders: Equatable, Sendable {
     return topic.withUTF8 { topicBytes in
       bundleID.withUTF8 { bundleBytes in
         suffix.withUTF8 { suffixBytes in
-          topicBytes.count == bundleBytes.count + suffixBytes.count
-            && topicBytes.prefix(bundleBytes.count).elementsEqual(bundleBytes)
-            && topicBytes.suffix(suffixBytes.count).elementsEqual(suffixBytes)
+          // Compared with plain byte loops: `elementsEqual` on buffer slices is a generic,
+          // element-at-a-time loop, and this runs for every push.
+          guard topicBytes.count == bundleBytes.count + suffixBytes.count else { return false }
+          guard let topicBase = topicBytes.baseAddress else { return true }
+          return (bundleBytes.isEmpty || memoryEquals(topicBase, bundleBytes.baseAddress!, bundleBytes.count))
+            && (suffixBytes.isEmpty
+              || memoryEquals(topicBase + bundleBytes.count, suffixBytes.baseAddress!, suffixBytes.count))
         }
       }
     }
@@ -127,19 +131,39 @@ public struct APNsHeaders: Equatable, Sendable {
   }
 
   /// Whether UTF-8 bytes spell a UUID in canonical 8-4-4-4-12 hex form (either case).
+  ///
+  /// Every capture line has an `apns-id`, so this runs per push: the dashes are checked at
+  /// their fixed offsets, and the hex digits eight at a time (``hexDigitBytes(_:)``).
   static func isCanonicalUUID(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
-    do {
-      guard utf8.count == 36 else { return false }
-      for index in 0..<36 {
-        let byte = utf8[index]
-        if index == 8 || index == 13 || index == 18 || index == 23 {
-          if byte != UInt8(ascii: "-") { return false }
-        } else if hexValue(byte) == nil {
-          return false
-        }
-      }
-      return true
-    }
+    guard utf8.count == 36, let base = utf8.baseAddress else { return false }
+    let dash = UInt8(ascii: "-")
+    guard base[8] == dash, base[13] == dash, base[18] == dash, base[23] == dash else { return false }
+    let raw = UnsafeRawPointer(base)
+    func word(_ offset: Int) -> UInt64 { UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) }
+    let all: UInt64 = 0x8080_8080_8080_8080
+    // Words at 0, 8, 16, 24 and 28 cover all 36 bytes; the dashes (bytes 8 and 13 in the
+    // second word, 18 and 23 in the third) are left out of those words' masks.
+    let second = all & ~(0x80 << 0) & ~(0x80 << 40)
+    let third = all & ~(0x80 << 16) & ~(0x80 << 56)
+    return hexDigitBytes(word(0)) & all == all && hexDigitBytes(word(8)) & second == second
+      && hexDigitBytes(word(16)) & third == third && hexDigitBytes(word(24)) & all == all
+      && hexDigitBytes(word(28)) & all == all
+  }
+
+  /// The high bit of each byte of a little-endian word that is an ASCII hex digit (either
+  /// case); zero if any byte is not ASCII. With every byte below 0x80, adding a constant to
+  /// each byte cannot carry into the next, so each range test is one addition per word.
+  @inline(__always)
+  static func hexDigitBytes(_ word: UInt64) -> UInt64 {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let high: UInt64 = 0x8080_8080_8080_8080
+    guard word & high == 0 else { return 0 }
+    // x >= 0x30 sets the high bit of x + 0x50; x > 0x39 sets that of x + 0x46.
+    let digit = (word &+ ones &* 0x50) & ~(word &+ ones &* 0x46) & high
+    let lower = word | (ones &* 0x20)
+    // x >= 0x61 ('a') sets the high bit of x + 0x1F; x > 0x66 ('f') sets that of x + 0x19.
+    let letter = (lower &+ ones &* 0x1F) & ~(lower &+ ones &* 0x19) & high
+    return digit | letter
   }
 }
 
@@ -230,7 +254,7 @@ public struct HeaderParser {
     }
   }
 
-  /// Checks the rules between headers and returns the result.
+  /// Checks the rules between headers and returns the result, leaving the parser empty.
   ///
   /// - Parameter bundleID: the app the push is for, to check `apns-topic` against.
   public mutating func finish(bundleID: String?) -> (APNsHeaders, [Diagnostic]) {
@@ -250,7 +274,12 @@ public struct HeaderParser {
           hint: "for \(type.rawValue) pushes the topic is \(JSONValue.quoted(bundleID + suffix))")
       }
     }
-    return (headers, diagnostics)
+    // Moved out rather than copied: the parser is done, and a copy would retain every string.
+    var finished = APNsHeaders()
+    var found: [Diagnostic] = []
+    swap(&finished, &headers)
+    swap(&found, &diagnostics)
+    return (finished, found)
   }
 }
 

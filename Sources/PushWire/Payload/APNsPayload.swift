@@ -19,7 +19,7 @@ public struct APNsPayload: Equatable, Sendable {
   }
 
   /// Whether the payload alerts, badges or plays a sound (what iOS calls user-visible).
-  public var isUserVisible: Bool { aps.alert != nil || aps.badge != nil || aps.sound != nil }
+  public var isUserVisible: Bool { aps.isUserVisible }
 
   /// Whether this is a pure background push: `content-available: 1` and nothing visible.
   public var isSilent: Bool { aps.contentAvailable && !isUserVisible }
@@ -56,6 +56,30 @@ public struct APS: Equatable, Sendable {
 
   /// Creates an empty `aps`.
   public init() {}
+
+  // Presence tests by pattern match: `alert != nil` goes through the generic Optional
+  // comparison, which copies the whole alert (a retain per string) just to look at it.
+
+  /// Whether `alert` is present.
+  var hasAlert: Bool {
+    if case .none = alert { return false }
+    return true
+  }
+
+  /// Whether `sound` is present.
+  var hasSound: Bool {
+    if case .none = sound { return false }
+    return true
+  }
+
+  /// Whether any Live Activity key is present.
+  var hasLiveActivity: Bool {
+    if case .none = liveActivity { return false }
+    return true
+  }
+
+  /// Whether it alerts, badges or plays a sound.
+  var isUserVisible: Bool { hasAlert || badge != nil || hasSound }
 }
 
 /// `aps.alert`.
@@ -106,7 +130,10 @@ public struct AlertDictionary: Equatable, Sendable {
 
   /// Whether anything would show: a title, subtitle or body, literal or localised.
   public var hasContent: Bool {
-    [title, subtitle, body, titleLocKey, subtitleLocKey, locKey].contains { !($0 ?? "").isEmpty }
+    // Checked field by field: an array literal here would allocate and retain six strings.
+    func present(_ text: String?) -> Bool { !(text?.isEmpty ?? true) }
+    return present(title) || present(subtitle) || present(body) || present(titleLocKey)
+      || present(subtitleLocKey) || present(locKey)
   }
 }
 

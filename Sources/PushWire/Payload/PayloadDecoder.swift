@@ -38,8 +38,14 @@ public final class PayloadDecoder {
 
   let document: JSONView
   let context: Context
+  /// `KnownKey.table`, fetched once per payload (see ``JSONView/knownKey(_:in:)``).
+  let keyTable = KnownKey.table
   /// What has been reported so far.
   private(set) var diagnostics: [Diagnostic] = []
+
+  /// The known key a string token spells.
+  @inline(__always)
+  func knownKey(_ index: Int) -> KnownKey? { document.knownKey(index, in: keyTable) }
 
   private init(document: JSONView, context: Context) {
     self.document = document
@@ -58,11 +64,28 @@ public final class PayloadDecoder {
     document.withView { decode($0, at: index, context: context) }
   }
 
-  /// Decodes the payload object at `index` of a borrowed view (the hot path).
+  /// Decodes the payload object at `index` of a borrowed view.
   public static func decode(_ view: JSONView, at index: Int = 0, context: Context = Context()) -> Result {
     let decoder = PayloadDecoder(document: view, context: context)
     let payload = decoder.decodePayload(at: index)
     return Result(payload: payload, diagnostics: decoder.diagnostics)
+  }
+
+  /// Decodes the payload object at `index` straight into a record's fields (the capture hot
+  /// path), appending to `diagnostics`.
+  ///
+  /// Going through ``Result`` would copy the whole payload (a retain for every string in it)
+  /// and then destroy the original; writing in place moves it instead.
+  public static func decode(
+    _ view: JSONView, at index: Int, context: Context, into payload: inout APNsPayload?,
+    diagnostics: inout [Diagnostic]
+  ) {
+    let decoder = PayloadDecoder(document: view, context: context)
+    // The decoder appends to the caller's array; nothing it checks reads diagnostics it did
+    // not make itself except for Simulator files, which never come through a capture.
+    swap(&decoder.diagnostics, &diagnostics)
+    decoder.decodePayload(at: index, into: &payload)
+    swap(&decoder.diagnostics, &diagnostics)
   }
 
   // MARK: - Reporting
@@ -107,9 +130,8 @@ public final class PayloadDecoder {
   func sameKey(_ lhs: Int, _ rhs: Int) -> Bool {
     let a = document.tokens[lhs]
     let b = document.tokens[rhs]
-    guard a.end - a.start == b.end - b.start else { return false }
-    return UnsafeBufferPointer(rebasing: document.bytes[Int(a.start)..<Int(a.end)])
-      .elementsEqual(UnsafeBufferPointer(rebasing: document.bytes[Int(b.start)..<Int(b.end)]))
+    guard a.end - a.start == b.end - b.start, let base = document.bytes.baseAddress else { return false }
+    return memoryEquals(base + Int(a.start), base + Int(b.start), Int(a.end - a.start))
   }
 
   func wrongType(_ index: Int, path: @autoclosure () -> String, expected: String, effect: String) {
@@ -134,15 +156,25 @@ public final class PayloadDecoder {
   // MARK: - Top level
 
   func decodePayload(at index: Int) -> APNsPayload? {
+    var payload: APNsPayload?
+    decodePayload(at: index, into: &payload)
+    return payload
+  }
+
+  /// Decodes the payload at `index` into `result`, which ends nil when there is no usable
+  /// payload. The payload is built in place (`result!.…`): returning a local of this size
+  /// made the compiler copy it, with a retain and a release for every string in it.
+  func decodePayload(at index: Int, into result: inout APNsPayload?) {
+    result = nil
     guard document.kind(index) == .object else {
       report(
         .error, .notAnObject, at: index, path: context.pathPrefix,
         "the payload must be a JSON object, not \(describe(index))",
         effect: "APNs rejects it (400); nothing reaches the device.",
         hint: "wrap it as {\"aps\": {\"alert\": \"…\"}}")
-      return nil
+      return
     }
-    var payload = APNsPayload()
+    result = APNsPayload()
     var apsIndex: Int?
     let repeated = repeatedKeys(of: index)
     for (keyIndex, valueIndex) in document.members(of: index) {
@@ -150,12 +182,12 @@ public final class PayloadDecoder {
         reportDuplicate(keyIndex, parent: nil)
         continue
       }
-      switch document.knownKey(keyIndex) {
+      switch knownKey(keyIndex) {
       case .aps:
         apsIndex = valueIndex
       case .simulatorTargetBundle:
         if document.kind(valueIndex) == .string {
-          payload.simulatorTargetBundle = document.string(valueIndex)
+          result!.simulatorTargetBundle = document.string(valueIndex)
           checkPlaceholder(valueIndex, path: path("Simulator Target Bundle"), what: "bundle id")
         } else {
           wrongType(
@@ -167,7 +199,7 @@ public final class PayloadDecoder {
         func key() -> String { known?.rawValue ?? document.string(keyIndex) }
         checkTopLevelKey(key(), known: known, keyIndex: keyIndex, valueIndex: valueIndex)
         if context.keepsCustomValues {
-          payload.customKeys.append(JSONMember(key: key(), value: document.value(valueIndex)))
+          result!.customKeys.append(JSONMember(key: key(), value: document.value(valueIndex)))
         }
       }
     }
@@ -177,17 +209,19 @@ public final class PayloadDecoder {
         "the payload has no \"aps\" dictionary",
         effect: "APNs and the Simulator reject it; nothing reaches the device.",
         hint: "put alert, badge and sound inside \"aps\": {\"aps\": {\"alert\": \"Hello\"}}")
-      return nil
+      result = nil
+      return
     }
     guard document.kind(apsIndex) == .object else {
       wrongType(
         apsIndex, path: path("aps"), expected: "a dictionary",
         effect: "APNs rejects the payload; nothing reaches the device.")
-      return nil
+      result = nil
+      return
     }
-    payload.aps = decodeAPS(at: apsIndex)
-    checkWholePayload(payload, apsIndex: apsIndex)
-    if context.isSimulatorFile && payload.simulatorTargetBundle == nil
+    decodeAPS(at: apsIndex, into: &result!.aps)
+    checkWholePayload(result!.aps, apsIndex: apsIndex)
+    if context.isSimulatorFile && result!.simulatorTargetBundle == nil
       && !diagnostics.contains(where: { $0.code == .misspelledSimulatorTargetBundle })
     {
       report(
@@ -196,7 +230,6 @@ public final class PayloadDecoder {
         effect: "Dragging it onto the Simulator does nothing; `xcrun simctl push` needs the bundle id as an argument.",
         hint: "add \"Simulator Target Bundle\": \"<your bundle id>\" at the top level")
     }
-    return payload
   }
 
   func reportDuplicate(_ keyIndex: Int, parent: String?) {
@@ -283,8 +316,9 @@ public final class PayloadDecoder {
       (first == UInt8(ascii: "{") && last == UInt8(ascii: "}")) || (first == UInt8(ascii: "<") && last == UInt8(ascii: ">"))
       || (first == UInt8(ascii: "[") && last == UInt8(ascii: "]"))
     guard bracketed || first == UInt8(ascii: "$") || (first == UInt8(ascii: "%") && last == first)
-      || document.contentHasASCIIPrefix(index, "YOUR") || document.contentHasASCIIPrefix(index, "XXXX")
-      || document.contentHasASCIIPrefix(index, "PLACEHOLDER")
+      || (first | 0x20 == UInt8(ascii: "y") && document.contentHasASCIIPrefix(index, "YOUR"))
+      || (first | 0x20 == UInt8(ascii: "x") && document.contentHasASCIIPrefix(index, "XXXX"))
+      || (first | 0x20 == UInt8(ascii: "p") && document.contentHasASCIIPrefix(index, "PLACEHOLDER"))
     else { return }
     let value = document.string(index)
     guard Self.isPlaceholder(value) else { return }
@@ -317,8 +351,8 @@ public final class PayloadDecoder {
 
   // MARK: - aps
 
-  func decodeAPS(at apsIndex: Int) -> APS {
-    var aps = APS()
+  /// Decodes `aps` into `aps`, which starts empty (see ``decodePayload(at:into:)`` for why in place).
+  func decodeAPS(at apsIndex: Int, into aps: inout APS) {
     var liveActivity = LiveActivityContent()
     var hasLiveActivityKey = false
     let repeated = repeatedKeys(of: apsIndex)
@@ -327,7 +361,7 @@ public final class PayloadDecoder {
         reportDuplicate(keyIndex, parent: "aps")
         continue
       }
-      guard let key = document.knownKey(keyIndex) else {
+      guard let key = knownKey(keyIndex) else {
         checkUnknownAPSKey(document.string(keyIndex), keyIndex: keyIndex)
         continue
       }
@@ -393,7 +427,6 @@ public final class PayloadDecoder {
       }
     }
     if hasLiveActivityKey { aps.liveActivity = liveActivity }
-    return aps
   }
 
   /// Joins a key path, skipping an absent prefix.
@@ -476,11 +509,23 @@ public final class PayloadDecoder {
         index, path: alertPath(), expected: "a string or a dictionary", effect: "Nothing is shown for this notification.")
       return nil
     }
+    // Filled through inout by a separate function: returning a dictionary built in this
+    // function's own local made the compiler copy it (a retain per string) and destroy the
+    // original.
     var alert = AlertDictionary()
+    decodeAlertDictionary(at: index, path: alertPath(), into: &alert)
+    return .dictionary(alert)
+  }
+
+  /// Decodes the members of an alert dictionary into `alert`.
+  func decodeAlertDictionary(
+    at index: Int, path alertPathBuilder: @autoclosure () -> String, into alert: inout AlertDictionary
+  ) {
+    func alertPath() -> String { alertPathBuilder() }
     let isLiveActivity = context.pushType == .liveactivity
     let textEffect = "That line is not shown."
     for (keyIndex, valueIndex) in document.members(of: index) {
-      let known = document.knownKey(keyIndex)
+      let known = knownKey(keyIndex)
       func keyPath() -> String { alertPath() + "." + (known?.rawValue ?? document.string(keyIndex)) }
       switch known {
       case .title, .subtitle, .body:
@@ -543,12 +588,13 @@ public final class PayloadDecoder {
           hint: "move custom data beside \"aps\", at the top level of the payload")
       }
     }
-    return .dictionary(alert)
   }
 
-  func stringArray(_ index: Int, path: String) -> [String]? {
+  /// Reads an array of strings. The path is built only for a report (it allocates).
+  func stringArray(_ index: Int, path makePath: @autoclosure () -> String) -> [String]? {
+    func path() -> String { makePath() }
     guard document.kind(index) == .array else {
-      wrongType(index, path: path, expected: "an array of strings", effect: "The %@ placeholders stay empty.")
+      wrongType(index, path: path(), expected: "an array of strings", effect: "The %@ placeholders stay empty.")
       return nil
     }
     var values: [String] = []
@@ -557,7 +603,7 @@ public final class PayloadDecoder {
         values.append(document.string(element))
       } else {
         wrongType(
-          element, path: "\(path)[\(offset)]", expected: "a string",
+          element, path: "\(path())[\(offset)]", expected: "a string",
           effect: "iOS does not substitute it; send numbers as strings, for example \"3\".")
         values.append(document.kind(element) == .number ? document.rawText(element) : "")
       }
@@ -574,7 +620,7 @@ public final class PayloadDecoder {
     case .object:
       var critical = CriticalSound(isCritical: false, name: nil, volume: nil)
       for (keyIndex, valueIndex) in document.members(of: index) {
-        let known = document.knownKey(keyIndex)
+        let known = knownKey(keyIndex)
         func keyPath() -> String { soundPath() + "." + (known?.rawValue ?? document.string(keyIndex)) }
         switch known {
         case .critical:
@@ -617,52 +663,58 @@ public final class PayloadDecoder {
   // MARK: - Live Activities
 
   func decodeLiveActivityKey(
-    _ key: KnownKey, at index: Int, path keyPath: String, into content: inout LiveActivityContent
+    _ key: KnownKey, at index: Int, path makePath: @autoclosure () -> String, into content: inout LiveActivityContent
   ) {
+    // The path is built only for a report (it allocates).
+    func keyPath() -> String { makePath() }
     let effect = "The Live Activity ignores this update."
     switch key {
     case .timestamp:
       if let value = document.double(index) { content.timestamp = value } else {
-        wrongType(index, path: keyPath, expected: "UNIX seconds", effect: effect)
+        wrongType(index, path: keyPath(), expected: "UNIX seconds", effect: effect)
       }
     case .event:
-      guard let text = string(index, path: keyPath, effect: effect) else { return }
+      guard let text = string(index, path: keyPath(), effect: effect) else { return }
       if let event = LiveActivityEvent(rawValue: text) { content.event = event } else {
         report(
-          .error, .invalidValue, at: index, path: keyPath, "unknown Live Activity event \(JSONValue.quoted(text))",
+          .error, .invalidValue, at: index, path: keyPath(), "unknown Live Activity event \(JSONValue.quoted(text))",
           effect: effect, hint: "use start, update or end")
       }
     case .contentState:
       if document.kind(index) == .object { content.contentState = document.value(index) } else {
-        wrongType(index, path: keyPath, expected: "a dictionary", effect: effect)
+        wrongType(index, path: keyPath(), expected: "a dictionary", effect: effect)
       }
     case .staleDate:
       if let value = document.double(index) { content.staleDate = value } else {
-        wrongType(index, path: keyPath, expected: "UNIX seconds", effect: "The activity never goes stale.")
+        wrongType(index, path: keyPath(), expected: "UNIX seconds", effect: "The activity never goes stale.")
       }
     case .dismissalDate:
       if let value = document.double(index) { content.dismissalDate = value } else {
-        wrongType(index, path: keyPath, expected: "UNIX seconds", effect: "An ended activity stays up to 4 hours.")
+        wrongType(index, path: keyPath(), expected: "UNIX seconds", effect: "An ended activity stays up to 4 hours.")
       }
     case .attributesType:
-      content.attributesType = string(index, path: keyPath, effect: "The activity cannot start.")
+      content.attributesType = string(index, path: keyPath(), effect: "The activity cannot start.")
     case .attributes:
       if document.kind(index) == .object { content.attributes = document.value(index) } else {
-        wrongType(index, path: keyPath, expected: "a dictionary", effect: "The activity cannot start.")
+        wrongType(index, path: keyPath(), expected: "a dictionary", effect: "The activity cannot start.")
       }
     case .inputPushToken:
       content.inputPushToken = document.integer(index) == 1
     default:
-      content.inputPushChannel = string(index, path: keyPath, effect: "No broadcast channel is joined.")
+      content.inputPushChannel = string(index, path: keyPath(), effect: "No broadcast channel is joined.")
     }
   }
 
   // MARK: - Whole-payload rules
 
-  func checkWholePayload(_ payload: borrowing APNsPayload, apsIndex: Int) {
+  /// The rules between `aps` keys. Takes only `aps`, borrowed: passing the whole payload made
+  /// the compiler copy it (a retain and release for every string in it).
+  func checkWholePayload(_ aps: borrowing APS, apsIndex: Int) {
+    let isUserVisible = aps.isUserVisible
+    let isSilent = aps.contentAvailable && !isUserVisible
     func apsPath() -> String { path("aps") }
-    let isLiveActivity = context.pushType == .liveactivity || payload.aps.liveActivity != nil
-    if let score = payload.aps.relevanceScore, !isLiveActivity, score < 0 || score > 1,
+    let isLiveActivity = context.pushType == .liveactivity || aps.hasLiveActivity
+    if let score = aps.relevanceScore, !isLiveActivity, score < 0 || score > 1,
       let index = document.member("relevance-score", of: apsIndex)
     {
       report(
@@ -671,7 +723,7 @@ public final class PayloadDecoder {
         effect: "Pushdeck clamps it to \(score < 0 ? "0" : "1") when ranking and choosing the summary's featured notification.",
         hint: "use a value from 0.0 to 1.0")
     }
-    if let live = payload.aps.liveActivity {
+    if let live = aps.liveActivity {
       if context.isSimulatorFile {
         report(
           .warning, .liveActivityInSimulatorFile, at: apsIndex, path: apsPath(),
@@ -699,7 +751,7 @@ public final class PayloadDecoder {
           effect: "The activity ignores the update.", hint: "add \"event\": \"update\" (or start or end)")
       }
       if live.event == .start {
-        for (present, key) in [(live.attributesType != nil, "attributes-type"), (live.attributes != nil, "attributes"), (payload.aps.alert != nil, "alert")]
+        for (present, key) in [(live.attributesType != nil, "attributes-type"), (live.attributes != nil, "attributes"), (aps.hasAlert, "alert")]
         where !present {
           report(
             .error, .missingLiveActivityKey, at: apsIndex, path: apsPath() + "." + key,
@@ -713,35 +765,35 @@ public final class PayloadDecoder {
       }
       return
     }
-    let hasAlertContent: Bool = {
-      switch payload.aps.alert {
-      case .text(let text): return !text.isEmpty
-      case .dictionary(let dictionary): return dictionary.hasContent
-      case nil: return false
-      }
-    }()
-    if payload.aps.contentAvailable && payload.isUserVisible {
+    // Borrowed in place: binding the alert to a local would copy it (a retain per string).
+    let hasAlertContent: Bool
+    switch aps.alert {
+    case .text(let text): hasAlertContent = !text.isEmpty
+    case .dictionary(let dictionary): hasAlertContent = dictionary.hasContent
+    case nil: hasAlertContent = false
+    }
+    if aps.contentAvailable && isUserVisible {
       report(
         .warning, .silentPushAlsoAlerts, at: apsIndex, path: apsPath(),
         "content-available is combined with a visible alert, badge or sound",
         effect: "iOS shows it as an ordinary notification; the background wake-up is best-effort and is skipped for a force-quit app.",
         hint: "send silent updates as separate pushes with only content-available (apns-push-type background, priority 5)")
     }
-    if !payload.aps.contentAvailable && !hasAlertContent && payload.aps.badge == nil && payload.aps.sound == nil {
+    if !aps.contentAvailable && !hasAlertContent && aps.badge == nil && !aps.hasSound {
       report(
         .warning, .nothingToShowOrDo, at: apsIndex, path: apsPath(),
-        payload.aps.alert == nil ? "aps has no alert, badge, sound or content-available" : "the alert has no title, subtitle or body",
+        !aps.hasAlert ? "aps has no alert, badge, sound or content-available" : "the alert has no title, subtitle or body",
         effect: "Nothing happens on the device and no app code runs.",
         hint: "add an alert to show something, or \"content-available\": 1 to wake the app")
     }
     if let type = context.pushType {
-      if type == .background && payload.isUserVisible {
+      if type == .background && isUserVisible {
         report(
           .warning, .pushTypeMismatch, at: apsIndex, path: apsPath(),
           "apns-push-type is background but the payload alerts, badges or plays a sound",
           effect: "APNs may reject, delay or drop it; a background push never shows anything.",
           hint: "use apns-push-type: alert for visible notifications")
-      } else if type == .alert && payload.isSilent {
+      } else if type == .alert && isSilent {
         report(
           .warning, .pushTypeMismatch, at: apsIndex, path: apsPath(),
           "apns-push-type is alert but the payload is a silent (content-available only) push",

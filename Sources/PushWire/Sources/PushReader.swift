@@ -62,26 +62,31 @@ public enum PushReader {
     _ bytes: ArraySlice<UInt8>, lineNumber: Int, source: String, keepsCustomValues: Bool,
     scratch: inout [JSONToken]
   ) -> PushRecord {
-    var record = PushRecord(
-      file: source, line: lineNumber, at: nil, bundleID: nil, token: nil,
-      headers: APNsHeaders(), payload: nil, rawBytes: bytes[...], byteCount: bytes.count, diagnostics: [])
+    // Each path builds its record once and returns it directly: an early `return record` of
+    // one shared variable made the compiler copy the whole (large) record on the common path.
+    func emptyRecord(_ rawBytes: ArraySlice<UInt8>, diagnostics: [Diagnostic]) -> PushRecord {
+      PushRecord(
+        file: source, line: lineNumber, at: nil, bundleID: nil, token: nil,
+        headers: APNsHeaders(), payload: nil, rawBytes: rawBytes, byteCount: bytes.count, diagnostics: diagnostics)
+    }
     guard bytes.count <= maximumLineBytes else {
-      record.rawBytes = bytes.prefix(4096)
-      record.diagnostics.append(
-        Diagnostic(
-          .error, .lineTooLong, location: TextLocation(line: lineNumber, column: 1, offset: 0),
-          message: "the line is \(bytes.count) bytes; the limit is \(maximumLineBytes)",
-          effect: "Pushdeck does not read it; a real push is at most 4096 bytes (5120 for VoIP).",
-          hint: "check that the capture has one envelope per line"))
-      return record
+      return emptyRecord(
+        bytes.prefix(4096),
+        diagnostics: [
+          Diagnostic(
+            .error, .lineTooLong, location: TextLocation(line: lineNumber, column: 1, offset: 0),
+            message: "the line is \(bytes.count) bytes; the limit is \(maximumLineBytes)",
+            effect: "Pushdeck does not read it; a real push is at most 4096 bytes (5120 for VoIP).",
+            hint: "check that the capture has one envelope per line")
+        ])
     }
     var document: JSONDocument
     do {
       document = try JSONDocument(slice: bytes, firstLine: lineNumber, tokens: &scratch)
     } catch {
-      record.diagnostics.append(Diagnostic.syntax(error, in: bytes, firstLine: lineNumber))
-      return record
+      return emptyRecord(bytes, diagnostics: [Diagnostic.syntax(error, in: bytes, firstLine: lineNumber)])
     }
+    var record = emptyRecord(bytes, diagnostics: [])
     decodeEnvelope(document, into: &record, keepsCustomValues: keepsCustomValues)
     document.recycleTokens(into: &scratch)
     return record
@@ -102,8 +107,9 @@ public enum PushReader {
     }
     var payloadIndex: Int?
     var headerParser = HeaderParser()
+    let keyTable = KnownKey.table  // fetched once (see JSONView.knownKey(_:in:))
     for (keyIndex, valueIndex) in view.members(of: 0) {
-      switch view.knownKey(keyIndex) {
+      switch view.knownKey(keyIndex, in: keyTable) {
       case .at:
         if let at = view.double(valueIndex) { record.at = at } else {
           envelopeError(valueIndex, "at", "\"at\" must be a number of UNIX seconds", hint: "for example \"at\": 1767225600.125")
@@ -129,7 +135,7 @@ public enum PushReader {
           continue
         }
         for (nameIndex, headerValueIndex) in view.members(of: valueIndex) {
-          let known = view.knownKey(nameIndex)
+          let known = view.knownKey(nameIndex, in: keyTable)
           func name() -> String { known?.rawValue ?? view.string(nameIndex).lowercased() }
           switch view.kind(headerValueIndex) {
           case .string where !view.tokens[headerValueIndex].stringHasEscapes, .number:
@@ -165,9 +171,10 @@ public enum PushReader {
     if record.bundleID == nil && !record.diagnostics.contains(where: { $0.path == "bundle" }) {
       envelopeError(nil, "bundle", "the envelope has no \"bundle\"", hint: "add \"bundle\": \"<bundle id>\"")
     }
-    let (headers, headerDiagnostics) = headerParser.finish(bundleID: record.bundleID)
-    record.headers = headers
-    record.diagnostics += headerDiagnostics
+    let headerDiagnostics: [Diagnostic]
+    (record.headers, headerDiagnostics) = headerParser.finish(bundleID: record.bundleID)
+    let pushType = record.headers.pushType
+    if !headerDiagnostics.isEmpty { record.diagnostics += headerDiagnostics }
     guard let payloadIndex else {
       envelopeError(nil, "payload", "the envelope has no \"payload\"", hint: "add \"payload\": {\"aps\": {…}}")
       return
@@ -176,12 +183,11 @@ public enum PushReader {
     let base = document.bytes.startIndex
     record.rawBytes = document.bytes[base + Int(token.start)..<base + Int(token.end)]
     record.byteCount = Int(token.end - token.start)
-    let result = PayloadDecoder.decode(
+    PayloadDecoder.decode(
       view, at: payloadIndex,
-      context: .init(pushType: headers.pushType, pathPrefix: "payload", keepsCustomValues: keepsCustomValues))
-    record.payload = result.payload
-    record.diagnostics += result.diagnostics
-    checkSize(&record, pushType: headers.pushType) { view.location(of: payloadIndex) }
+      context: .init(pushType: pushType, pathPrefix: "payload", keepsCustomValues: keepsCustomValues),
+      into: &record.payload, diagnostics: &record.diagnostics)
+    checkSize(&record, pushType: pushType) { view.location(of: payloadIndex) }
     }
   }
 

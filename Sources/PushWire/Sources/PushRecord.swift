@@ -67,7 +67,7 @@ public struct PushRecord: Sendable {
     if let type = headers.pushType { return type.rawValue }
     if let raw = headers.value("apns-push-type") { return raw }
     guard let payload else { return "alert" }
-    if payload.aps.liveActivity != nil { return PushType.liveactivity.rawValue }
+    if payload.aps.hasLiveActivity { return PushType.liveactivity.rawValue }
     return payload.isSilent ? PushType.background.rawValue : PushType.alert.rawValue
   }
 }
