@@ -199,3 +199,11 @@ private func location(_ text: String) -> TextLocation? {
     #expect(document.member("aps", of: 0) != nil)
   }
 }
+
+@Suite struct SyntaxCodeTests {
+  @Test(arguments: JSONSyntaxError.Kind.allCases)
+  func everySyntaxKindHasItsOwnDiagnosticCode(kind: JSONSyntaxError.Kind) {
+    let code = DiagnosticCode(syntax: kind)
+    #expect(code.rawValue == (kind == .emptyInput ? "PayloadEmpty" : kind.rawValue))
+  }
+}

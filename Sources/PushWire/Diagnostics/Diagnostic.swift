@@ -139,28 +139,10 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
   public static let syntaxCodes: Set<DiagnosticCode> = Set(
     JSONSyntaxError.Kind.allCases.map(DiagnosticCode.init(syntax:)))
 
-  /// The code for a JSON syntax error kind.
+  /// The code for a JSON syntax error kind: the kind's own name, except that an empty input is
+  /// APNs' `PayloadEmpty`.
   public init(syntax kind: JSONSyntaxError.Kind) {
-    switch kind {
-    case .emptyInput: self = .payloadEmpty
-    case .unexpectedEnd: self = .unexpectedEnd
-    case .unexpectedCharacter: self = .unexpectedCharacter
-    case .trailingComma: self = .trailingComma
-    case .missingComma: self = .missingComma
-    case .missingColon: self = .missingColon
-    case .smartQuotes: self = .smartQuotes
-    case .singleQuotes: self = .singleQuotes
-    case .unquotedKey: self = .unquotedKey
-    case .comment: self = .comment
-    case .unterminatedString: self = .unterminatedString
-    case .controlCharacter: self = .controlCharacterInString
-    case .invalidEscape: self = .invalidEscape
-    case .invalidUTF8: self = .invalidUTF8
-    case .invalidNumber: self = .invalidNumber
-    case .nonStandardLiteral: self = .nonStandardLiteral
-    case .trailingGarbage: self = .trailingGarbage
-    case .nestingTooDeep: self = .nestingTooDeep
-    case .documentTooLarge: self = .documentTooLarge
-    }
+    self = kind == .emptyInput ? .payloadEmpty : DiagnosticCode(rawValue: kind.rawValue) ?? .unexpectedCharacter
   }
+
 }
