@@ -388,7 +388,11 @@ public final class DeviceJournal: Sendable {
       note?.receivedAt.milliseconds, note?.rawPayload, note?.pushType.rawValue,
       note?.priority?.rawValue,
       note?.expiration?.milliseconds, note?.sender,
-      note.flatMap { $0.customKeys.isEmpty ? nil : JSONValue.object($0.customKeys).compactText },
+      // Custom keys are read back from the raw payload; the column only holds them for a
+      // notification without one.
+      note.flatMap {
+        $0.customKeys.isEmpty || !$0.rawPayload.isEmpty ? nil : JSONValue.object($0.customKeys).compactText
+      },
     ]
   }
 

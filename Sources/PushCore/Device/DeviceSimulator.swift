@@ -115,6 +115,14 @@ public struct DeviceSimulator: Sendable {
   /// Whether every delivery record is kept in ``records``. A long replay that journals and
   /// streams its records turns this off so memory does not grow with the capture.
   public var keepsRecords = true
+  /// Whether stored notifications keep their raw payload, custom keys and reasons in memory.
+  /// A replay that journals every delivery turns this off: those details live in the state
+  /// database only (the delivery records it returns still carry them), and the strings and
+  /// lists that repeat from push to push (bundle, thread, category, sender, surfaces,
+  /// callbacks) are shared, so a store of a million notifications fits in a few hundred MiB.
+  public var keepsPayloadDetails = true
+  /// Shared copies of repeating values, used when ``keepsPayloadDetails`` is off.
+  private var interned = InternTable()
   /// How many pushes this simulator has received (kept or not).
   public private(set) var receivedCount = 0
   /// Callbacks fired by user responses (tap, action), in order: (notification, callback, action).
@@ -310,9 +318,13 @@ public struct DeviceSimulator: Sendable {
       let rank = RankTerms(
         notification: notification, level: decision.effectiveLevel,
         engagement: profile.engagement[bundleID] ?? Engagement())
-      store.insert(
-        StoredNotification(
-          notification: notification, decision: decision, group: group, rank: rank, heldUntil: decision.heldUntil))
+      var stored = StoredNotification(
+        notification: notification, decision: decision, group: group, rank: rank, heldUntil: decision.heldUntil)
+      if !keepsPayloadDetails {
+        stored.dropPayloadDetails()
+        interned.share(&stored)
+      }
+      store.insert(stored)
       delivery.group = group
       delivery.rank = rank
       delivery.groupRank = store.groupRank(of: id)
@@ -387,5 +399,33 @@ public struct DeviceSimulator: Sendable {
       now: now, utcOffsetSeconds: profile.utcOffsetSeconds, isLocked: isLocked, activeFocus: activeFocus?.name,
       apps: Dictionary(profile.apps.map { ($0.bundleID, $0.info) }, uniquingKeysWith: { first, _ in first }),
       notifications: store.all.filter { $0.heldUntil == nil }.map(\.notification))
+  }
+}
+
+/// Shares the storage of values that repeat across notifications (one bundle id string for a
+/// million notifications of the app instead of a million copies).
+struct InternTable: Sendable {
+  private var strings: Set<String> = []
+  private var surfaces: Set<[Surface]> = []
+  private var callbacks: Set<[AppCallback]> = []
+
+  private mutating func share(_ text: inout String) {
+    text = strings.insert(text).memberAfterInsert
+  }
+
+  private mutating func share(_ text: inout String?) {
+    if let value = text { text = strings.insert(value).memberAfterInsert }
+  }
+
+  /// Replaces the notification's repeating values by their shared copies.
+  mutating func share(_ stored: inout StoredNotification) {
+    share(&stored.notification.bundleID)
+    share(&stored.notification.threadID)
+    share(&stored.notification.category)
+    share(&stored.notification.sender)
+    share(&stored.group.bundleID)
+    share(&stored.group.thread)
+    stored.decision.surfaces = surfaces.insert(stored.decision.surfaces).memberAfterInsert
+    stored.decision.callbacks = callbacks.insert(stored.decision.callbacks).memberAfterInsert
   }
 }

@@ -1,0 +1,101 @@
+import Testing
+
+@testable import PushCore
+
+/// A small deterministic generator (SplitMix64), so the scale test is the same on every run.
+private struct SplitMix {
+  var state: UInt64
+
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+
+  mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
+}
+
+/// Scale, not speed: a store of 200,000 notifications keeps its orders after out-of-order
+/// arrivals, removals and reranks. (Speed is measured by `Benchmarks/replay.sh`.)
+@Suite struct NotificationStoreScaleTests {
+  /// Checks every order the screens rely on against a recomputation from scratch.
+  private func checkInvariants(_ store: NotificationStore, expected: [NotificationID: StoredNotification]) {
+    #expect(store.count == expected.count)
+    let groups = store.rankedGroups(includeHeld: true)
+    var seen = 0
+    var previousScore = Double.infinity
+    var keys: Set<GroupKey> = []
+    var ordered = true
+    var newestFirst = true
+    var scoresMatch = true
+    for group in groups {
+      if group.score > previousScore { ordered = false }
+      previousScore = group.score
+      keys.insert(group.key)
+      seen += group.notifications.count
+      let best = group.notifications.map(\.rank.score).max() ?? -.infinity
+      if best != group.score { scoresMatch = false }
+      for (newer, older) in zip(group.notifications, group.notifications.dropFirst())
+      where newer.notification.receivedAt < older.notification.receivedAt {
+        newestFirst = false
+      }
+    }
+    #expect(ordered, "stacks are ranked by score, highest first")
+    #expect(newestFirst, "each stack is newest first")
+    #expect(scoresMatch, "a stack's score is its best member's")
+    #expect(seen == expected.count)
+    #expect(keys == Set(expected.values.map(\.group)))
+    #expect(store.groupCount == keys.count)
+    // groupRank agrees with the listed order.
+    for (place, group) in groups.prefix(50).enumerated() {
+      if let id = group.notifications.first?.id { #expect(store.groupRank(of: id) == place + 1) }
+    }
+  }
+
+  @Test func twoHundredThousandNotificationsStayOrdered() {
+    var random = SplitMix(state: 42)
+    var store = NotificationStore()
+    var expected: [NotificationID: StoredNotification] = [:]
+    let bundles = (0..<40).map { "com.example.app\($0)" }
+    let base = SimInstant(milliseconds: 1_767_225_600_000)
+    var clock: Int64 = 0
+    for number in 1...200_000 {
+      clock += Int64(random.below(2_000))
+      // One arrival in ten is late: up to an hour before the newest.
+      let late = random.below(10) == 0 ? Int64(random.below(3_600_000)) : 0
+      let bundle = bundles[random.below(bundles.count)]
+      let thread = random.below(8) == 0 ? nil : "t\(random.below(50))"
+      var notification = PushNotification(
+        id: NotificationID(number), bundleID: bundle, threadID: thread, title: "n\(number)",
+        relevanceScore: Double(random.below(100)) / 100, receivedAt: base + SimDuration(milliseconds: max(0, clock - late)))
+      notification.sender = random.below(20) == 0 ? "someone" : nil
+      let level = InterruptionLevel.allCases[random.below(InterruptionLevel.allCases.count)]
+      let engagement = Engagement(taps: random.below(5), dismissals: random.below(5))
+      let stored = StoredNotification(
+        notification: notification, decision: DeliveryDecision(disposition: .delivered, effectiveLevel: level),
+        group: GroupKey.make(for: notification, grouping: random.below(50) == 0 ? .off : .automatic),
+        rank: RankTerms(notification: notification, level: level, engagement: engagement))
+      store.insert(stored)
+      expected[stored.id] = stored
+      // Now and then, clear a random earlier notification.
+      if number % 20 == 0 {
+        let victim = NotificationID(1 + random.below(number))
+        if store.remove(victim) != nil { expected.removeValue(forKey: victim) }
+      }
+    }
+    checkInvariants(store, expected: expected)
+    // Engagement changes rerank whole apps.
+    for bundle in bundles.prefix(5) {
+      let engagement = Engagement(taps: 20 + random.below(10), dismissals: random.below(3))
+      store.rerank(bundleID: bundle, engagement: engagement)
+      for (id, stored) in expected where stored.notification.bundleID == bundle {
+        expected[id]?.rank = RankTerms(
+          notification: stored.notification, level: stored.decision.effectiveLevel, engagement: engagement)
+      }
+    }
+    checkInvariants(store, expected: expected)
+    #expect(store.rankedGroups(includeHeld: true).flatMap(\.notifications).allSatisfy { expected[$0.id] == $0 })
+  }
+}
