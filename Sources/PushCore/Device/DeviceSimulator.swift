@@ -117,12 +117,15 @@ public struct DeviceSimulator: Sendable {
   public var keepsRecords = true
   /// Whether stored notifications keep their raw payload, custom keys and reasons in memory.
   /// A replay that journals every delivery turns this off: those details live in the state
-  /// database only (the delivery records it returns still carry them), and the strings and
-  /// lists that repeat from push to push (bundle, thread, category, sender, surfaces,
-  /// callbacks) are shared, so a store of a million notifications fits in a few hundred MiB.
+  /// database only (the delivery records it returns still carry them), and the lists that
+  /// repeat from push to push (surfaces, callbacks) are shared, so a store of a million
+  /// notifications fits in a few hundred MiB.
   public var keepsPayloadDetails = true
   /// Shared copies of repeating values, used when ``keepsPayloadDetails`` is off.
   private var interned = InternTable()
+  /// The profiles of apps the device installs on first sight, made once per bundle (making one
+  /// per push was a tenth of a replay's time).
+  private var inferredApps: [String: AppProfile] = [:]
   /// How many pushes this simulator has received (kept or not).
   public private(set) var receivedCount = 0
   /// Callbacks fired by user responses (tap, action), in order: (notification, callback, action).
@@ -285,7 +288,7 @@ public struct DeviceSimulator: Sendable {
       keep(delivery)
       return delivery
     }
-    let app = app(bundleID)
+    let app = resolvedApp(bundleID)
     let id = NotificationID(nextID)
     nextID += 1
     guard let notification = PushNotification(record: record, id: id, receivedAt: now, app: app, sender: sender) else {
@@ -327,10 +330,20 @@ public struct DeviceSimulator: Sendable {
       store.insert(stored)
       delivery.group = group
       delivery.rank = rank
-      delivery.groupRank = store.groupRank(of: id)
+      delivery.groupRank = store.groupRank(of: group)
     }
     keep(delivery)
     return delivery
+  }
+
+  /// ``app(_:)``, remembering the profiles of apps installed on first sight.
+  private mutating func resolvedApp(_ bundleID: String) -> AppProfile? {
+    if let app = profile.apps.first(where: { $0.bundleID == bundleID }) { return app }
+    guard profile.installsUnknownApps else { return nil }
+    if let app = inferredApps[bundleID] { return app }
+    let app = profile.app(bundleID)
+    inferredApps[bundleID] = app
+    return app
   }
 
   private mutating func keep(_ delivery: DeliveryRecord) {
@@ -402,29 +415,14 @@ public struct DeviceSimulator: Sendable {
   }
 }
 
-/// Shares the storage of values that repeat across notifications (one bundle id string for a
-/// million notifications of the app instead of a million copies).
+/// Shares the storage of lists that repeat across notifications (one surfaces list for a
+/// million notifications instead of a million copies).
 struct InternTable: Sendable {
-  private var strings: Set<String> = []
   private var surfaces: Set<[Surface]> = []
   private var callbacks: Set<[AppCallback]> = []
 
-  private mutating func share(_ text: inout String) {
-    text = strings.insert(text).memberAfterInsert
-  }
-
-  private mutating func share(_ text: inout String?) {
-    if let value = text { text = strings.insert(value).memberAfterInsert }
-  }
-
   /// Replaces the notification's repeating values by their shared copies.
   mutating func share(_ stored: inout StoredNotification) {
-    share(&stored.notification.bundleID)
-    share(&stored.notification.threadID)
-    share(&stored.notification.category)
-    share(&stored.notification.sender)
-    share(&stored.group.bundleID)
-    share(&stored.group.thread)
     stored.decision.surfaces = surfaces.insert(stored.decision.surfaces).memberAfterInsert
     stored.decision.callbacks = callbacks.insert(stored.decision.callbacks).memberAfterInsert
   }

@@ -129,7 +129,8 @@ public struct NotificationStore: Equatable, Sendable {
     var score = -Double.infinity
   }
 
-  private var entries: [NotificationID: StoredNotification] = [:]
+  /// The notifications, packed (see ``NotificationTable``).
+  private var entries = NotificationTable()
   /// Each group's members and score. Always changed in place (never copied out and written
   /// back, which would copy the member list on every push).
   private var groups: [GroupKey: Group] = [:]
@@ -154,6 +155,9 @@ public struct NotificationStore: Equatable, Sendable {
 
   /// The stored notification with this id.
   public subscript(id: NotificationID) -> StoredNotification? { entries[id] }
+
+  /// Whether a notification with this id is stored (without unpacking it).
+  public func contains(_ id: NotificationID) -> Bool { entries.packed(id) != nil }
 
   /// The delivered notification an `apns-collapse-id` refers to.
   public func collapseTarget(bundleID: String, collapseID: String?) -> NotificationID? {
@@ -255,7 +259,8 @@ public struct NotificationStore: Equatable, Sendable {
   /// Removes one notification (cleared, opened, or replaced).
   @discardableResult
   public mutating func remove(_ id: NotificationID) -> StoredNotification? {
-    guard let stored = entries.removeValue(forKey: id) else { return nil }
+    guard let stored = entries[id] else { return nil }
+    entries[id] = nil
     if !held.isEmpty { held.remove(id) }
     if let collapseID = stored.notification.collapseID,
       collapse[stored.notification.bundleID + "\u{0}" + collapseID] == id
@@ -287,9 +292,9 @@ public struct NotificationStore: Equatable, Sendable {
   /// - Returns: the ids released.
   public mutating func releaseSummary(at now: SimInstant) -> [NotificationID] {
     guard !held.isEmpty else { return [] }
-    let due = held.filter { (entries[$0]?.heldUntil ?? .init(milliseconds: .max)) <= now }.sorted()
+    let due = held.filter { (entries.packed($0)?.heldUntil ?? .init(milliseconds: .max)) <= now }.sorted()
     for id in due {
-      entries[id]?.heldUntil = nil
+      entries.release(id)
       held.remove(id)
     }
     return due
@@ -349,7 +354,13 @@ public struct NotificationStore: Equatable, Sendable {
 
   /// The 1-based rank of a notification's group from the top, if stored.
   public func groupRank(of id: NotificationID) -> Int? {
-    guard let key = entries[id]?.group, let score = groups[key]?.score else { return nil }
+    guard let key = entries[id]?.group else { return nil }
+    return groupRank(of: key)
+  }
+
+  /// The 1-based rank of a group from the top, if it exists.
+  public func groupRank(of key: GroupKey) -> Int? {
+    guard let score = groups[key]?.score else { return nil }
     // Binary search to the group's score, then walk the (few) ties.
     var index = position(of: score) - 1
     while index >= 0 && order[index].score == score {
