@@ -99,3 +99,45 @@ private struct SplitMix {
     #expect(store.rankedGroups(includeHeld: true).flatMap(\.notifications).allSatisfy { expected[$0.id] == $0 })
   }
 }
+
+/// The store packs notifications; what comes out must be exactly what went in.
+@Suite struct NotificationTableTests {
+  @Test func packingIsLossless() {
+    var notification = PushNotification(
+      id: NotificationID(700), bundleID: "com.example.bank", threadID: "t-1", title: "Ünïcødé 🏦", subtitle: "",
+      body: String(repeating: "long body ", count: 40), category: "ALERT", level: .critical, relevanceScore: 0.25,
+      sound: .critical(name: "alarm.caf", volume: 0.7), badge: 3, isContentAvailable: true, isMutableContent: true,
+      targetContentID: "x", filterCriteria: "work", collapseID: "c", receivedAt: SimInstant(milliseconds: 123_456),
+      rawPayload: #"{"aps":{},"k":1}"#)
+    notification.sender = "Ana"
+    notification.expiration = SimInstant(milliseconds: 999)
+    notification.priority = .immediate
+    notification.customKeys = [JSONMember(key: "k", value: .number(JSONNumber(text: "1", value: 1)))]
+    let decision = DeliveryDecision(
+      disposition: .replaced, surfaces: [.banner, .notificationCenter], playsSound: true, sound: .named("a.caf"),
+      badge: 0, effectiveLevel: .timeSensitive, heldUntil: SimInstant(milliseconds: 5), replaces: NotificationID(3),
+      previewsHidden: true, callbacks: [.willPresent], reasons: [Reason(.invalidPayload, "why")])
+    let derived = RankTerms(notification: notification, level: .timeSensitive, engagement: Engagement(taps: 2))
+    var odd = derived
+    odd.recency = 1
+    for group in [
+      GroupKey(bundleID: "com.example.bank", thread: "t-1"), GroupKey(bundleID: "com.example.bank"),
+      GroupKey(bundleID: "com.example.bank", single: NotificationID(700)), GroupKey(bundleID: "other", thread: "z"),
+    ] {
+      for rank in [derived, odd] {
+        for heldUntil in [nil, SimInstant(milliseconds: 77)] {
+          let stored = StoredNotification(
+            notification: notification, decision: decision, group: group, rank: rank, heldUntil: heldUntil)
+          #expect(NotificationTable.unpack(NotificationTable.pack(stored)) == stored)
+        }
+      }
+    }
+    var bare = StoredNotification(
+      notification: PushNotification(id: NotificationID(1), bundleID: "", receivedAt: SimInstant(milliseconds: 0)),
+      decision: DeliveryDecision(disposition: .delivered), group: GroupKey(bundleID: ""),
+      rank: RankTerms(level: 0, relevance: 0, engagement: 0, communication: 0, recency: 0))
+    #expect(NotificationTable.unpack(NotificationTable.pack(bare)) == bare)
+    bare.notification.sound = .systemDefault
+    #expect(NotificationTable.unpack(NotificationTable.pack(bare)) == bare)
+  }
+}
