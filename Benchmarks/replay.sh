@@ -18,13 +18,14 @@ capture="$data/capture-$lines.jsonl"
 swift build -c release --product pushdeck >/dev/null
 bin=.build/release/pushdeck
 state=$(mktemp -d)/replay.sqlite
-trap 'rm -rf "$(dirname "$state")"' EXIT
+summary_json=$(mktemp)
+trap 'rm -rf "$(dirname "$state")" "$summary_json"' EXIT
 
-measure() { # label, command...   prints "label wall-s user-s sys-s peak-KiB"
+measure() { # label, command...   prints "label wall-s user-s sys-s peak-KiB"; stdout to $summary_json
   local label=$1; shift
   local stats
   stats=$(mktemp)
-  /usr/bin/time -o "$stats" -f "%e %U %S %M" "$@" >/dev/null 2>/dev/null || true
+  /usr/bin/time -o "$stats" -f "%e %U %S %M" "$@" >"$summary_json" 2>/dev/null || true
   echo "$label $(tail -1 "$stats")"
   rm -f "$stats"
 }
@@ -32,7 +33,8 @@ measure() { # label, command...   prints "label wall-s user-s sys-s peak-KiB"
 # Warm the page cache so every run reads from memory.
 cat "$capture" >/dev/null
 decode=$(measure decode-only "$bin" validate --strict --quiet "$capture")
-replay=$(measure replay "$bin" replay --state "$state" "$capture")
+replay=$(measure replay "$bin" replay --state "$state" --format json "$capture")
+replay_summary=$(cat "$summary_json")
 state_mib=$(( $(stat -c %s "$state") / 1048576 ))
 rm -f "$state" "$state-wal" "$state-shm" "$state.lock"
 replay_eph=$(measure replay-ephemeral "$bin" replay --ephemeral "$capture")
@@ -46,5 +48,6 @@ bytes=$(stat -L -c %s "$capture")
   echo "# replay benchmark, $(date -u +%Y-%m-%dT%H:%M:%SZ), $(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg)"
   echo "# $lines lines, $((bytes / 1048576)) MiB; commit $(git rev-parse --short HEAD); state database $state_mib MiB"
   echo "$summary"
+  echo "# replay summary: $replay_summary"
 } | tee "Benchmarks/results/replay-$lines.txt"
-"$bin" replay --ephemeral "$capture" 2>&1 | tail -12 || true
+

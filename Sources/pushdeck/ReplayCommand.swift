@@ -94,7 +94,8 @@ struct ReplayCommand: ParsableCommand {
       batchSize: batch, makeProfile: { start in try baseProfile(start) })
     for input in resolved {
       do throws(InputProblem) {
-        try readRecords(from: input, transform: { $0 }) { record in replay.push(record) }
+        // Custom keys are not materialised: the journal keeps them in the raw payload.
+        try readRecords(from: input, keepsCustomValues: false, transform: { $0 }) { record in replay.push(record) }
       } catch {
         problems.append("\(error.path): \(error.message)")
       }
