@@ -185,6 +185,12 @@ private struct Replay {
 
   /// Applies one push at its time and commits the batch when it is full.
   mutating func push(_ record: PushRecord) {
+    if record.bundleID == nil {
+      // As `run` does: a payload file that names no app goes to the example app.
+      var named = record
+      named.bundleID = "com.example.app"
+      return push(named)
+    }
     guard failure == nil, var current = startDevice(first: record) else { return }
     device = nil  // keep the simulator uniquely referenced while it changes
     var at: SimInstant
