@@ -115,6 +115,12 @@ struct ColumnReader {
         throw JournalCoding.Malformed(detail: "custom_keys is not an object")
       }
       note.customKeys = members
+    } else if !note.rawPayload.isEmpty,
+      case .object(let members) = try JournalCoding.value(note.rawPayload, column: "raw_payload")
+    {
+      // Journals write custom keys once, in the raw payload (re-encoding them for a column of
+      // their own cost a replay more than SQLite did); they are everything but `aps`.
+      note.customKeys = members.filter { $0.key != "aps" && $0.key != "Simulator Target Bundle" }
     }
     var decision = DeliveryDecision(disposition: try raw(Disposition.self, "disposition"))
     decision.surfaces = try JournalCoding.strings(try string("surfaces"), column: "surfaces").map {

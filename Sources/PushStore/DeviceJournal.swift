@@ -29,14 +29,20 @@ public final class DeviceJournal: Sendable {
     /// A limit on the database's size in pages (4 KiB each), or nil for none. Reaching it is
     /// reported as ``StoreError/full(path:)``, the same as a full disk; tests use it to simulate one.
     public var maximumPageCount: Int?
+    /// How many WAL pages trigger a checkpoint, or nil for SQLite's default (1,000 pages). A
+    /// bulk replay raises it: each checkpoint syncs the database file, and a million deliveries
+    /// are a gigabyte of pages.
+    public var checkpointPages: Int?
 
     /// Creates options; the defaults suit the CLI.
     public init(
-      writer: String = "Pushdeck", synchronous: Synchronous = .normal, maximumPageCount: Int? = nil
+      writer: String = "Pushdeck", synchronous: Synchronous = .normal, maximumPageCount: Int? = nil,
+      checkpointPages: Int? = nil
     ) {
       self.writer = writer
       self.synchronous = synchronous
       self.maximumPageCount = maximumPageCount
+      self.checkpointPages = checkpointPages
     }
   }
 
@@ -93,9 +99,11 @@ public final class DeviceJournal: Sendable {
     configuration.label = "PushStore"
     let synchronous = options.synchronous.rawValue
     let maximumPageCount = options.maximumPageCount
+    let checkpointPages = options.checkpointPages
     configuration.prepareDatabase { db in
       try db.execute(sql: "PRAGMA synchronous = \(synchronous)")
       if let maximumPageCount { try db.execute(sql: "PRAGMA max_page_count = \(maximumPageCount)") }
+      if let checkpointPages { try db.execute(sql: "PRAGMA wal_autocheckpoint = \(checkpointPages)") }
     }
     let queue: DatabaseQueue
     do {
@@ -388,7 +396,11 @@ public final class DeviceJournal: Sendable {
       note?.receivedAt.milliseconds, note?.rawPayload, note?.pushType.rawValue,
       note?.priority?.rawValue,
       note?.expiration?.milliseconds, note?.sender,
-      note.flatMap { $0.customKeys.isEmpty ? nil : JSONValue.object($0.customKeys).compactText },
+      // Custom keys are read back from the raw payload; the column only holds them for a
+      // notification without one.
+      note.flatMap {
+        $0.customKeys.isEmpty || !$0.rawPayload.isEmpty ? nil : JSONValue.object($0.customKeys).compactText
+      },
     ]
   }
 
@@ -417,9 +429,14 @@ public final class DeviceJournal: Sendable {
   /// changes, the clock, and the counters.
   ///
   /// - Throws: ``StoreError/corrupt(path:detail:)`` when a row cannot be read back.
-  public func restore() throws(StoreError) -> RestoredDevice {
+  ///
+  /// - Parameter keepsPayloadDetails: whether each notification's raw payload, custom keys and
+  ///   reasons are read too. A replay, whose device keeps them in the database only, leaves them
+  ///   out (see ``DeviceSimulator/keepsPayloadDetails``): restoring a million then takes a
+  ///   fraction of the time and memory.
+  public func restore(keepsPayloadDetails: Bool = true) throws(StoreError) -> RestoredDevice {
     try guarded { () throws in
-      try queue.read { db in try Self.restore(from: db) }
+      try queue.read { db in try Self.restore(from: db, keepsPayloadDetails: keepsPayloadDetails) }
     }
   }
 
@@ -461,11 +478,21 @@ public final class DeviceJournal: Sendable {
     "rank_communication", "rank_recency",
   ]
 
-  private static func restore(from db: Database) throws -> RestoredDevice {
+  /// ``restoreColumns`` without the payload details: constants in their places.
+  private static let leanRestoreColumns = restoreColumns.map { column in
+    switch column {
+    case "raw_payload": "'' AS raw_payload"
+    case "custom_keys": "NULL AS custom_keys"
+    case "reasons": "'[]' AS reasons"
+    default: column
+    }
+  }
+
+  private static func restore(from db: Database, keepsPayloadDetails: Bool) throws -> RestoredDevice {
     var restored = RestoredDevice()
     let rows = try Row.fetchCursor(
       db,
-      sql: "SELECT \(restoreColumns.joined(separator: ", ")) FROM delivery "
+      sql: "SELECT \((keepsPayloadDetails ? restoreColumns : leanRestoreColumns).joined(separator: ", ")) FROM delivery "
         + "WHERE is_stored = 1 AND removed_at_ms IS NULL ORDER BY seq")
     while let row = try rows.next() {
       var reader = ColumnReader(row: row)

@@ -10,7 +10,7 @@ struct Pushdeck: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "pushdeck",
     abstract: "A terminal notification-center emulator for APNs payloads.",
-    subcommands: [RunCommand.self, RenderCommand.self, ValidateCommand.self, ExplainCommand.self],
+    subcommands: [RunCommand.self, RenderCommand.self, ValidateCommand.self, ExplainCommand.self, ReplayCommand.self],
     defaultSubcommand: RunCommand.self
   )
 

@@ -115,6 +115,17 @@ public struct DeviceSimulator: Sendable {
   /// Whether every delivery record is kept in ``records``. A long replay that journals and
   /// streams its records turns this off so memory does not grow with the capture.
   public var keepsRecords = true
+  /// Whether stored notifications keep their raw payload, custom keys and reasons in memory.
+  /// A replay that journals every delivery turns this off: those details live in the state
+  /// database only (the delivery records it returns still carry them), and the lists that
+  /// repeat from push to push (surfaces, callbacks) are shared, so a store of a million
+  /// notifications fits in a few hundred MiB.
+  public var keepsPayloadDetails = true
+  /// Shared copies of repeating values, used when ``keepsPayloadDetails`` is off.
+  private var interned = InternTable()
+  /// The profiles of apps the device installs on first sight, made once per bundle (making one
+  /// per push was a tenth of a replay's time).
+  private var inferredApps: [String: AppProfile] = [:]
   /// How many pushes this simulator has received (kept or not).
   public private(set) var receivedCount = 0
   /// Callbacks fired by user responses (tap, action), in order: (notification, callback, action).
@@ -155,7 +166,10 @@ public struct DeviceSimulator: Sendable {
       isLocked = state.isLocked
       activeFocusID = state.activeFocusID
     }
-    for var stored in restored.notifications.sorted(by: { $0.id < $1.id }) {
+    // A journal gives them in order already; sorting a copy of a million costs a second copy.
+    let notifications = restored.notifications
+    let inOrder = zip(notifications, notifications.dropFirst()).allSatisfy { $0.id < $1.id }
+    for var stored in inOrder ? notifications : notifications.sorted(by: { $0.id < $1.id }) {
       stored.rank = RankTerms(
         notification: stored.notification, level: stored.decision.effectiveLevel,
         engagement: self.profile.engagement[stored.notification.bundleID] ?? Engagement())
@@ -277,7 +291,7 @@ public struct DeviceSimulator: Sendable {
       keep(delivery)
       return delivery
     }
-    let app = app(bundleID)
+    let app = resolvedApp(bundleID)
     let id = NotificationID(nextID)
     nextID += 1
     guard let notification = PushNotification(record: record, id: id, receivedAt: now, app: app, sender: sender) else {
@@ -310,15 +324,29 @@ public struct DeviceSimulator: Sendable {
       let rank = RankTerms(
         notification: notification, level: decision.effectiveLevel,
         engagement: profile.engagement[bundleID] ?? Engagement())
-      store.insert(
-        StoredNotification(
-          notification: notification, decision: decision, group: group, rank: rank, heldUntil: decision.heldUntil))
+      var stored = StoredNotification(
+        notification: notification, decision: decision, group: group, rank: rank, heldUntil: decision.heldUntil)
+      if !keepsPayloadDetails {
+        stored.dropPayloadDetails()
+        interned.share(&stored)
+      }
+      store.insert(stored)
       delivery.group = group
       delivery.rank = rank
-      delivery.groupRank = store.groupRank(of: id)
+      delivery.groupRank = store.groupRank(of: group)
     }
     keep(delivery)
     return delivery
+  }
+
+  /// ``app(_:)``, remembering the profiles of apps installed on first sight.
+  private mutating func resolvedApp(_ bundleID: String) -> AppProfile? {
+    if let app = profile.apps.first(where: { $0.bundleID == bundleID }) { return app }
+    guard profile.installsUnknownApps else { return nil }
+    if let app = inferredApps[bundleID] { return app }
+    let app = profile.app(bundleID)
+    inferredApps[bundleID] = app
+    return app
   }
 
   private mutating func keep(_ delivery: DeliveryRecord) {
@@ -387,5 +415,18 @@ public struct DeviceSimulator: Sendable {
       now: now, utcOffsetSeconds: profile.utcOffsetSeconds, isLocked: isLocked, activeFocus: activeFocus?.name,
       apps: Dictionary(profile.apps.map { ($0.bundleID, $0.info) }, uniquingKeysWith: { first, _ in first }),
       notifications: store.all.filter { $0.heldUntil == nil }.map(\.notification))
+  }
+}
+
+/// Shares the storage of lists that repeat across notifications (one surfaces list for a
+/// million notifications instead of a million copies).
+struct InternTable: Sendable {
+  private var surfaces: Set<[Surface]> = []
+  private var callbacks: Set<[AppCallback]> = []
+
+  /// Replaces the notification's repeating values by their shared copies.
+  mutating func share(_ stored: inout StoredNotification) {
+    stored.decision.surfaces = surfaces.insert(stored.decision.surfaces).memberAfterInsert
+    stored.decision.callbacks = callbacks.insert(stored.decision.callbacks).memberAfterInsert
   }
 }

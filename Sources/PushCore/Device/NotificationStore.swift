@@ -88,6 +88,15 @@ public struct StoredNotification: Equatable, Sendable, Identifiable {
   }
 
   public var id: NotificationID { notification.id }
+
+  /// Drops what only the journal needs: the raw payload, custom keys and the reasons (codes
+  /// and texts). A replay that journals every delivery keeps its million notifications this
+  /// way; the state database has all of them.
+  public mutating func dropPayloadDetails() {
+    notification.rawPayload = ""
+    notification.customKeys = []
+    decision.reasons = []
+  }
 }
 
 /// A stack of notifications, newest first, as the screens show it.
@@ -106,9 +115,25 @@ public struct NotificationGroup: Equatable, Sendable {
 /// above the new one move — none for a notification that arrives last and ranks first, the
 /// usual case. Nothing is ever re-sorted as a whole.
 public struct NotificationStore: Equatable, Sendable {
-  private var entries: [NotificationID: StoredNotification] = [:]
-  /// Each group's members in arrival order (oldest first) and its score.
-  private var groups: [GroupKey: (members: [NotificationID], score: Double)] = [:]
+  /// A group member as the orders need it, so that searching a stack never looks up (and
+  /// copies) the stored notifications themselves.
+  private struct Member: Sendable {
+    var arrival: SimInstant
+    var id: NotificationID
+    var score: Double
+  }
+
+  /// A stack: its members in arrival order (oldest first) and its score (its best member's).
+  private struct Group: Sendable {
+    var members: [Member] = []
+    var score = -Double.infinity
+  }
+
+  /// The notifications, packed (see ``NotificationTable``).
+  private var entries = NotificationTable()
+  /// Each group's members and score. Always changed in place (never copied out and written
+  /// back, which would copy the member list on every push).
+  private var groups: [GroupKey: Group] = [:]
   /// Groups by ascending score; the last is the top of Notification Center.
   private var order: [(score: Double, key: GroupKey)] = []
   /// Delivered notifications by app and `apns-collapse-id`.
@@ -125,8 +150,14 @@ public struct NotificationStore: Equatable, Sendable {
   /// How many notifications are stored, held ones included.
   public var count: Int { entries.count }
 
+  /// How many stacks there are, held notifications' included.
+  public var groupCount: Int { groups.count }
+
   /// The stored notification with this id.
   public subscript(id: NotificationID) -> StoredNotification? { entries[id] }
+
+  /// Whether a notification with this id is stored (without unpacking it).
+  public func contains(_ id: NotificationID) -> Bool { entries.packed(id) != nil }
 
   /// The delivered notification an `apns-collapse-id` refers to.
   public func collapseTarget(bundleID: String, collapseID: String?) -> NotificationID? {
@@ -135,6 +166,9 @@ public struct NotificationStore: Equatable, Sendable {
   }
 
   /// Adds a notification, replacing the one it collapses onto.
+  ///
+  /// O(log n) searches plus the move of the members that arrived after it in its stack (none
+  /// for the newest, the usual case) and of the stacks that rank above it.
   public mutating func insert(_ stored: StoredNotification) {
     if let replaced = stored.decision.replaces { remove(replaced) }
     entries[stored.id] = stored
@@ -142,32 +176,58 @@ public struct NotificationStore: Equatable, Sendable {
     if let collapseID = stored.notification.collapseID {
       collapse[stored.notification.bundleID + "\u{0}" + collapseID] = stored.id
     }
-    var group = groups[stored.group] ?? (members: [], score: -.infinity)
-    let previousScore = group.score
-    insertByArrival(stored, into: &group.members)
-    group.score = max(group.score, stored.rank.score)
-    groups[stored.group] = group
-    if previousScore != group.score {
+    let member = Member(arrival: stored.notification.receivedAt, id: stored.id, score: stored.rank.score)
+    let (previousScore, score) = Self.add(member, to: &groups[stored.group, default: Group()])
+    if previousScore != score {
       if previousScore > -.infinity { removeFromOrder(stored.group, score: previousScore) }
-      insertIntoOrder(stored.group, score: group.score)
+      insertIntoOrder(stored.group, score: score)
     }
   }
 
-  private func insertByArrival(_ stored: StoredNotification, into members: inout [NotificationID]) {
-    let arrival = stored.notification.receivedAt
-    var low = members.count
+  /// Adds a member by arrival; returns the group's score before and after.
+  private static func add(_ member: Member, to group: inout Group) -> (Double, Double) {
+    let previous = group.score
+    var low = group.members.count
     // Most arrivals are the newest: check the end before searching.
-    if let last = members.last, let lastEntry = entries[last], lastEntry.notification.receivedAt > arrival {
-      var lower = 0
-      var upper = members.count
-      while lower < upper {
-        let middle = (lower + upper) / 2
-        let entry = entries[members[middle]]
-        if let entry, entry.notification.receivedAt <= arrival { lower = middle + 1 } else { upper = middle }
-      }
-      low = lower
+    if let last = group.members.last, last.arrival > member.arrival {
+      low = firstIndex(after: member.arrival, in: group.members)
     }
-    members.insert(stored.id, at: low)
+    group.members.insert(member, at: low)
+    group.score = max(group.score, member.score)
+    return (previous, group.score)
+  }
+
+  /// The index of the first member that arrived after `arrival` (binary search).
+  private static func firstIndex(after arrival: SimInstant, in members: [Member]) -> Int {
+    var lower = 0
+    var upper = members.count
+    while lower < upper {
+      let middle = (lower + upper) / 2
+      if members[middle].arrival <= arrival { lower = middle + 1 } else { upper = middle }
+    }
+    return lower
+  }
+
+  /// Removes a member; returns the group's score before and after (-infinity when emptied).
+  ///
+  /// Finds the member by binary search on its arrival; the score is recomputed over the stack
+  /// only when the member removed was its best.
+  private static func take(_ id: NotificationID, arrival: SimInstant, from group: inout Group) -> (Double, Double) {
+    let previous = group.score
+    var index = firstIndex(after: arrival, in: group.members) - 1
+    while index >= 0 && group.members[index].arrival == arrival && group.members[index].id != id { index -= 1 }
+    if index < 0 || group.members[index].id != id {
+      // Not where its arrival says (never expected): fall back to a scan.
+      guard let found = group.members.firstIndex(where: { $0.id == id }) else { return (previous, previous) }
+      index = found
+    }
+    let removed = group.members.remove(at: index)
+    if group.members.isEmpty {
+      group.score = -.infinity
+    } else if removed.score >= group.score {
+      group.score = group.members.lazy.map(\.score).max() ?? -.infinity
+    }
+    return (previous, group.score)
   }
 
   private func position(of score: Double) -> Int {
@@ -199,29 +259,30 @@ public struct NotificationStore: Equatable, Sendable {
   /// Removes one notification (cleared, opened, or replaced).
   @discardableResult
   public mutating func remove(_ id: NotificationID) -> StoredNotification? {
-    guard let stored = entries.removeValue(forKey: id) else { return nil }
-    held.remove(id)
+    guard let stored = entries[id] else { return nil }
+    entries[id] = nil
+    if !held.isEmpty { held.remove(id) }
     if let collapseID = stored.notification.collapseID,
       collapse[stored.notification.bundleID + "\u{0}" + collapseID] == id
     {
       collapse.removeValue(forKey: stored.notification.bundleID + "\u{0}" + collapseID)
     }
-    guard var group = groups[stored.group] else { return stored }
-    group.members.removeAll { $0 == id }
-    removeFromOrder(stored.group, score: group.score)
-    if group.members.isEmpty {
+    guard groups[stored.group] != nil else { return stored }
+    let (previousScore, score) = Self.take(
+      id, arrival: stored.notification.receivedAt, from: &groups[stored.group, default: Group()])
+    if score == -.infinity {
+      removeFromOrder(stored.group, score: previousScore)
       groups.removeValue(forKey: stored.group)
-    } else {
-      group.score = group.members.compactMap { entries[$0]?.rank.score }.max() ?? -.infinity
-      groups[stored.group] = group
-      insertIntoOrder(stored.group, score: group.score)
+    } else if score != previousScore {
+      removeFromOrder(stored.group, score: previousScore)
+      insertIntoOrder(stored.group, score: score)
     }
     return stored
   }
 
   /// Removes a whole group.
   public mutating func clear(group key: GroupKey) {
-    for id in groups[key]?.members ?? [] { remove(id) }
+    for member in groups[key]?.members ?? [] { remove(member.id) }
   }
 
   /// Removes everything.
@@ -231,9 +292,9 @@ public struct NotificationStore: Equatable, Sendable {
   /// - Returns: the ids released.
   public mutating func releaseSummary(at now: SimInstant) -> [NotificationID] {
     guard !held.isEmpty else { return [] }
-    let due = held.filter { (entries[$0]?.heldUntil ?? .init(milliseconds: .max)) <= now }.sorted()
+    let due = held.filter { (entries.packed($0)?.heldUntil ?? .init(milliseconds: .max)) <= now }.sorted()
     for id in due {
-      entries[id]?.heldUntil = nil
+      entries.release(id)
       held.remove(id)
     }
     return due
@@ -242,7 +303,7 @@ public struct NotificationStore: Equatable, Sendable {
   /// Re-ranks an app's notifications after its engagement changed.
   public mutating func rerank(bundleID: String, engagement: Engagement) {
     // Through the app's groups, not a scan of every notification.
-    let ids = groups.filter { $0.key.bundleID == bundleID }.flatMap(\.value.members).sorted()
+    let ids = groups.filter { $0.key.bundleID == bundleID }.flatMap { $0.value.members.map(\.id) }.sorted()
     let restored = ids.compactMap { remove($0) }
     for var stored in restored {
       stored.rank = RankTerms(notification: stored.notification, level: stored.decision.effectiveLevel, engagement: engagement)
@@ -265,10 +326,23 @@ public struct NotificationStore: Equatable, Sendable {
       let key = order[index].key
       index -= 1
       guard let group = groups[key] else { continue }
-      let members = group.members.reversed().compactMap { entries[$0] }
+      let members = group.members.reversed().compactMap { entries[$0.id] }
         .filter { (includeHeld || $0.heldUntil == nil) && include($0) }
       if members.isEmpty { continue }
       result.append(NotificationGroup(key: key, notifications: members, score: group.score))
+    }
+    return result
+  }
+
+  /// The top `limit` stacks with their sizes (held notifications included), without listing
+  /// their members: O(limit).
+  public func topGroups(limit: Int) -> [(key: GroupKey, count: Int, score: Double)] {
+    var result: [(key: GroupKey, count: Int, score: Double)] = []
+    var index = order.count - 1
+    while index >= 0 && result.count < limit {
+      let key = order[index].key
+      index -= 1
+      if let group = groups[key] { result.append((key, group.members.count, group.score)) }
     }
     return result
   }
@@ -280,7 +354,13 @@ public struct NotificationStore: Equatable, Sendable {
 
   /// The 1-based rank of a notification's group from the top, if stored.
   public func groupRank(of id: NotificationID) -> Int? {
-    guard let key = entries[id]?.group, let score = groups[key]?.score else { return nil }
+    guard let key = entries[id]?.group else { return nil }
+    return groupRank(of: key)
+  }
+
+  /// The 1-based rank of a group from the top, if it exists.
+  public func groupRank(of key: GroupKey) -> Int? {
+    guard let score = groups[key]?.score else { return nil }
     // Binary search to the group's score, then walk the (few) ties.
     var index = position(of: score) - 1
     while index >= 0 && order[index].score == score {

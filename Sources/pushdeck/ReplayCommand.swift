@@ -1,0 +1,314 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import PushCore
+import PushScenario
+import PushStore
+import PushWire
+
+/// `pushdeck replay`: streams captures and payload files through the simulated device and
+/// journals every delivery into the state database, in batches.
+///
+/// Nothing is held per push beyond the device itself: records are decoded in parallel, applied
+/// in file order with `keepsRecords` off, and stored notifications keep their raw payload,
+/// custom keys and reason texts only in the database (`keepsPayloadDetails` off), so a capture
+/// of a million lines replays in bounded memory.
+struct ReplayCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "replay",
+    abstract: "Replay captures and payload files through the simulated device into its state database.",
+    discussion: """
+      Pushes go through the delivery policy, Notification Center's stacks and ranking, and are \
+      journalled into the state database in batches (--batch deliveries per transaction), so \
+      `pushdeck run --state PATH` afterwards shows the replayed Notification Center. Capture lines \
+      arrive at their "at" times (never before the device's clock); payload files one second apart. \
+      A state that already holds a device is continued, not replaced.
+
+      Exit status: 0 when every push was accepted, 1 when any was rejected, 2 for usage or I/O \
+      errors.
+      """
+  )
+
+  enum Format: String, ExpressibleByArgument, CaseIterable {
+    case text, json
+  }
+
+  @Argument(help: "Captures (.jsonl), payload files (.json, .apns) or directories.")
+  var inputs: [String] = []
+
+  @Option(
+    name: .long,
+    help: "A device profile: a YAML file, or a preset: unlocked (default), locked, dnd or sleep.")
+  var profile: String?
+
+  @Option(
+    name: .long,
+    help: "The device's state database (default: $XDG_DATA_HOME/pushdeck/device.sqlite).")
+  var state: String?
+
+  @Flag(name: .long, help: "Keep nothing: no state database is read or written.")
+  var ephemeral = false
+
+  @Option(name: .long, help: "Deliveries per database transaction.")
+  var batch: Int = 1_000
+
+  @Option(name: .long, help: "Summary format: text or json.")
+  var format: Format = .text
+
+  func validate() throws {
+    if inputs.isEmpty { throw ValidationError("name at least one capture or payload file") }
+    if inputs.contains("-") { throw ValidationError("replay reads files; give captures as paths") }
+    if inputs.contains(where: Session.isScenario) {
+      throw ValidationError("replay takes captures and payload files; play scenarios with explain or run")
+    }
+    guard batch >= 1 else { throw ValidationError("--batch must be at least 1") }
+  }
+
+  func run() throws {
+    let started = ContinuousClock.now
+    let err = OutputStream.standardError()
+    func fail(_ message: String) -> ExitCode {
+      err.line("pushdeck: \(terminalSafe(message))")
+      err.flush()
+      return ExitCode(2)
+    }
+    var journal: DeviceJournal?
+    var restored = RestoredDevice()
+    do throws(StoreError) {
+      let location = try StateLocation.resolve(
+        statePath: state, ephemeral: ephemeral, environment: ProcessInfo.processInfo.environment)
+      if case .file = location {
+        // Checkpoint every 64 MiB of WAL instead of every 4 MiB: fewer syncs of a growing file.
+        let options = DeviceJournal.Options(writer: "Pushdeck replay", checkpointPages: 16_384)
+        let opened = try DeviceJournal.open(location, options: options)
+        journal = opened
+        restored = try opened.restore(keepsPayloadDetails: false)
+      }
+    } catch {
+      throw fail(error.description)
+    }
+    defer { try? journal?.close() }
+    let baseProfile = try loadProfile()
+    let (resolved, inputProblems) = resolveInputs(inputs)
+    var problems = inputProblems.map { "\($0.path): \($0.message)" }
+    var replay = Replay(
+      committer: journal.map(BackgroundCommitter.init), restored: restored.deliveryCount > 0 || !restored.notifications.isEmpty ? restored : nil,
+      batchSize: batch, makeProfile: { start in try baseProfile(start) })
+    for input in resolved {
+      do throws(InputProblem) {
+        // Custom keys are not materialised: the journal keeps them in the raw payload.
+        try readRecords(from: input, keepsCustomValues: false, transform: { $0 }) { record in replay.push(record) }
+      } catch {
+        problems.append("\(error.path): \(error.message)")
+      }
+      if let failure = replay.failure {
+        replay.finish()
+        throw fail(failure)
+      }
+    }
+    replay.finish()
+    if let failure = replay.failure { throw fail(failure) }
+    let elapsed = ContinuousClock.now - started
+    let summary = replay.summary(elapsed: elapsed, statePath: journal?.path)
+    let out = OutputStream.standardOutput()
+    out.write(format == .json ? summary.json() + "\n" : summary.text())
+    out.flush()
+    for problem in problems { err.line("pushdeck: \(terminalSafe(problem))") }
+    err.flush()
+    if !problems.isEmpty { throw ExitCode(2) }
+    if summary.rejected > 0 { throw ExitCode(1) }
+  }
+
+  /// Makes the device profile for a start time: `--profile` as a YAML file (its own start), or a
+  /// preset (the standard device) starting at the first push.
+  func loadProfile() throws -> (SimInstant) throws -> DeviceProfile {
+    guard let profile, !Session.presets.contains(profile) else {
+      let name = profile ?? "unlocked"
+      _ = try Session.presetProfile(name, start: DemoScenario.start)
+      return { start in try Session.presetProfile(name, start: start) }
+    }
+    do throws(ScenarioError) {
+      let loaded = try ScenarioLoader().loadProfile(path: profile)
+      return { _ in loaded }
+    } catch {
+      throw ValidationError(error.description)
+    }
+  }
+}
+
+/// The replay's state: the device, the batch being filled and the counts.
+private struct Replay {
+  /// Commits batches to the state database; nil for `--ephemeral`.
+  let committer: BackgroundCommitter?
+  let restored: RestoredDevice?
+  let batchSize: Int
+  let makeProfile: (SimInstant) throws -> DeviceProfile
+  var device: DeviceSimulator?
+  var batch = JournalBatch()
+  var pushes = 0
+  var dispositions: [Disposition: Int] = [:]
+  var payloadFiles: Int64 = 0
+  var origin = DemoScenario.start
+  /// The first error that stopped the replay (a profile problem).
+  private var ownFailure: String?
+
+  /// The first error that stopped the replay (a database or profile problem).
+  var failure: String? { ownFailure ?? committer?.failure }
+
+  init(
+    committer: BackgroundCommitter?, restored: RestoredDevice?, batchSize: Int,
+    makeProfile: @escaping (SimInstant) throws -> DeviceProfile
+  ) {
+    self.committer = committer
+    self.restored = restored
+    self.batchSize = batchSize
+    self.makeProfile = makeProfile
+    batch.deliveries.reserveCapacity(batchSize)
+  }
+
+  /// The device, made on the first push (a preset starts at the first capture line's time).
+  private mutating func startDevice(first record: PushRecord) -> DeviceSimulator? {
+    if let device { return device }
+    let start = record.at.map { SimInstant(epochSeconds: $0) } ?? DemoScenario.start
+    do {
+      let profile = try makeProfile(start)
+      var made = restored.map { DeviceSimulator(profile: profile, restoring: $0) } ?? DeviceSimulator(profile: profile)
+      made.keepsRecords = false
+      made.keepsPayloadDetails = false
+      origin = made.now
+      return made
+    } catch {
+      ownFailure = "\(error)"
+      return nil
+    }
+  }
+
+  /// Applies one push at its time and commits the batch when it is full.
+  mutating func push(_ record: PushRecord) {
+    if record.bundleID == nil {
+      // As `run` does: a payload file that names no app goes to the example app.
+      var named = record
+      named.bundleID = "com.example.app"
+      return push(named)
+    }
+    guard failure == nil, var current = startDevice(first: record) else { return }
+    device = nil  // keep the simulator uniquely referenced while it changes
+    var at: SimInstant
+    if let seconds = record.at {
+      at = SimInstant(epochSeconds: seconds)
+    } else if record.line == nil {
+      at = origin + .seconds(payloadFiles)
+      payloadFiles += 1
+    } else {
+      at = current.now
+    }
+    if at < current.now { at = current.now }
+    let delivery =
+      committer == nil ? current.apply(.push(record), at: at) : current.apply(.push(record), at: at, journalingInto: &batch)
+    if let delivery { dispositions[delivery.decision.disposition, default: 0] += 1 }
+    pushes += 1
+    device = current
+    if batch.deliveries.count >= batchSize { flush() }
+  }
+
+  /// Hands the pending batch to the committer.
+  mutating func flush() {
+    guard let committer, !batch.isEmpty else { return }
+    committer.submit(batch)
+    batch = JournalBatch()
+    batch.deliveries.reserveCapacity(batchSize)
+  }
+
+  /// Commits what is pending and waits for every commit.
+  mutating func finish() {
+    flush()
+    committer?.drain()
+  }
+
+  func summary(elapsed: Duration, statePath: String?) -> ReplaySummary {
+    let store = device?.store
+    return ReplaySummary(
+      pushes: pushes, dispositions: dispositions, stored: store?.count ?? 0, groups: store?.groupCount ?? 0,
+      topGroups: store?.topGroups(limit: 5) ?? [], elapsed: elapsed, statePath: statePath)
+  }
+}
+
+/// What `replay` prints at the end.
+private struct ReplaySummary {
+  var pushes: Int
+  var dispositions: [Disposition: Int]
+  var stored: Int
+  var groups: Int
+  var topGroups: [(key: GroupKey, count: Int, score: Double)]
+  var elapsed: Duration
+  var statePath: String?
+
+  var rejected: Int { dispositions[.rejected] ?? 0 }
+
+  private var seconds: Double {
+    Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+  }
+
+  private var secondsText: String { String((seconds * 100).rounded() / 100) }
+
+  func text() -> String {
+    var lines = ["Replayed \(pushes) pushes in \(secondsText) s"]
+    for disposition in Disposition.allCases {
+      if let count = dispositions[disposition], count > 0 {
+        lines.append("  " + disposition.rawValue.padding(toLength: 18, withPad: " ", startingAt: 0) + String(count))
+      }
+    }
+    lines.append("Notification Center: \(stored) notifications in \(groups) stacks")
+    for (place, group) in topGroups.enumerated() {
+      lines.append("  \(place + 1). \(terminalSafe(group.key.description)) (\(group.count))")
+    }
+    lines.append("State: " + (statePath.map(terminalSafe) ?? "ephemeral (nothing saved)"))
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  func json() -> String {
+    let counts = Disposition.allCases.map { "\(JSONValue.quoted($0.rawValue)):\(dispositions[$0] ?? 0)" }
+    let top = topGroups.map { "{\"group\":\(JSONValue.quoted($0.key.description)),\"count\":\($0.count)}" }
+    return "{\"pushes\":\(pushes),\"dispositions\":{\(counts.joined(separator: ","))},"
+      + "\"stored\":\(stored),\"groups\":\(groups),\"topGroups\":[\(top.joined(separator: ","))],"
+      + "\"elapsedSeconds\":\(secondsText),\"state\":\(statePath.map(JSONValue.quoted) ?? "null")}"
+  }
+}
+
+/// Commits journal batches on a background queue while the device goes on with the next pushes,
+/// with at most two batches waiting, so the database's work overlaps the simulation's.
+///
+/// A batch is durable once its commit returns; a replay killed mid-way keeps every batch
+/// committed before (at most two batches, 2,000 pushes by default, are still pending).
+private final class BackgroundCommitter: @unchecked Sendable {
+  // `firstError` is guarded by `lock`; the journal is used from the queue only.
+  private let journal: DeviceJournal
+  private let queue = DispatchQueue(label: "pushdeck.replay.journal")
+  private let slots = DispatchSemaphore(value: 2)
+  private let lock = NSLock()
+  private var firstError: String?
+
+  init(journal: DeviceJournal) {
+    self.journal = journal
+  }
+
+  /// The first commit that failed, if any; later batches are not written.
+  var failure: String? { lock.withLock { firstError } }
+
+  /// Queues a batch, waiting while two are already pending.
+  func submit(_ batch: JournalBatch) {
+    slots.wait()
+    queue.async {
+      defer { self.slots.signal() }
+      guard self.failure == nil else { return }
+      do throws(StoreError) {
+        try self.journal.commit(batch)
+      } catch {
+        self.lock.withLock { if self.firstError == nil { self.firstError = error.description } }
+      }
+    }
+  }
+
+  /// Waits until every queued batch is committed (or failed).
+  func drain() { queue.sync {} }
+}

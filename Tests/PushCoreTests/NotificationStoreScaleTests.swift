@@ -1,0 +1,143 @@
+import Testing
+
+@testable import PushCore
+
+/// A small deterministic generator (SplitMix64), so the scale test is the same on every run.
+private struct SplitMix {
+  var state: UInt64
+
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+
+  mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
+}
+
+/// Scale, not speed: a store of 200,000 notifications keeps its orders after out-of-order
+/// arrivals, removals and reranks. (Speed is measured by `Benchmarks/replay.sh`.)
+@Suite struct NotificationStoreScaleTests {
+  /// Checks every order the screens rely on against a recomputation from scratch.
+  private func checkInvariants(_ store: NotificationStore, expected: [NotificationID: StoredNotification]) {
+    #expect(store.count == expected.count)
+    let groups = store.rankedGroups(includeHeld: true)
+    var seen = 0
+    var previousScore = Double.infinity
+    var keys: Set<GroupKey> = []
+    var ordered = true
+    var newestFirst = true
+    var scoresMatch = true
+    for group in groups {
+      if group.score > previousScore { ordered = false }
+      previousScore = group.score
+      keys.insert(group.key)
+      seen += group.notifications.count
+      let best = group.notifications.map(\.rank.score).max() ?? -.infinity
+      if best != group.score { scoresMatch = false }
+      for (newer, older) in zip(group.notifications, group.notifications.dropFirst())
+      where newer.notification.receivedAt < older.notification.receivedAt {
+        newestFirst = false
+      }
+    }
+    #expect(ordered, "stacks are ranked by score, highest first")
+    #expect(newestFirst, "each stack is newest first")
+    #expect(scoresMatch, "a stack's score is its best member's")
+    #expect(seen == expected.count)
+    #expect(keys == Set(expected.values.map(\.group)))
+    #expect(store.groupCount == keys.count)
+    // groupRank agrees with the listed order.
+    for (place, group) in groups.prefix(50).enumerated() {
+      if let id = group.notifications.first?.id { #expect(store.groupRank(of: id) == place + 1) }
+    }
+  }
+
+  @Test func twoHundredThousandNotificationsStayOrdered() {
+    var random = SplitMix(state: 42)
+    var store = NotificationStore()
+    var expected: [NotificationID: StoredNotification] = [:]
+    let bundles = (0..<40).map { "com.example.app\($0)" }
+    let base = SimInstant(milliseconds: 1_767_225_600_000)
+    var clock: Int64 = 0
+    for number in 1...200_000 {
+      clock += Int64(random.below(2_000))
+      // One arrival in ten is late: up to an hour before the newest.
+      let late = random.below(10) == 0 ? Int64(random.below(3_600_000)) : 0
+      let bundle = bundles[random.below(bundles.count)]
+      let thread = random.below(8) == 0 ? nil : "t\(random.below(50))"
+      var notification = PushNotification(
+        id: NotificationID(number), bundleID: bundle, threadID: thread, title: "n\(number)",
+        relevanceScore: Double(random.below(100)) / 100, receivedAt: base + SimDuration(milliseconds: max(0, clock - late)))
+      notification.sender = random.below(20) == 0 ? "someone" : nil
+      let level = InterruptionLevel.allCases[random.below(InterruptionLevel.allCases.count)]
+      let engagement = Engagement(taps: random.below(5), dismissals: random.below(5))
+      let stored = StoredNotification(
+        notification: notification, decision: DeliveryDecision(disposition: .delivered, effectiveLevel: level),
+        group: GroupKey.make(for: notification, grouping: random.below(50) == 0 ? .off : .automatic),
+        rank: RankTerms(notification: notification, level: level, engagement: engagement))
+      store.insert(stored)
+      expected[stored.id] = stored
+      // Now and then, clear a random earlier notification.
+      if number % 20 == 0 {
+        let victim = NotificationID(1 + random.below(number))
+        if store.remove(victim) != nil { expected.removeValue(forKey: victim) }
+      }
+    }
+    checkInvariants(store, expected: expected)
+    // Engagement changes rerank whole apps.
+    for bundle in bundles.prefix(5) {
+      let engagement = Engagement(taps: 20 + random.below(10), dismissals: random.below(3))
+      store.rerank(bundleID: bundle, engagement: engagement)
+      for (id, stored) in expected where stored.notification.bundleID == bundle {
+        expected[id]?.rank = RankTerms(
+          notification: stored.notification, level: stored.decision.effectiveLevel, engagement: engagement)
+      }
+    }
+    checkInvariants(store, expected: expected)
+    #expect(store.rankedGroups(includeHeld: true).flatMap(\.notifications).allSatisfy { expected[$0.id] == $0 })
+  }
+}
+
+/// The store packs notifications; what comes out must be exactly what went in.
+@Suite struct NotificationTableTests {
+  @Test func packingIsLossless() {
+    var notification = PushNotification(
+      id: NotificationID(700), bundleID: "com.example.bank", threadID: "t-1", title: "Ünïcødé 🏦", subtitle: "",
+      body: String(repeating: "long body ", count: 40), category: "ALERT", level: .critical, relevanceScore: 0.25,
+      sound: .critical(name: "alarm.caf", volume: 0.7), badge: 3, isContentAvailable: true, isMutableContent: true,
+      targetContentID: "x", filterCriteria: "work", collapseID: "c", receivedAt: SimInstant(milliseconds: 123_456),
+      rawPayload: #"{"aps":{},"k":1}"#)
+    notification.sender = "Ana"
+    notification.expiration = SimInstant(milliseconds: 999)
+    notification.priority = .immediate
+    notification.customKeys = [JSONMember(key: "k", value: .number(JSONNumber(text: "1", value: 1)))]
+    let decision = DeliveryDecision(
+      disposition: .replaced, surfaces: [.banner, .notificationCenter], playsSound: true, sound: .named("a.caf"),
+      badge: 0, effectiveLevel: .timeSensitive, heldUntil: SimInstant(milliseconds: 5), replaces: NotificationID(3),
+      previewsHidden: true, callbacks: [.willPresent], reasons: [Reason(.invalidPayload, "why")])
+    let derived = RankTerms(notification: notification, level: .timeSensitive, engagement: Engagement(taps: 2))
+    var odd = derived
+    odd.recency = 1
+    for group in [
+      GroupKey(bundleID: "com.example.bank", thread: "t-1"), GroupKey(bundleID: "com.example.bank"),
+      GroupKey(bundleID: "com.example.bank", single: NotificationID(700)), GroupKey(bundleID: "other", thread: "z"),
+    ] {
+      for rank in [derived, odd] {
+        for heldUntil in [nil, SimInstant(milliseconds: 77)] {
+          let stored = StoredNotification(
+            notification: notification, decision: decision, group: group, rank: rank, heldUntil: heldUntil)
+          #expect(NotificationTable.unpack(NotificationTable.pack(stored)) == stored)
+        }
+      }
+    }
+    var bare = StoredNotification(
+      notification: PushNotification(id: NotificationID(1), bundleID: "", receivedAt: SimInstant(milliseconds: 0)),
+      decision: DeliveryDecision(disposition: .delivered), group: GroupKey(bundleID: ""),
+      rank: RankTerms(level: 0, relevance: 0, engagement: 0, communication: 0, recency: 0))
+    #expect(NotificationTable.unpack(NotificationTable.pack(bare)) == bare)
+    bare.notification.sound = .systemDefault
+    #expect(NotificationTable.unpack(NotificationTable.pack(bare)) == bare)
+  }
+}

@@ -1,0 +1,48 @@
+import Foundation
+import PushTestSupport
+import Testing
+
+/// `pushdeck replay`: a generated capture into a state database, continued by a second replay,
+/// and the exit-status contract. (Its speed is measured by `Benchmarks/replay.sh`.)
+@Suite(.enabled(if: PushdeckProcess.binary != nil, "the pushdeck binary was not built"))
+struct ReplayCLITests {
+  /// The number after `"key":` in a one-line JSON summary.
+  func number(_ key: String, in json: String) -> Int? {
+    guard let range = json.range(of: "\"\(key)\":") else { return nil }
+    return Int(json[range.upperBound...].prefix { $0.isNumber })
+  }
+
+  @Test func replaysACaptureIntoTheStateAndContinuesIt() throws {
+    let (capture, expected) = try CaptureGenerator.generate(lines: 3_000, seed: 11, badRate: 0)
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("replay-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let state = directory.appendingPathComponent("device.sqlite").path
+    let first = try PushdeckProcess.run(["replay", "--state", state, "--batch", "250", "--format", "json", capture.path])
+    #expect(first.status == 0, "\(first.standardError)")
+    #expect(number("pushes", in: first.standardOutput) == expected.lines)
+    #expect(first.standardOutput.contains("\"state\":\"\(state)\""))
+    let stored = try #require(number("stored", in: first.standardOutput))
+    #expect(stored > 0 && stored <= expected.accepted)
+    #expect(FileManager.default.fileExists(atPath: state))
+    // The same pushes without a database give the same Notification Center.
+    let ephemeral = try PushdeckProcess.run(["replay", "--ephemeral", "--format", "json", capture.path])
+    #expect(number("stored", in: ephemeral.standardOutput) == stored)
+    #expect(ephemeral.standardOutput.contains("\"state\":null"))
+    // A second replay continues the saved device: its notifications are still there.
+    let second = try PushdeckProcess.run(["replay", "--state", state, "--format", "json", capture.path])
+    #expect(second.status == 0, "\(second.standardError)")
+    #expect(try #require(number("stored", in: second.standardOutput)) > stored)
+    let text = try PushdeckProcess.run(["replay", "--ephemeral", capture.path])
+    #expect(text.standardOutput.contains("Replayed \(expected.lines) pushes"))
+    #expect(text.standardOutput.contains("State: ephemeral"))
+  }
+
+  @Test func rejectedPushesExitOneAndUsageErrorsTwo() throws {
+    let (capture, _) = try CaptureGenerator.generate(lines: 500, seed: 3, badRate: 0.05)
+    #expect(try PushdeckProcess.run(["replay", "--ephemeral", capture.path]).status == 1)
+    #expect(try PushdeckProcess.run(["replay", "--ephemeral"]).status == 2)
+    #expect(try PushdeckProcess.run(["replay", "--ephemeral", "--batch", "0", capture.path]).status == 2)
+    #expect(try PushdeckProcess.run(["replay", "--ephemeral", "--state", "x.sqlite", capture.path]).status == 2)
+    #expect(try PushdeckProcess.run(["replay", "--ephemeral", "/nonexistent/capture.jsonl"]).status == 2)
+  }
+}
