@@ -17,6 +17,8 @@ struct CenterView {
   private struct Block {
     var rows: Int
     var draw: (inout CellGrid, Point, Int, Theme) -> Void
+    /// Whether the block has Keep… and Turn Off on its last row.
+    var isProvisional = false
   }
 
   func draw(into grid: inout CellGrid, theme: Theme) {
@@ -53,6 +55,12 @@ struct CenterView {
         break
       }
       block.draw(&grid, Point(column: left, row: row), columns, theme)
+      grid.addHit(Rect(column: left, row: row, columns: columns, rows: block.rows), .centerRow(index))
+      if block.isProvisional {
+        let last = row + block.rows - 1
+        grid.addHit(Rect(column: left + 2, row: last, columns: 9, rows: 1), .provisional(row: index, keep: true))
+        grid.addHit(Rect(column: left + 13, row: last, columns: 13, rows: 1), .provisional(row: index, keep: false))
+      }
       row += block.rows + 1
     }
     if first > 0 {
@@ -99,7 +107,7 @@ struct CenterView {
   /// A card, with Keep… and Turn Off under it for a provisional app.
   private func cardBlock(_ card: NotificationCardView, id: NotificationID, columns: Int) -> Block {
     let provisional = state.isProvisional(id)
-    return Block(rows: card.rows(columns: columns) + (provisional ? 1 : 0)) { grid, origin, columns, theme in
+    return Block(rows: card.rows(columns: columns) + (provisional ? 1 : 0), draw: { grid, origin, columns, theme in
       card.draw(into: &grid, at: origin, columns: columns, theme: theme)
       guard provisional else { return }
       let row = origin.row + card.rows(columns: columns)
@@ -107,6 +115,6 @@ struct CenterView {
       column += grid.write(" K Keep… ", at: Point(column: column, row: row), style: theme[.actionButton], role: .actionButton)
       column += 2
       grid.write(" T Turn Off… ", at: Point(column: column, row: row), style: theme[.destructiveAction], role: .destructiveAction)
-    }
+    }, isProvisional: provisional)
   }
 }

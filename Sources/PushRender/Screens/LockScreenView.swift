@@ -129,6 +129,11 @@ public struct LockScreenView: Sendable {
         })
       else { break }
       chosen.draw(into: &grid, at: Point(column: left, row: top + used + gap), columns: columns, theme: theme)
+      if index >= fixed {
+        grid.addHit(
+          Rect(column: left, row: top + used + gap, columns: columns, rows: chosen.rows(columns: columns)),
+          .lockRow(first + index - fixed))
+      }
       used += gap + chosen.rows(columns: columns)
       drawn += 1
     }
