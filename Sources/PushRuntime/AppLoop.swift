@@ -80,9 +80,9 @@ public final class AppLoop {
         events.append(event)
       }
       events += inbox.drain().map { Event.actionFinished($0.id, $0.outcome) }
-      events.append(.tick(clock.now()))
-      for event in events {
-        if let status = handle(event) {
+      // The tick reads the clock after the other events, which may have moved or seeked it.
+      for event in events + [nil] {
+        if let status = handle(event ?? .tick(clock.now())) {
           afterTurn?(&state)
           return status
         }
