@@ -134,6 +134,7 @@ extension AppState {
     logsAppliedEvents = false
     defer { logsAppliedEvents = logs }
     device = initialDevice
+    invalidateViewCaches()
     now = initialDevice.now
     timelineCursor = 0
     banners = []

@@ -36,6 +36,13 @@ extension AppState {
   /// The stacks the lock screen shows, in rank order, newest first in each; notifications of
   /// the Scheduled Summary card are left out (the card stands for them).
   public func lockScreenGroups(limit: Int = .max) -> [NotificationGroup] {
+    if let cache = lockGroupsCache, cache.revision == device.store.revision, cache.summary == summary {
+      return limit >= cache.groups.count ? cache.groups : Array(cache.groups.prefix(limit))
+    }
+    return computeLockScreenGroups(limit: limit)
+  }
+
+  private func computeLockScreenGroups(limit: Int = .max) -> [NotificationGroup] {
     let inSummary = Set(summary)
     return device.store.rankedGroups(limit: limit) { stored in
       Self.showsOnLockScreen(stored) && !inSummary.contains(stored.id)
@@ -49,6 +56,35 @@ extension AppState {
 
   /// Notification Center's rows: groups in rank order, expanded ones one row per notification.
   public func centerRows() -> [CenterRow] {
+    if let cache = centerRowsCache, cache.revision == device.store.revision, cache.expanded == expanded {
+      return cache.rows
+    }
+    return computeCenterRows()
+  }
+
+  /// Recomputes the lock screen's stacks and (when it shows) Notification Center's rows if the
+  /// store changed since they were cached, so a frame with nothing new does not scan the store.
+  mutating func refreshViewCaches() {
+    let revision = device.store.revision
+    if lockGroupsCache?.revision != revision || lockGroupsCache?.summary != summary {
+      lockGroupsCache = nil
+      lockGroupsCache = (revision, summary, computeLockScreenGroups())
+    }
+    if screen == .lock {
+      centerRowsCache = nil
+    } else if centerRowsCache?.revision != revision || centerRowsCache?.expanded != expanded {
+      centerRowsCache = nil
+      centerRowsCache = (revision, expanded, computeCenterRows())
+    }
+  }
+
+  /// Forgets the cached stacks and rows (the device was replaced).
+  mutating func invalidateViewCaches() {
+    lockGroupsCache = nil
+    centerRowsCache = nil
+  }
+
+  private func computeCenterRows() -> [CenterRow] {
     var rows: [CenterRow] = []
     for group in device.store.rankedGroups() {
       if expanded.contains(group.key) && group.notifications.count > 1 {

@@ -156,6 +156,10 @@ public struct AppState: Sendable {
   var held: Set<NotificationID> = []
   /// Each notification's delivery record, by its index in `device.records`.
   var recordIndex: [NotificationID: Int] = [:]
+  /// The lock screen's stacks as last computed, with the store revision and summary they used.
+  var lockGroupsCache: (revision: Int, summary: [NotificationID], groups: [NotificationGroup])?
+  /// Notification Center's rows as last computed, with the store revision and expansions used.
+  var centerRowsCache: (revision: Int, expanded: Set<GroupKey>, rows: [CenterRow])?
 
   /// Creates the state for a device and the events still to come.
   ///

@@ -110,6 +110,7 @@ let toastDuration = SimDuration.seconds(4)
 
 /// Applies an event to the state and returns the effects the shell must perform.
 public func reduce(into state: inout AppState, _ event: Event) -> [Effect] {
+  defer { state.refreshViewCaches() }
   switch event {
   case .tick(let now):
     state.advance(to: now)

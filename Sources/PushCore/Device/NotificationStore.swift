@@ -124,6 +124,8 @@ public struct NotificationStore: Equatable, Sendable {
 
   /// How many notifications are stored, held ones included.
   public var count: Int { entries.count }
+  /// Bumped by every change to what is stored or how it ranks, so views can cache.
+  public private(set) var revision = 0
 
   /// The stored notification with this id.
   public subscript(id: NotificationID) -> StoredNotification? { entries[id] }
@@ -136,6 +138,7 @@ public struct NotificationStore: Equatable, Sendable {
 
   /// Adds a notification, replacing the one it collapses onto.
   public mutating func insert(_ stored: StoredNotification) {
+    revision &+= 1
     if let replaced = stored.decision.replaces { remove(replaced) }
     entries[stored.id] = stored
     if stored.heldUntil != nil { held.insert(stored.id) }
@@ -199,6 +202,7 @@ public struct NotificationStore: Equatable, Sendable {
   /// Removes one notification (cleared, opened, or replaced).
   @discardableResult
   public mutating func remove(_ id: NotificationID) -> StoredNotification? {
+    revision &+= 1
     guard let stored = entries.removeValue(forKey: id) else { return nil }
     held.remove(id)
     if let collapseID = stored.notification.collapseID,
@@ -221,17 +225,23 @@ public struct NotificationStore: Equatable, Sendable {
 
   /// Removes a whole group.
   public mutating func clear(group key: GroupKey) {
+    revision &+= 1
     for id in groups[key]?.members ?? [] { remove(id) }
   }
 
   /// Removes everything.
-  public mutating func clearAll() { self = NotificationStore() }
+  public mutating func clearAll() {
+    let next = revision &+ 1
+    self = NotificationStore()
+    revision = next
+  }
 
   /// Releases notifications held for a Scheduled Summary due at or before `now`.
   /// - Returns: the ids released.
   public mutating func releaseSummary(at now: SimInstant) -> [NotificationID] {
     guard !held.isEmpty else { return [] }
     let due = held.filter { (entries[$0]?.heldUntil ?? .init(milliseconds: .max)) <= now }.sorted()
+    if !due.isEmpty { revision &+= 1 }
     for id in due {
       entries[id]?.heldUntil = nil
       held.remove(id)
@@ -241,6 +251,7 @@ public struct NotificationStore: Equatable, Sendable {
 
   /// Re-ranks an app's notifications after its engagement changed.
   public mutating func rerank(bundleID: String, engagement: Engagement) {
+    revision &+= 1
     // Through the app's groups, not a scan of every notification.
     let ids = groups.filter { $0.key.bundleID == bundleID }.flatMap(\.value.members).sorted()
     let restored = ids.compactMap { remove($0) }
