@@ -98,13 +98,20 @@ public struct LockScreenView: Sendable {
 
   private func drawCards(into grid: inout CellGrid, top: Int, bottom: Int, theme: Theme) {
     let stacks = state.lockScreenGroups()
-    let cards = cards(stacks: stacks)
-    guard !cards.isEmpty, bottom >= top else { return }
+    guard bottom >= top else { return }
+    let available = bottom - top + 1
+    // Only stacks that could be on screen get cards (each takes at least a row): those up to
+    // the selection and as many after it as there are rows. The rest are only counted, so a
+    // frame costs the same with a thousand stacks as with ten.
+    let selectionIndex = state.screen == .lock ? max(state.lockSelection, 0) : 0
+    let cardLimit = min(stacks.count, selectionIndex + available + 1)
+    let omitted = stacks.count - cardLimit
+    let cards = cards(stacks: Array(stacks.prefix(cardLimit)))
+    guard !cards.isEmpty else { return }
     let columns = min(grid.width - 4, 66)
     let left = (grid.width - columns) / 2
-    let available = bottom - top + 1
     // Scroll so the selected stack is on screen: drop stacks above it while it does not fit.
-    let fixed = cards.count - stacks.count
+    let fixed = cards.count - cardLimit
     var first = 0
     if let selected = cards.firstIndex(where: \.isSelected), selected > fixed {
       var start = fixed
@@ -137,9 +144,9 @@ public struct LockScreenView: Sendable {
       used += gap + chosen.rows(columns: columns)
       drawn += 1
     }
-    let remaining = visible.dropFirst(drawn)
-    guard !remaining.isEmpty else { return }
-    let hiddenGroups = stacks.suffix(max(0, min(stacks.count, remaining.count)))
+    let remaining = visible.count - drawn + omitted
+    guard remaining > 0 else { return }
+    let hiddenGroups = stacks.suffix(max(0, min(stacks.count, remaining)))
     let count = hiddenGroups.reduce(0) { $0 + $1.notifications.count }
     var names: [String] = []
     for group in hiddenGroups {
