@@ -40,9 +40,14 @@ struct CenterView {
       return
     }
     let selected = min(max(state.centerSelection, 0), rows.count - 1)
-    let blocks = rows.enumerated().map { block(for: $0.element, isSelected: $0.offset == selected, columns: columns) }
     let top = 3
     let available = grid.height - 2 - top
+    // Blocks only for rows that could be on screen (each takes at least two rows with its gap);
+    // the rest are counted, so the frame's cost does not grow with what is stored.
+    let blockLimit = min(rows.count, selected + available / 2 + 2)
+    let blocks = rows.prefix(blockLimit).enumerated().map {
+      block(for: $0.element, isSelected: $0.offset == selected, columns: columns)
+    }
     // Scroll so the selected row is fully visible, keeping as much above it as fits.
     var first = 0
     while first < selected, height(blocks[first...selected]) > available { first += 1 }
@@ -50,7 +55,7 @@ struct CenterView {
     for index in first..<blocks.count {
       let block = blocks[index]
       guard row + block.rows <= top + available else {
-        let more = blocks.count - index
+        let more = rows.count - index
         Chrome.centre("↓ \(more) more", row: top + available, in: &grid, role: .overflow, theme: theme)
         break
       }
