@@ -128,6 +128,8 @@ public struct AppState: Sendable {
   public let initialDevice: DeviceSimulator
   /// Device events the user caused (lock, clear, settings…), replayed when seeking back.
   public internal(set) var userEvents: [TimelineEntry] = []
+  /// How many timeline entries have been logged for the shell's journal (the most ever applied).
+  var journaledTimelineCount = 0
   /// The highlighted row of the settings pane.
   public var settingsSelection = 0
   /// The app the settings pane shows.

@@ -143,8 +143,11 @@ extension AppState {
       let entry = timeline[timelineCursor]
       timelineCursor += 1
       device.advance(to: max(entry.at, device.now))
+      // After a seek back, entries the shell already journalled are replayed but not logged again.
+      let isFresh = timelineCursor > journaledTimelineCount
+      journaledTimelineCount = max(journaledTimelineCount, timelineCursor)
       if let event = Scenario.deviceEvent(for: entry.event, in: device) {
-        apply(event, at: entry.at, fromTimeline: true)
+        apply(event, at: entry.at, fromTimeline: true, logs: isFresh)
       }
     }
     now = instant
@@ -155,8 +158,8 @@ extension AppState {
   }
 
   /// Applies a device event and keeps the UI's bookkeeping in step with the device.
-  mutating func apply(_ event: DeviceEvent, at instant: SimInstant, fromTimeline: Bool = false) {
-    logApplied(event, at: max(instant, device.now))
+  mutating func apply(_ event: DeviceEvent, at instant: SimInstant, fromTimeline: Bool = false, logs: Bool = true) {
+    if logs { logApplied(event, at: max(instant, device.now)) }
     if !fromTimeline { userEvents.append(TimelineEntry(at: max(instant, device.now), event: event)) }
     let record = device.apply(event, at: max(instant, device.now))
     if let record, let notification = record.notification {

@@ -257,3 +257,22 @@ struct MouseTests {
     #expect(!state.device.isLocked)
   }
 }
+
+@Suite("Seeking back with a journal")
+struct SeekJournalTests {
+  @Test func replayedEventsAreNotLoggedTwice() {
+    var state = AppState.demo()
+    state.logsAppliedEvents = true
+    _ = reduce(into: &state, .tick(start + .seconds(10)))
+    _ = reduce(into: &state, .command(.toggleLock))
+    _ = reduce(into: &state, .tick(start + .seconds(100)))
+    #expect(state.takeAppliedEvents().count == 4)  // unlock and three pushes
+    _ = reduce(into: &state, .command(.stepToPreviousPush))
+    #expect(state.takeAppliedEvents().isEmpty)
+    _ = reduce(into: &state, .tick(start + .seconds(100)))
+    #expect(state.takeAppliedEvents().isEmpty)
+    #expect(state.device.store.count == 9)
+    _ = reduce(into: &state, .command(.toggleLock))
+    #expect(state.takeAppliedEvents().count == 1)
+  }
+}
