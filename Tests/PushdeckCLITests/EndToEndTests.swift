@@ -168,6 +168,35 @@ struct EndToEndTests {
     try await server.waitUntil("exit=0") { $0.contains("exit=0") }
   }
 
+  @Test func timelineStepsForwardAndSeeksBackToThePreviousPush() async throws {
+    let server = TmuxServer(executable: try #require(tmuxPath))
+    defer { server.kill() }
+    let pidFile = NSTemporaryDirectory() + server.socket + ".pid"
+    defer { try? FileManager.default.removeItem(atPath: pidFile) }
+    try start(server, pidFile: pidFile)
+    guard try await server.waitUntil("the lock screen", showsLockScreen) else { return }
+    try server.run(["send-keys", "-t", "t", "t"])
+    guard try await server.waitUntil("the timeline pane", { $0.contains("0 of 3 arrived") }) else { return }
+    try server.run(["send-keys", "-t", "t", "."])
+    guard try await server.waitUntil("the first push", { $0.contains("1 of 3 arrived") }) else { return }
+    try server.run(["send-keys", "-t", "t", "."])
+    guard try await server.waitUntil("the second push", { $0.contains("2 of 3 arrived") }) else { return }
+    try server.run(["send-keys", "-t", "t", ","])
+    guard
+      try await server.waitUntil("back to the first push", { screen in
+        screen.contains("1 of 3 arrived") && screen.contains("▶ now 09:41:20")
+      })
+    else { return }
+    try server.run(["send-keys", "-t", "t", "g"])
+    try server.run(["send-keys", "-t", "t", "-l", "+5m"])
+    try server.run(["send-keys", "-t", "t", "Enter"])
+    try await server.waitUntil("everything arrived at 09:46:20") { screen in
+      screen.contains("3 of 3 arrived") && screen.contains("▶ now 09:46:20")
+    }
+    try server.run(["send-keys", "-t", "t", "q"])
+    try await server.waitUntil("exit=0") { $0.contains("exit=0") }
+  }
+
   @Test func mouseClickSelectsAndPressesSettings() async throws {
     let server = TmuxServer(executable: try #require(tmuxPath))
     defer { server.kill() }
