@@ -34,6 +34,8 @@ public func render(_ state: AppState, size: Size, theme: Theme, sleepTheme: Them
   case .center: CenterView(state: state).draw(into: &screenGrid, theme: theme)
   case .detail(let id): DetailView(state: state, id: id).draw(into: &screenGrid, theme: theme)
   }
+  // Beside a pane the banner drops over the screen's half, so the pane stays readable.
+  if splitsInspector { BannerView(state: state).draw(into: &screenGrid, theme: theme) }
   grid.paste(screenGrid, at: Point(column: 0, row: 0))
   if hasPane {
     let column = splitsInspector ? size.columns / 2 : 0
@@ -46,7 +48,7 @@ public func render(_ state: AppState, size: Size, theme: Theme, sleepTheme: Them
       grid.addHit(rect, nil)
     }
   }
-  BannerView(state: state).draw(into: &grid, theme: theme)
+  if !splitsInspector { BannerView(state: state).draw(into: &grid, theme: theme) }
   switch state.overlay {
   case .help?:
     HelpView().draw(into: &grid, theme: theme)
