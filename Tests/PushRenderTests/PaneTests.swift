@@ -35,6 +35,13 @@ struct TimelinePaneTests {
     #expect(!(0..<grid.width).contains { grid[$0, pastRow].style.isDim })
   }
 
+  @Test func timelinePaneBesideTheScreenAndNarrow() {
+    var state = demo(at: 60)
+    _ = reduce(into: &state, .command(.toggleTimeline))
+    expectGolden(frame(state, columns: 120, rows: 40), "timeline_demo_120x40.txt")
+    expectGolden(frame(state, columns: 44, rows: 16), "timeline_demo_44x16.txt")
+  }
+
   @Test func playPauseAndSpeedsGoToTheClockAsEffects() {
     var state = demo(at: 0)
     state.configurePlayback(isPlaying: false, speed: 1)
@@ -120,6 +127,14 @@ struct SettingsPaneTests {
     var state = settingsState()
     state.settingsApp = "com.example.messages"
     expectGolden(frame(state), "settings_messages_80x24.txt")
+  }
+
+  @Test func settingsPaneBesideTheScreenAndNarrow() {
+    var state = settingsState()
+    state.settingsApp = "com.example.bank"
+    state.settingsSelection = 8
+    expectGolden(frame(state, columns: 120, rows: 40), "settings_bank_120x40.txt")
+    expectGolden(frame(state, columns: 44, rows: 16), "settings_bank_44x16.txt")
   }
 
   @Test func focusCyclesThroughOffAndTheProfilesModes() {

@@ -137,7 +137,8 @@ struct SettingsView {
       var labelStyle = theme[base]
       if isSelected { labelStyle = labelStyle.over(theme[.selection]) }
       let indent = index > 2 ? "  " : ""
-      grid.write((isSelected ? "▸ " : "  ") + indent + setting.title, at: Point(column: left - 1, row: row), style: labelStyle, role: base, maxColumns: labelColumns + 2)
+      let label = TextLayout.truncate(indent + setting.title, toColumns: labelColumns - 1)
+      grid.write((isSelected ? "▸ " : "  ") + label, at: Point(column: left - 1, row: row), style: labelStyle, role: base, maxColumns: labelColumns + 2)
       let value = state.settingsValue(setting)
       let shown = setting.isSwitch ? (["On", "Unlocked"].contains(value) ? "● " : "○ ") + value : "◂ \(value) ▸"
       var valueStyle = theme[.actionButton]
