@@ -192,7 +192,7 @@ extension AppState {
     case .center:
       centerSelection = min(max(centerSelection + rows, 0), max(centerRows().count - 1, 0))
     case .lock:
-      lockSelection = min(max(lockSelection + rows, 0), max(lockScreenGroups().count - 1, 0))
+      lockSelection = min(max(lockSelection + rows, 0), max(lockScreenStacks().count - 1, 0))
     case .detail: break
     }
   }

@@ -36,15 +36,21 @@ extension AppState {
   /// The stacks the lock screen shows, in rank order, newest first in each; notifications of
   /// the Scheduled Summary card are left out (the card stands for them).
   public func lockScreenGroups(limit: Int = .max) -> [NotificationGroup] {
-    if let cache = lockGroupsCache, cache.revision == device.store.revision, cache.summary == summary {
-      return limit >= cache.groups.count ? cache.groups : Array(cache.groups.prefix(limit))
-    }
-    return computeLockScreenGroups(limit: limit)
+    computeLockScreenGroups(limit: limit)
   }
 
-  private func computeLockScreenGroups(limit: Int = .max) -> [NotificationGroup] {
+  /// The lock screen's stacks as the screen draws them: each with its newest notification only
+  /// (``NotificationGroup/count`` counts them all), cached between frames while nothing changes.
+  public func lockScreenStacks() -> [NotificationGroup] {
+    if let cache = lockGroupsCache, cache.revision == device.store.revision, cache.summary == summary {
+      return cache.groups
+    }
+    return computeLockScreenGroups(memberLimit: 1)
+  }
+
+  private func computeLockScreenGroups(limit: Int = .max, memberLimit: Int = .max) -> [NotificationGroup] {
     let inSummary = Set(summary)
-    return device.store.rankedGroups(limit: limit) { stored in
+    return device.store.rankedGroups(limit: limit, memberLimit: memberLimit) { stored in
       Self.showsOnLockScreen(stored) && !inSummary.contains(stored.id)
     }
   }
@@ -68,7 +74,7 @@ extension AppState {
     let revision = device.store.revision
     if lockGroupsCache?.revision != revision || lockGroupsCache?.summary != summary {
       lockGroupsCache = nil
-      lockGroupsCache = (revision, summary, computeLockScreenGroups())
+      lockGroupsCache = (revision, summary, computeLockScreenGroups(memberLimit: 1))
     }
     if screen == .lock {
       centerRowsCache = nil
@@ -86,8 +92,9 @@ extension AppState {
 
   private func computeCenterRows() -> [CenterRow] {
     var rows: [CenterRow] = []
-    for group in device.store.rankedGroups() {
-      if expanded.contains(group.key) && group.notifications.count > 1 {
+    // Collapsed stacks need only their front notification; expanded ones are copied whole.
+    for group in device.store.rankedGroups(memberLimit: 1, fullGroups: expanded) {
+      if expanded.contains(group.key) && group.count > 1 {
         rows.append(.header(group))
         for stored in group.notifications { rows.append(.item(group.key, stored)) }
       } else {
@@ -101,7 +108,7 @@ extension AppState {
   public var selectedNotification: NotificationID? {
     switch screen {
     case .lock:
-      let groups = lockScreenGroups()
+      let groups = lockScreenStacks()
       guard !groups.isEmpty else { return nil }
       return groups[min(max(lockSelection, 0), groups.count - 1)].notifications.first?.id
     case .center:

@@ -346,7 +346,7 @@ extension AppState {
   }
 
   private mutating func clampSelections() {
-    let lockCount = lockScreenGroups().count
+    let lockCount = lockScreenStacks().count
     lockSelection = min(max(lockSelection, 0), max(lockCount - 1, 0))
     if screen == .center {
       let rowCount = centerRows().count
@@ -387,7 +387,7 @@ extension AppState {
       expanded.remove(key)
       // Keep the selection on the collapsed stack.
       centerSelection = centerRows().firstIndex { $0.groupKey == key } ?? centerSelection
-    } else if case .stack(let group) = rows[centerSelection], group.notifications.count > 1 {
+    } else if case .stack(let group) = rows[centerSelection], group.count > 1 {
       expanded.insert(key)
     }
   }
@@ -414,7 +414,7 @@ extension AppState {
       let rows = centerRows()
       guard centerSelection < rows.count else { return [] }
       switch rows[centerSelection] {
-      case .stack(let group) where group.notifications.count > 1, .header(let group):
+      case .stack(let group) where group.count > 1, .header(let group):
         _ = group
         toggleExpand()
       case .stack(let group):

@@ -97,6 +97,17 @@ public struct NotificationGroup: Equatable, Sendable {
   public var notifications: [StoredNotification]
   /// The group's rank score (its best member's).
   public var score: Double
+  /// How many notifications the group holds; ``notifications`` may hold only the newest few
+  /// when it was built with a member limit.
+  public var count: Int
+
+  /// Creates a group; `count` defaults to the notifications given.
+  public init(key: GroupKey, notifications: [StoredNotification], score: Double, count: Int? = nil) {
+    self.key = key
+    self.notifications = notifications
+    self.score = score
+    self.count = count ?? notifications.count
+  }
 }
 
 /// The device's notifications: grouped into stacks, stacks ordered by rank.
@@ -267,8 +278,11 @@ public struct NotificationStore: Equatable, Sendable {
   ///   - limit: how many groups at most (screens need only what fits).
   ///   - includeHeld: whether notifications waiting for the summary are included.
   ///   - where: an extra filter on notifications (for example, what the lock screen shows).
+  ///   - memberLimit: how many of each group's newest notifications to copy (the count is
+  ///     still of all of them); groups in `fullGroups` are copied whole.
   public func rankedGroups(
-    limit: Int = .max, includeHeld: Bool = false, where include: (StoredNotification) -> Bool = { _ in true }
+    limit: Int = .max, memberLimit: Int = .max, fullGroups: Set<GroupKey> = [], includeHeld: Bool = false,
+    where include: (StoredNotification) -> Bool = { _ in true }
   ) -> [NotificationGroup] {
     var result: [NotificationGroup] = []
     var index = order.count - 1
@@ -276,10 +290,16 @@ public struct NotificationStore: Equatable, Sendable {
       let key = order[index].key
       index -= 1
       guard let group = groups[key] else { continue }
-      let members = group.members.reversed().compactMap { entries[$0] }
-        .filter { (includeHeld || $0.heldUntil == nil) && include($0) }
-      if members.isEmpty { continue }
-      result.append(NotificationGroup(key: key, notifications: members, score: group.score))
+      let copies = fullGroups.contains(key) ? Int.max : memberLimit
+      var members: [StoredNotification] = []
+      var count = 0
+      for id in group.members.reversed() {
+        guard let stored = entries[id], includeHeld || stored.heldUntil == nil, include(stored) else { continue }
+        count += 1
+        if members.count < copies { members.append(stored) }
+      }
+      if count == 0 { continue }
+      result.append(NotificationGroup(key: key, notifications: members, score: group.score, count: count))
     }
     return result
   }

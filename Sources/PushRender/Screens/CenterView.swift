@@ -82,8 +82,8 @@ struct CenterView {
     case .stack(let group):
       guard let front = group.notifications.first else { return Block(rows: 0) { _, _, _, _ in } }
       var card = NotificationCardView(
-        notification: state.displayed(front, threadCount: group.notifications.count),
-        app: state.appInfo(front.notification.bundleID), hiddenCount: group.notifications.count - 1,
+        notification: state.displayed(front, threadCount: group.count),
+        app: state.appInfo(front.notification.bundleID), hiddenCount: group.count - 1,
         now: state.now, maxBodyLines: 2)
       card.isSelected = isSelected
       return cardBlock(card, id: front.id, columns: columns)

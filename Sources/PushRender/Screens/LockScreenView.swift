@@ -87,8 +87,8 @@ public struct LockScreenView: Sendable {
     for (index, group) in stacks.enumerated() {
       guard let front = group.notifications.first else { continue }
       var card = NotificationCardView(
-        notification: state.displayed(front, threadCount: group.notifications.count),
-        app: state.appInfo(front.notification.bundleID), hiddenCount: group.notifications.count - 1,
+        notification: state.displayed(front, threadCount: group.count),
+        app: state.appInfo(front.notification.bundleID), hiddenCount: group.count - 1,
         now: state.now, maxBodyLines: 2)
       card.isSelected = index == selection
       cards.append(card)
@@ -97,7 +97,7 @@ public struct LockScreenView: Sendable {
   }
 
   private func drawCards(into grid: inout CellGrid, top: Int, bottom: Int, theme: Theme) {
-    let stacks = state.lockScreenGroups()
+    let stacks = state.lockScreenStacks()
     guard bottom >= top else { return }
     let available = bottom - top + 1
     // Only stacks that could be on screen get cards (each takes at least a row): those up to
@@ -147,7 +147,7 @@ public struct LockScreenView: Sendable {
     let remaining = visible.count - drawn + omitted
     guard remaining > 0 else { return }
     let hiddenGroups = stacks.suffix(max(0, min(stacks.count, remaining)))
-    let count = hiddenGroups.reduce(0) { $0 + $1.notifications.count }
+    let count = hiddenGroups.reduce(0) { $0 + $1.count }
     var names: [String] = []
     for group in hiddenGroups {
       let name = state.appInfo(group.key.bundleID).displayName
