@@ -37,4 +37,28 @@ static inline int pushdeck_cols(void) { return COLS; }
 static inline int pushdeck_setcchar(cchar_t *cell, const wchar_t *text, attr_t attrs, int pair) {
   return setcchar(cell, text, attrs, (short)(pair > 32767 ? 0 : pair), &pair);
 }
+// Mouse: button 1 clicks and the wheel (buttons 4 and 5), and one event read as plain ints.
+static inline void pushdeck_enable_mouse(void) {
+  mmask_t mask = BUTTON1_CLICKED | BUTTON1_DOUBLE_CLICKED | BUTTON4_PRESSED;
+#ifdef BUTTON5_PRESSED
+  mask |= BUTTON5_PRESSED;
+#endif
+  mousemask(mask, NULL);
+  mouseinterval(200);
+}
+static inline int pushdeck_key_mouse(void) { return KEY_MOUSE; }
+// 1 click, 2 double click, 4 wheel up, 5 wheel down, 0 anything else; -1 when no event.
+static inline int pushdeck_get_mouse(int *x, int *y) {
+  MEVENT event;
+  if (getmouse(&event) != OK) return -1;
+  *x = event.x;
+  *y = event.y;
+  if (event.bstate & BUTTON1_DOUBLE_CLICKED) return 2;
+  if (event.bstate & BUTTON1_CLICKED) return 1;
+  if (event.bstate & BUTTON4_PRESSED) return 4;
+#ifdef BUTTON5_PRESSED
+  if (event.bstate & BUTTON5_PRESSED) return 5;
+#endif
+  return 0;
+}
 #endif

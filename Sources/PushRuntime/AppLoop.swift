@@ -24,6 +24,8 @@ public final class AppLoop {
   private var clock: SimulationClock
   private var running: [Task<Void, Never>] = []
   private let afterTurn: ((inout AppState) -> Void)?
+  /// The last frame presented: mouse presses are resolved against its hit regions.
+  private var lastFrame = CellGrid(width: 0, height: 0)
 
   /// Creates a loop; nothing happens until ``run(maxTurns:)``.
   ///
@@ -47,6 +49,7 @@ public final class AppLoop {
     self.afterTurn = afterTurn
     self.state = state
     self.state.isManualClock = clock.mode == .manual
+    self.state.configurePlayback(isPlaying: clock.mode == .wall, speed: clock.speed)
     self.screen = screen
     self.input = input
     self.clock = clock
@@ -66,20 +69,20 @@ public final class AppLoop {
     let size = screen.size
     _ = reduce(into: &state, .resize(columns: size.columns, rows: size.rows))
     _ = reduce(into: &state, .tick(clock.now()))
-    var lastFrame = draw()
+    lastFrame = draw()
     var turns = 0
     while maxTurns.map({ turns < $0 }) ?? true {
       turns += 1
       var events: [Event] = []
       if let inputEvent = input.nextInput(timeoutMilliseconds: inputTimeoutMilliseconds),
-        let event = keyMap.event(for: inputEvent, mode: state.inputMode)
+        let event = event(for: inputEvent)
       {
         events.append(event)
       }
       events += inbox.drain().map { Event.actionFinished($0.id, $0.outcome) }
-      events.append(.tick(clock.now()))
-      for event in events {
-        if let status = handle(event) {
+      // The tick reads the clock after the other events, which may have moved or seeked it.
+      for event in events + [nil] {
+        if let status = handle(event ?? .tick(clock.now())) {
           afterTurn?(&state)
           return status
         }
@@ -94,6 +97,14 @@ public final class AppLoop {
       }
     }
     return nil
+  }
+
+  /// The event for terminal input: mouse presses hit what the last frame drew there.
+  private func event(for input: InputEvent) -> Event? {
+    if case .mouse(let x, let y, let kind) = input {
+      return KeyMap.mouseEvent(kind, target: lastFrame.hitTarget(at: Point(column: x, row: y)))
+    }
+    return keyMap.event(for: input, mode: state.inputMode)
   }
 
   /// Waits for the action handlers still running (tests call this before looking at outcomes).
@@ -113,6 +124,11 @@ public final class AppLoop {
         _ = reduce(into: &state, .tick(clock.now()))
       case .perform(let invocation):
         perform(invocation)
+      case .setClock(let running, let speed):
+        clock.set(running: running, speed: speed)
+      case .seekClock(let instant):
+        clock.seek(to: instant)
+        _ = reduce(into: &state, .tick(clock.now()))
       }
     }
     return nil

@@ -15,11 +15,11 @@ public struct SimulationClock: Sendable {
   }
 
   /// How time moves.
-  public let mode: Mode
+  public private(set) var mode: Mode
   /// How many simulated seconds pass per wall second in ``Mode/wall`` mode.
-  public let speed: Double
-  private let start: SimInstant
-  private let origin: ContinuousClock.Instant
+  public private(set) var speed: Double
+  private var start: SimInstant
+  private var origin: ContinuousClock.Instant
   private var offset: SimDuration
 
   /// Starts a clock at a simulated instant.
@@ -38,6 +38,25 @@ public struct SimulationClock: Sendable {
     let milliseconds = elapsed.seconds * 1000 + elapsed.attoseconds / 1_000_000_000_000_000
     let scaled = Int64((Double(milliseconds) * speed).rounded())
     return start + offset + SimDuration(milliseconds: scaled)
+  }
+
+  /// Runs with the wall clock (`running`) or stops (manual), at `speed` simulated seconds per
+  /// real second; simulated time carries on from where it is.
+  public mutating func set(running: Bool, speed: Double, at wall: ContinuousClock.Instant = .now) {
+    rebase(at: wall)
+    mode = running ? .wall : .manual
+    if speed > 0 { self.speed = speed }
+  }
+
+  /// Sets simulated time to `instant` (backwards too, for seeking).
+  public mutating func seek(to instant: SimInstant, at wall: ContinuousClock.Instant = .now) {
+    start = instant
+    origin = wall
+    offset = SimDuration(milliseconds: 0)
+  }
+
+  private mutating func rebase(at wall: ContinuousClock.Instant) {
+    seek(to: now(at: wall), at: wall)
   }
 
   /// Moves simulated time forward.

@@ -58,6 +58,7 @@ public final class CursesTerminal: TerminalScreen, InputSource {
     nonl()
     keypad(window, true)
     set_escdelay(25)
+    pushdeck_enable_mouse()
     curs_set(0)
     var colorCount = 0
     if !noColor, has_colors() {
@@ -144,6 +145,7 @@ public final class CursesTerminal: TerminalScreen, InputSource {
   private func keyEvent(forKeyCode code: Int32) -> InputEvent {
     switch code {
     case KEY_RESIZE: .resize(columns: Int(getmaxx(window)), rows: Int(getmaxy(window)))
+    case pushdeck_key_mouse(): mouseEvent() ?? .key(.unknown(code))
     case KEY_UP: .key(.up)
     case KEY_DOWN: .key(.down)
     case KEY_LEFT: .key(.left)
@@ -152,6 +154,21 @@ public final class CursesTerminal: TerminalScreen, InputSource {
     case KEY_BACKSPACE, KEY_DC: .key(.backspace)
     default: .key(.unknown(code))
     }
+  }
+
+  /// Reads the mouse event ncurses queued with `KEY_MOUSE`.
+  private func mouseEvent() -> InputEvent? {
+    var x: Int32 = 0
+    var y: Int32 = 0
+    let kind: MouseKind
+    switch pushdeck_get_mouse(&x, &y) {
+    case 1: kind = .click
+    case 2: kind = .doubleClick
+    case 4: kind = .wheelUp
+    case 5: kind = .wheelDown
+    default: return nil
+    }
+    return .mouse(x: Int(x), y: Int(y), kind: kind)
   }
 
   /// Names the key for a character code from `wget_wch`.

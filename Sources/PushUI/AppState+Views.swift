@@ -36,8 +36,21 @@ extension AppState {
   /// The stacks the lock screen shows, in rank order, newest first in each; notifications of
   /// the Scheduled Summary card are left out (the card stands for them).
   public func lockScreenGroups(limit: Int = .max) -> [NotificationGroup] {
+    computeLockScreenGroups(limit: limit)
+  }
+
+  /// The lock screen's stacks as the screen draws them: each with its newest notification only
+  /// (``NotificationGroup/count`` counts them all), cached between frames while nothing changes.
+  public func lockScreenStacks() -> [NotificationGroup] {
+    if let cache = lockGroupsCache, cache.revision == device.store.revision, cache.summary == summary {
+      return cache.groups
+    }
+    return computeLockScreenGroups(memberLimit: 1)
+  }
+
+  private func computeLockScreenGroups(limit: Int = .max, memberLimit: Int = .max) -> [NotificationGroup] {
     let inSummary = Set(summary)
-    return device.store.rankedGroups(limit: limit) { stored in
+    return device.store.rankedGroups(limit: limit, memberLimit: memberLimit) { stored in
       Self.showsOnLockScreen(stored) && !inSummary.contains(stored.id)
     }
   }
@@ -49,9 +62,39 @@ extension AppState {
 
   /// Notification Center's rows: groups in rank order, expanded ones one row per notification.
   public func centerRows() -> [CenterRow] {
+    if let cache = centerRowsCache, cache.revision == device.store.revision, cache.expanded == expanded {
+      return cache.rows
+    }
+    return computeCenterRows()
+  }
+
+  /// Recomputes the lock screen's stacks and (when it shows) Notification Center's rows if the
+  /// store changed since they were cached, so a frame with nothing new does not scan the store.
+  mutating func refreshViewCaches() {
+    let revision = device.store.revision
+    if lockGroupsCache?.revision != revision || lockGroupsCache?.summary != summary {
+      lockGroupsCache = nil
+      lockGroupsCache = (revision, summary, computeLockScreenGroups(memberLimit: 1))
+    }
+    if screen == .lock {
+      centerRowsCache = nil
+    } else if centerRowsCache?.revision != revision || centerRowsCache?.expanded != expanded {
+      centerRowsCache = nil
+      centerRowsCache = (revision, expanded, computeCenterRows())
+    }
+  }
+
+  /// Forgets the cached stacks and rows (the device was replaced).
+  mutating func invalidateViewCaches() {
+    lockGroupsCache = nil
+    centerRowsCache = nil
+  }
+
+  private func computeCenterRows() -> [CenterRow] {
     var rows: [CenterRow] = []
-    for group in device.store.rankedGroups() {
-      if expanded.contains(group.key) && group.notifications.count > 1 {
+    // Collapsed stacks need only their front notification; expanded ones are copied whole.
+    for group in device.store.rankedGroups(memberLimit: 1, fullGroups: expanded) {
+      if expanded.contains(group.key) && group.count > 1 {
         rows.append(.header(group))
         for stored in group.notifications { rows.append(.item(group.key, stored)) }
       } else {
@@ -65,7 +108,7 @@ extension AppState {
   public var selectedNotification: NotificationID? {
     switch screen {
     case .lock:
-      let groups = lockScreenGroups()
+      let groups = lockScreenStacks()
       guard !groups.isEmpty else { return nil }
       return groups[min(max(lockSelection, 0), groups.count - 1)].notifications.first?.id
     case .center:

@@ -10,6 +10,27 @@ public enum Screen: Equatable, Sendable {
   case detail(NotificationID)
 }
 
+/// A tool pane beside (wide terminals) or over (narrow ones) the screen.
+public enum Pane: Equatable, Sendable {
+  /// The scenario or capture timeline with playback controls.
+  case timeline
+  /// Focus, lock and the selected app's authorization and settings.
+  case settings
+}
+
+/// A one-line field in the status line that takes typed text.
+public enum Prompt: Equatable, Sendable {
+  /// Seek to a time: `+5m`, `-30s`, `09:45`.
+  case seek(String)
+
+  /// The text typed so far.
+  public var text: String {
+    switch self {
+    case .seek(let text): text
+    }
+  }
+}
+
 /// What is drawn over the screen and takes the keys first.
 public enum Overlay: Equatable, Sendable {
   /// The help overlay listing every key.
@@ -57,8 +78,10 @@ public struct Toast: Equatable, Sendable {
 public enum InputMode: Equatable, Sendable {
   /// Keys are looked up in the key map.
   case commands
-  /// Printable keys are typed into the reply field.
+  /// Printable keys are typed into the reply field or the prompt.
   case textEntry
+  /// The settings pane: ← → change the highlighted setting; other keys are commands.
+  case settings
 }
 
 /// The front end's state: the simulated device, the events still to come, and what the UI shows.
@@ -95,6 +118,22 @@ public struct AppState: Sendable {
   public var overlay: Overlay?
   /// Whether the inspector pane is open.
   public var isInspectorOpen = false
+  /// The tool pane showing (timeline or settings), if any; it takes the inspector's place.
+  public var pane: Pane?
+  /// The status-line field taking typed text, if any.
+  public internal(set) var prompt: Prompt?
+  /// Whether the clock is playing and how fast.
+  public internal(set) var playback = Playback()
+  /// The device as it started, kept so seeking back can rebuild it and replay the timeline.
+  public let initialDevice: DeviceSimulator
+  /// Device events the user caused (lock, clear, settings…), replayed when seeking back.
+  public internal(set) var userEvents: [TimelineEntry] = []
+  /// How many timeline entries have been logged for the shell's journal (the most ever applied).
+  var journaledTimelineCount = 0
+  /// The highlighted row of the settings pane.
+  public var settingsSelection = 0
+  /// The app the settings pane shows.
+  public var settingsApp: String?
   /// Banners waiting or showing; the first one is on screen.
   public internal(set) var banners: [Banner] = []
   /// The message above the status bar, if any.
@@ -119,6 +158,10 @@ public struct AppState: Sendable {
   var held: Set<NotificationID> = []
   /// Each notification's delivery record, by its index in `device.records`.
   var recordIndex: [NotificationID: Int] = [:]
+  /// The lock screen's stacks as last computed, with the store revision and summary they used.
+  var lockGroupsCache: (revision: Int, summary: [NotificationID], groups: [NotificationGroup])?
+  /// Notification Center's rows as last computed, with the store revision and expansions used.
+  var centerRowsCache: (revision: Int, expanded: Set<GroupKey>, rows: [CenterRow])?
 
   /// Creates the state for a device and the events still to come.
   ///
@@ -132,6 +175,7 @@ public struct AppState: Sendable {
     terminalRows: Int = 24
   ) {
     self.device = device
+    self.initialDevice = device
     self.timeline = timeline.enumerated().sorted { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) }
       .map(\.element)
     self.now = device.now
@@ -145,6 +189,8 @@ public struct AppState: Sendable {
   /// How keys are read now.
   public var inputMode: InputMode {
     if case .actionSheet(let sheet)? = overlay, case .reply = sheet.stage { return .textEntry }
+    if prompt != nil { return .textEntry }
+    if overlay == nil, pane == .settings { return .settings }
     return .commands
   }
 

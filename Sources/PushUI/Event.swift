@@ -40,6 +40,40 @@ public enum Command: Equatable, Sendable {
   case insertText(String)
   /// Delete the last character of the reply field.
   case deleteBackward
+  /// Show or hide the timeline pane.
+  case toggleTimeline
+  /// Show or hide the settings pane.
+  case toggleSettings
+  /// Play or pause the timeline.
+  case togglePlay
+  /// Seek back to the previous push (rebuilding the device and replaying up to it).
+  case stepToPreviousPush
+  /// Play faster or slower (0.5× … 1000×, instant).
+  case faster, slower
+  /// Open the "go to time" prompt.
+  case beginSeek
+  /// The settings pane: change the highlighted setting to its previous or next value.
+  case adjustSetting(Int)
+  /// A mouse press resolved against the last frame: what was under the pointer.
+  case click(HitTarget, isDouble: Bool)
+  /// The mouse wheel: scroll by rows (negative is up).
+  case scroll(Int)
+}
+
+/// Something on screen a mouse press can hit, recorded by the renderer as it draws.
+public enum HitTarget: Equatable, Hashable, Sendable {
+  /// A stack on the lock screen (index into ``AppState/lockScreenGroups(limit:)``).
+  case lockRow(Int)
+  /// A row of Notification Center (index into ``AppState/centerRows()``).
+  case centerRow(Int)
+  /// An action-sheet button (index into ``AppState/actions(for:)``).
+  case action(Int)
+  /// A row of the settings pane.
+  case settingsRow(Int)
+  /// Provisional Keep… or Turn Off under a Notification Center row.
+  case provisional(row: Int, keep: Bool)
+  /// The banner.
+  case banner
 }
 
 /// Something that happened, fed to ``reduce(into:_:)``.
@@ -65,6 +99,10 @@ public enum Effect: Equatable, Sendable {
   /// Hand a chosen action to the action handler; its outcome comes back as
   /// ``Event/actionFinished(_:_:)``.
   case perform(ActionInvocation)
+  /// Run or stop the simulation clock, at `speed` simulated seconds per real second.
+  case setClock(running: Bool, speed: Double)
+  /// Set the simulation clock back to an earlier instant (the state was rebuilt to it).
+  case seekClock(to: SimInstant)
 }
 
 /// How long a toast stays, in simulated time.
@@ -72,6 +110,7 @@ let toastDuration = SimDuration.seconds(4)
 
 /// Applies an event to the state and returns the effects the shell must perform.
 public func reduce(into state: inout AppState, _ event: Event) -> [Effect] {
+  defer { state.refreshViewCaches() }
   switch event {
   case .tick(let now):
     state.advance(to: now)
@@ -104,7 +143,12 @@ extension AppState {
       let entry = timeline[timelineCursor]
       timelineCursor += 1
       device.advance(to: max(entry.at, device.now))
-      if let event = Scenario.deviceEvent(for: entry.event, in: device) { apply(event, at: entry.at) }
+      // After a seek back, entries the shell already journalled are replayed but not logged again.
+      let isFresh = timelineCursor > journaledTimelineCount
+      journaledTimelineCount = max(journaledTimelineCount, timelineCursor)
+      if let event = Scenario.deviceEvent(for: entry.event, in: device) {
+        apply(event, at: entry.at, fromTimeline: true, logs: isFresh)
+      }
     }
     now = instant
     device.advance(to: instant)
@@ -114,8 +158,9 @@ extension AppState {
   }
 
   /// Applies a device event and keeps the UI's bookkeeping in step with the device.
-  mutating func apply(_ event: DeviceEvent, at instant: SimInstant) {
-    logApplied(event, at: max(instant, device.now))
+  mutating func apply(_ event: DeviceEvent, at instant: SimInstant, fromTimeline: Bool = false, logs: Bool = true) {
+    if logs { logApplied(event, at: max(instant, device.now)) }
+    if !fromTimeline { userEvents.append(TimelineEntry(at: max(instant, device.now), event: event)) }
     let record = device.apply(event, at: max(instant, device.now))
     if let record, let notification = record.notification {
       recordIndex[notification.id] = record.index
@@ -216,6 +261,7 @@ extension AppState {
       overlay = .actionSheet(ActionSheet(notification: id))
     case .toggleInspector:
       isInspectorOpen.toggle()
+      if isInspectorOpen { pane = nil }
     case .toggleHelp:
       overlay = overlay == .help ? nil : .help
     case .toggleLock:
@@ -228,11 +274,44 @@ extension AppState {
     case .keepProvisional, .turnOffProvisional:
       setProvisional(keep: command == .keepProvisional)
     case .insertText(let text):
+      if case .seek(let typed)? = prompt {
+        prompt = .seek(typed + text)
+        return []
+      }
       if case .actionSheet(var sheet)? = overlay, case .reply(let actionID, let typed) = sheet.stage {
         sheet.stage = .reply(actionID: actionID, text: typed + text)
         overlay = .actionSheet(sheet)
       }
+    case .toggleTimeline:
+      pane = pane == .timeline ? nil : .timeline
+      if pane != nil { isInspectorOpen = false }
+    case .toggleSettings:
+      if pane == .settings {
+        pane = nil
+      } else {
+        pane = .settings
+        isInspectorOpen = false
+        settingsApp = selectedNotification.flatMap { device.store[$0]?.notification.bundleID } ?? settingsApp
+      }
+    case .togglePlay:
+      return togglePlay()
+    case .stepToPreviousPush:
+      return stepToPreviousPush()
+    case .faster, .slower:
+      return changeSpeed(by: command == .faster ? 1 : -1)
+    case .beginSeek:
+      prompt = .seek("")
+    case .adjustSetting(let step):
+      if pane == .settings, overlay == nil { adjustSetting(by: step) }
+    case .click(let target, let isDouble):
+      return click(target, isDouble: isDouble)
+    case .scroll(let rows):
+      scroll(by: rows)
     case .deleteBackward:
+      if case .seek(let typed)? = prompt {
+        prompt = .seek(String(typed.dropLast()))
+        return []
+      }
       if case .actionSheet(var sheet)? = overlay, case .reply(let actionID, let typed) = sheet.stage {
         sheet.stage = .reply(actionID: actionID, text: String(typed.dropLast()))
         overlay = .actionSheet(sheet)
@@ -243,10 +322,14 @@ extension AppState {
   }
 
   private mutating func goBack() {
-    if overlay != nil {
+    if prompt != nil {
+      prompt = nil
+    } else if overlay != nil {
       overlay = nil
     } else if isInspectorOpen {
       isInspectorOpen = false
+    } else if pane != nil {
+      pane = nil
     } else if !banners.isEmpty {
       banners.removeFirst()
       if !banners.isEmpty { banners[0].shownAt = now }
@@ -263,7 +346,7 @@ extension AppState {
   }
 
   private mutating func clampSelections() {
-    let lockCount = lockScreenGroups().count
+    let lockCount = lockScreenStacks().count
     lockSelection = min(max(lockSelection, 0), max(lockCount - 1, 0))
     if screen == .center {
       let rowCount = centerRows().count
@@ -280,6 +363,10 @@ extension AppState {
       overlay = .actionSheet(sheet)
       return
     }
+    if pane == .settings {
+      settingsSelection = min(max(settingsSelection + step, 0), settingsRows().count - 1)
+      return
+    }
     switch screen {
     case .lock: lockSelection += step
     case .center: centerSelection += step
@@ -288,6 +375,10 @@ extension AppState {
   }
 
   private mutating func toggleExpand() {
+    if overlay == nil, pane == .settings {
+      _ = toggleSetting()
+      return
+    }
     guard screen == .center else { return }
     let rows = centerRows()
     guard centerSelection < rows.count else { return }
@@ -296,12 +387,21 @@ extension AppState {
       expanded.remove(key)
       // Keep the selection on the collapsed stack.
       centerSelection = centerRows().firstIndex { $0.groupKey == key } ?? centerSelection
-    } else if case .stack(let group) = rows[centerSelection], group.notifications.count > 1 {
+    } else if case .stack(let group) = rows[centerSelection], group.count > 1 {
       expanded.insert(key)
     }
   }
 
   private mutating func activate() -> [Effect] {
+    if case .seek(let text)? = prompt {
+      prompt = nil
+      guard let target = seekTarget(text) else {
+        showToast("Go to: try +5m, -30s or 09:45")
+        return []
+      }
+      return seek(to: target)
+    }
+    if overlay == nil, pane == .settings { return toggleSetting() }
     if case .actionSheet(let sheet)? = overlay { return choose(in: sheet) }
     if overlay == .help {
       overlay = nil
@@ -314,7 +414,7 @@ extension AppState {
       let rows = centerRows()
       guard centerSelection < rows.count else { return [] }
       switch rows[centerSelection] {
-      case .stack(let group) where group.notifications.count > 1, .header(let group):
+      case .stack(let group) where group.count > 1, .header(let group):
         _ = group
         toggleExpand()
       case .stack(let group):

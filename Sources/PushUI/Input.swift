@@ -28,6 +28,18 @@ public enum InputEvent: Equatable, Sendable {
   case resize(columns: Int, rows: Int)
   /// A termination signal arrived (SIGINT, SIGTERM).
   case signal(Int32)
+  /// A mouse button or the wheel, at a cell (column `x`, row `y`, from the top left).
+  case mouse(x: Int, y: Int, kind: MouseKind)
+}
+
+/// What the mouse did.
+public enum MouseKind: Equatable, Sendable {
+  /// Button 1 pressed and released.
+  case click
+  /// Button 1 clicked twice.
+  case doubleClick
+  /// The wheel turned up or down.
+  case wheelUp, wheelDown
 }
 
 /// Maps keys to commands.
@@ -50,11 +62,17 @@ public struct KeyMap: Equatable, Sendable {
     ("a", "actions (long press)", [(.character("a"), .showActions)]),
     ("x  X  C", "clear one · its group · all", [(.character("x"), .clearSelected), (.character("X"), .clearGroup), (.character("C"), .clearAll)]),
     ("K  T", "provisional: Keep… · Turn Off", [(.character("K"), .keepProvisional), (.character("T"), .turnOffProvisional)]),
-    ("i", "inspector pane", [(.character("i"), .toggleInspector)]),
+    (
+      "i  t  s", "inspector · timeline · settings pane (← → edit)",
+      [(.character("i"), .toggleInspector), (.character("t"), .toggleTimeline), (.character("s"), .toggleSettings)]
+    ),
     ("l", "lock or unlock the phone", [(.character("l"), .toggleLock)]),
     ("d", "Do Not Disturb on/off", [(.character("d"), .toggleDoNotDisturb)]),
     ("]  }", "clock +1 minute · +1 hour", [(.character("]"), .advanceClock(.minutes(1))), (.character("}"), .advanceClock(.hours(1)))]),
-    (".", "clock to the next push", [(.character("."), .stepToNextEvent)]),
+    (",  .", "seek to the previous · next push", [(.character(","), .stepToPreviousPush), (.character("."), .stepToNextEvent)]),
+    ("p", "play or pause the timeline", [(.character("p"), .togglePlay)]),
+    ("+  -", "faster · slower: 0.5× … 1000×, instant", [(.character("+"), .faster), (.character("="), .faster), (.character("-"), .slower)]),
+    ("g", "go to a time: +5m, -30s, 09:45", [(.character("g"), .beginSeek)]),
     ("?", "this help", [(.character("?"), .toggleHelp)]),
     ("q", "quit", [(.character("q"), .quit), (.character("Q"), .quit)]),
   ]
@@ -62,6 +80,9 @@ public struct KeyMap: Equatable, Sendable {
   /// The default bindings: every key in ``documented``.
   public static let standard = KeyMap(
     bindings: Dictionary(documented.flatMap(\.bindings), uniquingKeysWith: { first, _ in first }))
+
+  /// What the settings pane reads differently: ← and → change the highlighted value.
+  public static let settingsOverrides: [Key: Command] = [.left: .adjustSetting(-1), .right: .adjustSetting(1)]
 
   /// The command for a key, if bound.
   public func command(for key: Key) -> Command? { bindings[key] }
@@ -76,6 +97,7 @@ public struct KeyMap: Equatable, Sendable {
   public func event(for input: InputEvent, mode: InputMode) -> Event? {
     switch input {
     case .key(let key):
+      if mode == .settings, let command = Self.settingsOverrides[key] { return .command(command) }
       guard mode == .textEntry else { return command(for: key).map(Event.command) }
       switch key {
       case .character(let character): return .command(.insertText(String(character)))
@@ -86,6 +108,17 @@ public struct KeyMap: Equatable, Sendable {
       }
     case .resize(let columns, let rows): return .resize(columns: columns, rows: rows)
     case .signal(let number): return .terminationRequested(signal: number)
+    case .mouse(_, _, let kind): return Self.mouseEvent(kind, target: nil)
+    }
+  }
+
+  /// Turns a mouse event into an event, given what the last frame drew under the pointer.
+  public static func mouseEvent(_ kind: MouseKind, target: HitTarget?) -> Event? {
+    switch kind {
+    case .wheelUp: return .command(.scroll(-1))
+    case .wheelDown: return .command(.scroll(1))
+    case .click, .doubleClick:
+      return target.map { .command(.click($0, isDouble: kind == .doubleClick)) }
     }
   }
 }

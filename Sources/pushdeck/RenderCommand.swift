@@ -57,7 +57,17 @@ struct RenderCommand: ParsableCommand {
   @Flag(name: .long, help: "Append the style runs (role and colours per cell range) to text output.")
   var styles = false
 
+  @Option(name: .long, help: .hidden)
+  var bench: String?
+
   func run() throws {
+    if let bench {
+      let counts = bench.split(separator: ",").compactMap { Int($0) }
+      let parts = size.lowercased().split(separator: "x").compactMap { Int($0) }
+      let benchSize = parts.count == 2 ? Size(columns: parts[0], rows: parts[1]) : Size(columns: 200, rows: 60)
+      print(FrameBenchmark.run(counts: counts.isEmpty ? [10_000, 1_000_000] : counts, size: benchSize))
+      return
+    }
     let parts = size.lowercased().split(whereSeparator: { $0 == "x" || $0 == "×" })
     guard parts.count == 2, let columns = Int(parts[0]), let rows = Int(parts[1]), columns > 0,
       rows > 0, columns <= 1000, rows <= 1000

@@ -17,7 +17,9 @@ struct RunCommand: AsyncParsableCommand {
       Scenarios (.yaml) bring their device and timeline; payload files arrive three simulated \
       seconds apart; capture lines arrive at their `at` times. Without inputs the built-in demo opens.
       Keys: ? lists them all. n or Tab opens Notification Center, Enter opens or expands, \
-      a shows actions, i the inspector, . moves the clock to the next push, ] one minute on, q quits.
+      a shows actions, i the inspector, t the timeline (p plays, , . previous/next push, + - speed, \
+      g goes to a time), s settings (Focus, lock, each app's settings), ] one minute on, q quits. \
+      The mouse selects, opens and presses buttons; the wheel scrolls.
       NO_COLOR disables colour. Themes are looked up in $PUSHDECK_THEMES or the themes/ folder.
       """
   )

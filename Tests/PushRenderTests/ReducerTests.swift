@@ -95,7 +95,7 @@ struct ReducerTests {
     _ = reduce(into: &state, .command(.clearSelected))
     #expect(state.device.store.count == 2)
     let groupSize = state.centerRows().first.map { row -> Int in
-      if case .stack(let group) = row { return group.notifications.count }
+      if case .stack(let group) = row { return group.count }
       return 0
     } ?? 0
     _ = reduce(into: &state, .command(.clearGroup))

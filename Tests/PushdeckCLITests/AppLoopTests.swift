@@ -27,6 +27,43 @@ struct AppLoopTests {
     #expect(terminal.frames.last?.textDump().contains("3 new messages") == true)
   }
 
+  @Test func previousPushSeeksBackInOnePress() {
+    let terminal = FakeTerminal(
+      size: Size(columns: 80, rows: 24),
+      script: [.key(.character(".")), .key(.character(".")), .key(.character(","))])
+    let loop = makeLoop(terminal)
+    loop.run(maxTurns: 3)
+    #expect(loop.state.now == DemoScenario.start + .seconds(20))
+    #expect(loop.state.pendingEventCount == 2)
+  }
+
+  @Test func playingRunsTheClockAndSpeedChangesReachIt() {
+    let terminal = FakeTerminal(
+      size: Size(columns: 80, rows: 24), script: [.key(.character("p")), .key(.character("+"))])
+    let loop = makeLoop(terminal)
+    loop.run(maxTurns: 2)
+    #expect(loop.state.playback.isPlaying)
+    #expect(loop.state.playback.speed == .times(2))
+  }
+
+  @Test func mouseClicksHitWhatTheLastFrameDrew() throws {
+    let terminal = FakeTerminal(size: Size(columns: 80, rows: 40), script: [.key(.character("n"))])
+    let loop = makeLoop(terminal)
+    loop.run(maxTurns: 1)
+    let frame = try #require(terminal.frames.last)
+    var point: Point?
+    for row in 0..<frame.height where point == nil {
+      for column in 0..<frame.width where frame.hitTarget(at: Point(column: column, row: row)) == .centerRow(2) {
+        point = Point(column: column, row: row)
+        break
+      }
+    }
+    let hit = try #require(point)
+    terminal.script = [.mouse(x: hit.column, y: hit.row, kind: .click), .mouse(x: 0, y: 0, kind: .wheelDown)]
+    loop.run(maxTurns: 2)
+    #expect(loop.state.centerSelection == 3)
+  }
+
   @Test func resizeRendersAtTheNewSize() {
     let terminal = FakeTerminal(
       size: Size(columns: 80, rows: 24), script: [.resize(columns: 30, rows: 10)])

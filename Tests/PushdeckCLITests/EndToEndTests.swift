@@ -57,6 +57,15 @@ private struct TmuxServer {
   }
 }
 
+/// The lines of a screen with trailing spaces and trailing empty lines removed.
+private func trimmedLines(_ text: String) -> [String] {
+  var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+    String(line.reversed().drop { $0 == " " }.reversed())
+  }
+  while lines.last?.isEmpty == true { lines.removeLast() }
+  return lines
+}
+
 private func showsLockScreen(_ screen: String) -> Bool {
   screen.contains("Monday, November 23") && screen.contains("Messages")
 }
@@ -115,6 +124,98 @@ struct EndToEndTests {
     try await server.waitUntil("the Messages stack expanded") { screen in
       screen.contains("Show less") && screen.contains("I booked a table")
     }
+    try server.run(["send-keys", "-t", "t", "q"])
+    try await server.waitUntil("exit=0") { $0.contains("exit=0") }
+  }
+
+  @Test func resizingRedrawsWithoutGarbageAndTooSmallShowsAMessage() async throws {
+    let server = TmuxServer(executable: try #require(tmuxPath))
+    defer { server.kill() }
+    let pidFile = NSTemporaryDirectory() + server.socket + ".pid"
+    defer { try? FileManager.default.removeItem(atPath: pidFile) }
+    try start(server, pidFile: pidFile)
+    guard try await server.waitUntil("the lock screen", showsLockScreen) else { return }
+    try server.run(["send-keys", "-t", "t", "n"])
+    guard try await server.waitUntil("Notification Center", { $0.contains("Notification Center · manual") }) else { return }
+    let binary = try #require(pushdeckBinary())
+    /// The frame `pushdeck render` draws for the same state, without the status line (which
+    /// shows the manual clock in the pane), trailing spaces trimmed as capture-pane does.
+    func expected(_ size: String) throws -> [String] {
+      let output = try runSubprocess(
+        binary, ["render", "--screen", "center", "--size", size, "--at", "09:41"], captureOutput: true
+      ).output
+      return Array(trimmedLines(output).dropLast())
+    }
+    func matches(_ screen: String, _ expected: [String], columns: Int) -> Bool {
+      let lines = trimmedLines(screen)
+      return lines.count == expected.count + 1 && Array(lines.dropLast()) == expected
+        && lines.allSatisfy { $0.unicodeScalars.count <= columns * 4 }
+    }
+    let small = try expected("60x20")
+    try server.run(["resize-window", "-t", "t", "-x", "60", "-y", "20"])
+    guard try await server.waitUntil("the 60×20 frame, exactly as render draws it", { matches($0, small, columns: 60) })
+    else { return }
+    try server.run(["resize-window", "-t", "t", "-x", "30", "-y", "10"])
+    try await server.waitUntil("the too-small message") { screen in
+      screen.contains("Terminal too small") && !screen.contains("Notification Center")
+    }
+    let full = try expected("80x24")
+    try server.run(["resize-window", "-t", "t", "-x", "80", "-y", "24"])
+    try await server.waitUntil("the 80×24 frame again, with nothing left of the message") { screen in
+      matches(screen, full, columns: 80) && !screen.contains("too small")
+    }
+    try server.run(["send-keys", "-t", "t", "q"])
+    try await server.waitUntil("exit=0") { $0.contains("exit=0") }
+  }
+
+  @Test func timelineStepsForwardAndSeeksBackToThePreviousPush() async throws {
+    let server = TmuxServer(executable: try #require(tmuxPath))
+    defer { server.kill() }
+    let pidFile = NSTemporaryDirectory() + server.socket + ".pid"
+    defer { try? FileManager.default.removeItem(atPath: pidFile) }
+    try start(server, pidFile: pidFile)
+    guard try await server.waitUntil("the lock screen", showsLockScreen) else { return }
+    try server.run(["send-keys", "-t", "t", "t"])
+    guard try await server.waitUntil("the timeline pane", { $0.contains("0 of 3 arrived") }) else { return }
+    try server.run(["send-keys", "-t", "t", "."])
+    guard try await server.waitUntil("the first push", { $0.contains("1 of 3 arrived") }) else { return }
+    try server.run(["send-keys", "-t", "t", "."])
+    guard try await server.waitUntil("the second push", { $0.contains("2 of 3 arrived") }) else { return }
+    try server.run(["send-keys", "-t", "t", ","])
+    guard
+      try await server.waitUntil("back to the first push", { screen in
+        screen.contains("1 of 3 arrived") && screen.contains("▶ now 09:41:20")
+      })
+    else { return }
+    try server.run(["send-keys", "-t", "t", "g"])
+    try server.run(["send-keys", "-t", "t", "-l", "+5m"])
+    try server.run(["send-keys", "-t", "t", "Enter"])
+    try await server.waitUntil("everything arrived at 09:46:20") { screen in
+      screen.contains("3 of 3 arrived") && screen.contains("▶ now 09:46:20")
+    }
+    try server.run(["send-keys", "-t", "t", "q"])
+    try await server.waitUntil("exit=0") { $0.contains("exit=0") }
+  }
+
+  @Test func mouseClickSelectsAndPressesSettings() async throws {
+    let server = TmuxServer(executable: try #require(tmuxPath))
+    defer { server.kill() }
+    let pidFile = NSTemporaryDirectory() + server.socket + ".pid"
+    defer { try? FileManager.default.removeItem(atPath: pidFile) }
+    try start(server, pidFile: pidFile)
+    guard try await server.waitUntil("the lock screen", showsLockScreen) else { return }
+    try server.run(["send-keys", "-t", "t", "s"])
+    guard try await server.waitUntil("the settings pane", { $0.contains("○ Locked") }) else { return }
+    // An X10 mouse report (what ncurses reads for tmux): ESC [ M, button+32, column+33, row+33;
+    // a press and a release make a click. The "Phone" row is the pane's second line (row 2).
+    func click(column: Int, row: Int) -> String {
+      let position = String(UnicodeScalar(UInt8(33 + column))) + String(UnicodeScalar(UInt8(33 + row)))
+      return "\u{1B}[M " + position + "\u{1B}[M#" + position
+    }
+    try server.run(["send-keys", "-t", "t", "-l", click(column: 5, row: 2)])
+    guard try await server.waitUntil("the Phone row selected", { $0.contains("▸ Phone") }) else { return }
+    try server.run(["send-keys", "-t", "t", "-l", click(column: 5, row: 2)])
+    try await server.waitUntil("the phone unlocked by the second click") { $0.contains("● Unlocked") }
     try server.run(["send-keys", "-t", "t", "q"])
     try await server.waitUntil("exit=0") { $0.contains("exit=0") }
   }

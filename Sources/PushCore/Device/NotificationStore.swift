@@ -106,6 +106,17 @@ public struct NotificationGroup: Equatable, Sendable {
   public var notifications: [StoredNotification]
   /// The group's rank score (its best member's).
   public var score: Double
+  /// How many notifications the group holds; ``notifications`` may hold only the newest few
+  /// when it was built with a member limit.
+  public var count: Int
+
+  /// Creates a group; `count` defaults to the notifications given.
+  public init(key: GroupKey, notifications: [StoredNotification], score: Double, count: Int? = nil) {
+    self.key = key
+    self.notifications = notifications
+    self.score = score
+    self.count = count ?? notifications.count
+  }
 }
 
 /// The device's notifications: grouped into stacks, stacks ordered by rank.
@@ -149,6 +160,8 @@ public struct NotificationStore: Equatable, Sendable {
 
   /// How many notifications are stored, held ones included.
   public var count: Int { entries.count }
+  /// Bumped by every change to what is stored or how it ranks, so views can cache.
+  public private(set) var revision = 0
 
   /// How many stacks there are, held notifications' included.
   public var groupCount: Int { groups.count }
@@ -170,6 +183,7 @@ public struct NotificationStore: Equatable, Sendable {
   /// O(log n) searches plus the move of the members that arrived after it in its stack (none
   /// for the newest, the usual case) and of the stacks that rank above it.
   public mutating func insert(_ stored: StoredNotification) {
+    revision &+= 1
     if let replaced = stored.decision.replaces { remove(replaced) }
     entries[stored.id] = stored
     if stored.heldUntil != nil { held.insert(stored.id) }
@@ -259,6 +273,7 @@ public struct NotificationStore: Equatable, Sendable {
   /// Removes one notification (cleared, opened, or replaced).
   @discardableResult
   public mutating func remove(_ id: NotificationID) -> StoredNotification? {
+    revision &+= 1
     guard let stored = entries[id] else { return nil }
     entries[id] = nil
     if !held.isEmpty { held.remove(id) }
@@ -282,17 +297,23 @@ public struct NotificationStore: Equatable, Sendable {
 
   /// Removes a whole group.
   public mutating func clear(group key: GroupKey) {
+    revision &+= 1
     for member in groups[key]?.members ?? [] { remove(member.id) }
   }
 
   /// Removes everything.
-  public mutating func clearAll() { self = NotificationStore() }
+  public mutating func clearAll() {
+    let next = revision &+ 1
+    self = NotificationStore()
+    revision = next
+  }
 
   /// Releases notifications held for a Scheduled Summary due at or before `now`.
   /// - Returns: the ids released.
   public mutating func releaseSummary(at now: SimInstant) -> [NotificationID] {
     guard !held.isEmpty else { return [] }
     let due = held.filter { (entries.packed($0)?.heldUntil ?? .init(milliseconds: .max)) <= now }.sorted()
+    if !due.isEmpty { revision &+= 1 }
     for id in due {
       entries.release(id)
       held.remove(id)
@@ -302,6 +323,7 @@ public struct NotificationStore: Equatable, Sendable {
 
   /// Re-ranks an app's notifications after its engagement changed.
   public mutating func rerank(bundleID: String, engagement: Engagement) {
+    revision &+= 1
     // Through the app's groups, not a scan of every notification.
     let ids = groups.filter { $0.key.bundleID == bundleID }.flatMap { $0.value.members.map(\.id) }.sorted()
     let restored = ids.compactMap { remove($0) }
@@ -317,8 +339,11 @@ public struct NotificationStore: Equatable, Sendable {
   ///   - limit: how many groups at most (screens need only what fits).
   ///   - includeHeld: whether notifications waiting for the summary are included.
   ///   - where: an extra filter on notifications (for example, what the lock screen shows).
+  ///   - memberLimit: how many of each group's newest notifications to copy (the count is
+  ///     still of all of them); groups in `fullGroups` are copied whole.
   public func rankedGroups(
-    limit: Int = .max, includeHeld: Bool = false, where include: (StoredNotification) -> Bool = { _ in true }
+    limit: Int = .max, memberLimit: Int = .max, fullGroups: Set<GroupKey> = [], includeHeld: Bool = false,
+    where include: (StoredNotification) -> Bool = { _ in true }
   ) -> [NotificationGroup] {
     var result: [NotificationGroup] = []
     var index = order.count - 1
@@ -326,10 +351,16 @@ public struct NotificationStore: Equatable, Sendable {
       let key = order[index].key
       index -= 1
       guard let group = groups[key] else { continue }
-      let members = group.members.reversed().compactMap { entries[$0.id] }
-        .filter { (includeHeld || $0.heldUntil == nil) && include($0) }
-      if members.isEmpty { continue }
-      result.append(NotificationGroup(key: key, notifications: members, score: group.score))
+      let copies = fullGroups.contains(key) ? Int.max : memberLimit
+      var members: [StoredNotification] = []
+      var count = 0
+      for member in group.members.reversed() {
+        guard let stored = entries[member.id], includeHeld || stored.heldUntil == nil, include(stored) else { continue }
+        count += 1
+        if members.count < copies { members.append(stored) }
+      }
+      if count == 0 { continue }
+      result.append(NotificationGroup(key: key, notifications: members, score: group.score, count: count))
     }
     return result
   }

@@ -1,3 +1,5 @@
+import PushUI
+
 /// A rectangular grid of terminal cells that screens draw into.
 ///
 /// Rendering produces a grid value; the terminal backend only copies it to the screen, so
@@ -9,6 +11,20 @@ public struct CellGrid: Equatable, Sendable {
   public let height: Int
   /// The cells, row-major.
   public private(set) var cells: [Cell]
+  /// What a mouse press hits, as the screens drew it: later regions lie on top, and a region
+  /// with no target blocks what is beneath (an overlay's empty space).
+  public var hitRegions: [HitRegion] = []
+
+  /// The target under a cell, looking from the top layer down.
+  public func hitTarget(at point: Point) -> HitTarget? {
+    for region in hitRegions.reversed() where region.rect.contains(point) { return region.target }
+    return nil
+  }
+
+  /// Records a clickable (or, with `nil`, a blocking) region.
+  public mutating func addHit(_ rect: Rect, _ target: HitTarget?) {
+    hitRegions.append(HitRegion(rect: rect, target: target))
+  }
 
   /// Creates a grid of blank cells with the given style.
   public init(width: Int, height: Int, style: Style = .plain, role: StyleRole? = nil) {
@@ -103,6 +119,12 @@ public struct CellGrid: Equatable, Sendable {
         cells[target.row * width + target.column] = cell
       }
     }
+    for region in other.hitRegions {
+      var rect = region.rect
+      rect.column += origin.column
+      rect.row += origin.row
+      hitRegions.append(HitRegion(rect: rect, target: region.target))
+    }
   }
 
   /// Places one cell, repairing any wide glyph it overlaps so no half glyph is left behind.
@@ -168,5 +190,20 @@ public struct CellGrid: Equatable, Sendable {
       }
     }
     return lines.joined(separator: "\n") + (lines.isEmpty ? "" : "\n")
+  }
+}
+
+/// A rectangle of the frame and what a mouse press there means.
+public struct HitRegion: Equatable, Sendable {
+  /// Where, in cells.
+  public var rect: Rect
+  /// What it hits; `nil` blocks the layers beneath.
+  public var target: HitTarget?
+}
+
+extension Rect {
+  /// Whether a cell lies inside.
+  public func contains(_ point: Point) -> Bool {
+    point.column >= column && point.column < column + columns && point.row >= row && point.row < row + rows
   }
 }

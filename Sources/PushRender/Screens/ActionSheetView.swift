@@ -21,6 +21,7 @@ struct ActionSheetView {
     lines.append((String(repeating: "─", count: inner), .cardBorder))
     let actions = state.actions(for: sheet.notification)
     var highlightedLine: Int?
+    var actionLines: [Int: Int] = [:]
     switch sheet.stage {
     case .choosing:
       if actions.isEmpty {
@@ -31,6 +32,7 @@ struct ActionSheetView {
         if action.isTextInput { text += " ✎" }
         if action.options.contains(.authenticationRequired) { text += " 🔒" }
         if index == sheet.highlighted { highlightedLine = lines.count }
+        actionLines[lines.count] = index
         lines.append((TextLayout.truncate(text, toColumns: inner - 2), action.options.contains(.destructive) ? .destructiveAction : .actionButton))
       }
     case .confirmUnlock(let actionID):
@@ -50,6 +52,10 @@ struct ActionSheetView {
     let rect = Rect(
       column: (grid.width - columns) / 2, row: max(1, (grid.height - rows) / 2), columns: columns, rows: rows)
     Chrome.drawBox(rect, title: "\(app.iconGlyph) \(app.displayName)", into: &grid, theme: theme)
+    grid.addHit(rect, nil)
+    for (line, index) in actionLines {
+      grid.addHit(Rect(column: rect.column + 1, row: rect.row + 1 + line, columns: columns - 2, rows: 1), .action(index))
+    }
     for (index, (text, role)) in lines.enumerated() {
       let point = Point(column: rect.column + 2, row: rect.row + 1 + index)
       if index == highlightedLine {

@@ -25,5 +25,6 @@ struct BannerView {
     shown.label = banner.isPersistent ? "Persistent" : nil
     if banner.isPersistent == false, shown.notification.level >= .timeSensitive { shown.label = nil }
     shown.draw(into: &grid, at: Point(column: left, row: 1), columns: columns, theme: theme)
+    grid.addHit(Rect(column: left, row: 1, columns: columns, rows: shown.rows(columns: columns)), .banner)
   }
 }

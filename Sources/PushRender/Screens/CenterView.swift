@@ -17,6 +17,8 @@ struct CenterView {
   private struct Block {
     var rows: Int
     var draw: (inout CellGrid, Point, Int, Theme) -> Void
+    /// Whether the block has Keep… and Turn Off on its last row.
+    var isProvisional = false
   }
 
   func draw(into grid: inout CellGrid, theme: Theme) {
@@ -38,9 +40,14 @@ struct CenterView {
       return
     }
     let selected = min(max(state.centerSelection, 0), rows.count - 1)
-    let blocks = rows.enumerated().map { block(for: $0.element, isSelected: $0.offset == selected, columns: columns) }
     let top = 3
     let available = grid.height - 2 - top
+    // Blocks only for rows that could be on screen (each takes at least two rows with its gap);
+    // the rest are counted, so the frame's cost does not grow with what is stored.
+    let blockLimit = min(rows.count, selected + available / 2 + 2)
+    let blocks = rows.prefix(blockLimit).enumerated().map {
+      block(for: $0.element, isSelected: $0.offset == selected, columns: columns)
+    }
     // Scroll so the selected row is fully visible, keeping as much above it as fits.
     var first = 0
     while first < selected, height(blocks[first...selected]) > available { first += 1 }
@@ -48,11 +55,17 @@ struct CenterView {
     for index in first..<blocks.count {
       let block = blocks[index]
       guard row + block.rows <= top + available else {
-        let more = blocks.count - index
+        let more = rows.count - index
         Chrome.centre("↓ \(more) more", row: top + available, in: &grid, role: .overflow, theme: theme)
         break
       }
       block.draw(&grid, Point(column: left, row: row), columns, theme)
+      grid.addHit(Rect(column: left, row: row, columns: columns, rows: block.rows), .centerRow(index))
+      if block.isProvisional {
+        let last = row + block.rows - 1
+        grid.addHit(Rect(column: left + 2, row: last, columns: 9, rows: 1), .provisional(row: index, keep: true))
+        grid.addHit(Rect(column: left + 13, row: last, columns: 13, rows: 1), .provisional(row: index, keep: false))
+      }
       row += block.rows + 1
     }
     if first > 0 {
@@ -69,8 +82,8 @@ struct CenterView {
     case .stack(let group):
       guard let front = group.notifications.first else { return Block(rows: 0) { _, _, _, _ in } }
       var card = NotificationCardView(
-        notification: state.displayed(front, threadCount: group.notifications.count),
-        app: state.appInfo(front.notification.bundleID), hiddenCount: group.notifications.count - 1,
+        notification: state.displayed(front, threadCount: group.count),
+        app: state.appInfo(front.notification.bundleID), hiddenCount: group.count - 1,
         now: state.now, maxBodyLines: 2)
       card.isSelected = isSelected
       return cardBlock(card, id: front.id, columns: columns)
@@ -99,7 +112,7 @@ struct CenterView {
   /// A card, with Keep… and Turn Off under it for a provisional app.
   private func cardBlock(_ card: NotificationCardView, id: NotificationID, columns: Int) -> Block {
     let provisional = state.isProvisional(id)
-    return Block(rows: card.rows(columns: columns) + (provisional ? 1 : 0)) { grid, origin, columns, theme in
+    return Block(rows: card.rows(columns: columns) + (provisional ? 1 : 0), draw: { grid, origin, columns, theme in
       card.draw(into: &grid, at: origin, columns: columns, theme: theme)
       guard provisional else { return }
       let row = origin.row + card.rows(columns: columns)
@@ -107,6 +120,6 @@ struct CenterView {
       column += grid.write(" K Keep… ", at: Point(column: column, row: row), style: theme[.actionButton], role: .actionButton)
       column += 2
       grid.write(" T Turn Off… ", at: Point(column: column, row: row), style: theme[.destructiveAction], role: .destructiveAction)
-    }
+    }, isProvisional: provisional)
   }
 }

@@ -17,7 +17,7 @@ struct HelpView {
         maxColumns: columns - keyColumns - 6)
     }
     grid.write(
-      "Mouse: not yet · ? or Esc closes", at: Point(column: rect.column + 2, row: rect.endRow - 2), style: theme[.cardMeta],
+      "Mouse: click selects, opens, presses · wheel scrolls", at: Point(column: rect.column + 2, row: rect.endRow - 2), style: theme[.cardMeta],
       role: .cardMeta, maxColumns: columns - 4)
   }
 }

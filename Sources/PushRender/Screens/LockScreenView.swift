@@ -87,8 +87,8 @@ public struct LockScreenView: Sendable {
     for (index, group) in stacks.enumerated() {
       guard let front = group.notifications.first else { continue }
       var card = NotificationCardView(
-        notification: state.displayed(front, threadCount: group.notifications.count),
-        app: state.appInfo(front.notification.bundleID), hiddenCount: group.notifications.count - 1,
+        notification: state.displayed(front, threadCount: group.count),
+        app: state.appInfo(front.notification.bundleID), hiddenCount: group.count - 1,
         now: state.now, maxBodyLines: 2)
       card.isSelected = index == selection
       cards.append(card)
@@ -97,14 +97,21 @@ public struct LockScreenView: Sendable {
   }
 
   private func drawCards(into grid: inout CellGrid, top: Int, bottom: Int, theme: Theme) {
-    let stacks = state.lockScreenGroups()
-    let cards = cards(stacks: stacks)
-    guard !cards.isEmpty, bottom >= top else { return }
+    let stacks = state.lockScreenStacks()
+    guard bottom >= top else { return }
+    let available = bottom - top + 1
+    // Only stacks that could be on screen get cards (each takes at least a row): those up to
+    // the selection and as many after it as there are rows. The rest are only counted, so a
+    // frame costs the same with a thousand stacks as with ten.
+    let selectionIndex = state.screen == .lock ? max(state.lockSelection, 0) : 0
+    let cardLimit = min(stacks.count, selectionIndex + available + 1)
+    let omitted = stacks.count - cardLimit
+    let cards = cards(stacks: Array(stacks.prefix(cardLimit)))
+    guard !cards.isEmpty else { return }
     let columns = min(grid.width - 4, 66)
     let left = (grid.width - columns) / 2
-    let available = bottom - top + 1
     // Scroll so the selected stack is on screen: drop stacks above it while it does not fit.
-    let fixed = cards.count - stacks.count
+    let fixed = cards.count - cardLimit
     var first = 0
     if let selected = cards.firstIndex(where: \.isSelected), selected > fixed {
       var start = fixed
@@ -129,13 +136,18 @@ public struct LockScreenView: Sendable {
         })
       else { break }
       chosen.draw(into: &grid, at: Point(column: left, row: top + used + gap), columns: columns, theme: theme)
+      if index >= fixed {
+        grid.addHit(
+          Rect(column: left, row: top + used + gap, columns: columns, rows: chosen.rows(columns: columns)),
+          .lockRow(first + index - fixed))
+      }
       used += gap + chosen.rows(columns: columns)
       drawn += 1
     }
-    let remaining = visible.dropFirst(drawn)
-    guard !remaining.isEmpty else { return }
-    let hiddenGroups = stacks.suffix(max(0, min(stacks.count, remaining.count)))
-    let count = hiddenGroups.reduce(0) { $0 + $1.notifications.count }
+    let remaining = visible.count - drawn + omitted
+    guard remaining > 0 else { return }
+    let hiddenGroups = stacks.suffix(max(0, min(stacks.count, remaining)))
+    let count = hiddenGroups.reduce(0) { $0 + $1.count }
     var names: [String] = []
     for group in hiddenGroups {
       let name = state.appInfo(group.key.bundleID).displayName

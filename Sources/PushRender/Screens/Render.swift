@@ -24,7 +24,8 @@ public func render(_ state: AppState, size: Size, theme: Theme, sleepTheme: Them
     Chrome.drawTooSmall(into: &grid, minimum: minimum, theme: theme)
     return grid
   }
-  let splitsInspector = state.isInspectorOpen && size.columns >= 100
+  let hasPane = state.isInspectorOpen || state.pane != nil
+  let splitsInspector = hasPane && size.columns >= 100
   var screenGrid = CellGrid(
     size: Size(columns: splitsInspector ? size.columns / 2 : size.columns, rows: size.rows),
     style: theme[.background], role: .background)
@@ -33,15 +34,25 @@ public func render(_ state: AppState, size: Size, theme: Theme, sleepTheme: Them
   case .center: CenterView(state: state).draw(into: &screenGrid, theme: theme)
   case .detail(let id): DetailView(state: state, id: id).draw(into: &screenGrid, theme: theme)
   }
+  // Beside a pane the banner drops over the screen's half, so the pane stays readable.
+  if splitsInspector { BannerView(state: state).draw(into: &screenGrid, theme: theme) }
   grid.paste(screenGrid, at: Point(column: 0, row: 0))
-  if state.isInspectorOpen {
+  if hasPane {
     let column = splitsInspector ? size.columns / 2 : 0
-    InspectorView(state: state).draw(
-      into: &grid, in: Rect(column: column, row: 0, columns: size.columns - column, rows: size.rows - 1), theme: theme)
+    let rect = Rect(column: column, row: 0, columns: size.columns - column, rows: size.rows - 1)
+    switch state.pane {
+    case .timeline?: TimelineView(state: state).draw(into: &grid, in: rect, theme: theme)
+    case .settings?: SettingsView(state: state).draw(into: &grid, in: rect, theme: theme)
+    case nil:
+      InspectorView(state: state).draw(into: &grid, in: rect, theme: theme)
+      grid.addHit(rect, nil)
+    }
   }
-  BannerView(state: state).draw(into: &grid, theme: theme)
+  if !splitsInspector { BannerView(state: state).draw(into: &grid, theme: theme) }
   switch state.overlay {
-  case .help?: HelpView().draw(into: &grid, theme: theme)
+  case .help?:
+    HelpView().draw(into: &grid, theme: theme)
+    grid.addHit(Rect(size: size), nil)
   case .actionSheet(let sheet)?: ActionSheetView(state: state, sheet: sheet).draw(into: &grid, theme: theme)
   case nil: break
   }

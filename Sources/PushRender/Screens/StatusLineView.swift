@@ -7,11 +7,19 @@ struct StatusLineView {
 
   /// The mode's name and its most useful keys.
   private var modeAndHints: (String, [(String, String)]) {
+    if case .seek? = state.prompt { return ("Go to", [("⏎", "go"), ("Esc", "cancel")]) }
     switch state.overlay {
     case .help?: return ("Help", [("?", "close")])
     case .actionSheet(let sheet)?:
       if case .reply = sheet.stage { return ("Reply", [("⏎", "send"), ("Esc", "cancel")]) }
       return ("Actions", [("↑↓", "move"), ("⏎", "choose"), ("Esc", "close")])
+    case nil: break
+    }
+    switch state.pane {
+    case .timeline?:
+      return ("Timeline", [("p", "play"), (",.", "prev/next"), ("+-", "speed"), ("g", "go to"), ("t", "close")])
+    case .settings?:
+      return ("Settings", [("↑↓", "move"), ("⏎", "toggle"), ("←→", "change"), ("s", "close")])
     case nil: break
     }
     switch state.screen {
@@ -24,6 +32,14 @@ struct StatusLineView {
     }
   }
 
+  /// ` · manual` while a manual clock is paused, ` · ▶ 10×` while playing faster or slower,
+  /// ` · ⏸` while a wall clock is paused.
+  private var clockLabel: String {
+    let playback = state.playback
+    if playback.isPlaying { return playback.speed == .times(1) ? "" : " · ▶ \(playback.speed.label)" }
+    return state.isManualClock ? " · manual" : " · ⏸"
+  }
+
   func draw(into grid: inout CellGrid, theme: Theme) {
     let row = grid.height - 1
     grid.fill(Rect(column: 0, row: row, columns: grid.width, rows: 1), style: theme[.background], role: .background)
@@ -33,7 +49,12 @@ struct StatusLineView {
     let (mode, hints) = modeAndHints
     var column = 0
     column += grid.write(" \(clock) ", at: Point(column: column, row: row), style: theme[.footerKey], role: .footerKey)
-    column += grid.write(" \(mode)\(state.isManualClock ? " · manual" : "") ", at: Point(column: column, row: row), style: theme[.statusBar], role: .statusBar)
+    if case .seek(let text)? = state.prompt {
+      column += grid.write(" Go to time (+5m, -30s, 09:45): ", at: Point(column: column, row: row), style: theme[.statusBar], role: .statusBar)
+      grid.write(text + "█", at: Point(column: column, row: row), style: theme[.cardBody], role: .cardBody, maxColumns: max(0, grid.width - column))
+      return
+    }
+    column += grid.write(" \(mode)\(clockLabel) ", at: Point(column: column, row: row), style: theme[.statusBar], role: .statusBar)
     let count = state.device.store.count
     var right = "\(count) stored"
     if state.pendingEventCount > 0 { right += " · \(state.pendingEventCount) to come" }

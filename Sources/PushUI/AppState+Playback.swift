@@ -1,0 +1,222 @@
+import PushCore
+
+/// How fast simulated time runs while the timeline plays.
+public enum PlaybackSpeed: Equatable, Sendable {
+  /// Simulated seconds per real second.
+  case times(Double)
+  /// Everything still on the timeline arrives at once.
+  case instant
+
+  /// The speeds `+` and `-` step through, slowest first.
+  public static let all: [PlaybackSpeed] = [
+    .times(0.5), .times(1), .times(2), .times(10), .times(100), .times(1000), .instant,
+  ]
+
+  /// As the status line and timeline pane show it: `0.5×`, `10×`, `instant`.
+  public var label: String {
+    switch self {
+    case .instant: return "instant"
+    case .times(let rate):
+      return rate == rate.rounded() ? "\(Int(rate))×" : "\(rate)×"
+    }
+  }
+}
+
+/// Whether the clock plays and how fast; the runtime's clock follows it through
+/// ``Effect/setClock(running:speed:)``.
+public struct Playback: Equatable, Sendable {
+  /// Whether simulated time moves on its own (a manual clock starts paused).
+  public var isPlaying = true
+  /// The index into ``PlaybackSpeed/all``.
+  public var speedIndex = 1
+
+  /// Creates a playing 1× playback.
+  public init() {}
+
+  /// The speed.
+  public var speed: PlaybackSpeed { PlaybackSpeed.all[speedIndex] }
+
+  /// The rate the runtime's clock runs at (instant jumps instead, so its clock stops).
+  public var clockRate: Double {
+    if case .times(let rate) = speed { return rate }
+    return 1
+  }
+}
+
+extension AppState {
+  /// Tells the state how the runtime's clock starts: playing (wall clock) or paused (manual),
+  /// and at which speed (the nearest of ``PlaybackSpeed/all``).
+  public mutating func configurePlayback(isPlaying: Bool, speed: Double) {
+    playback.isPlaying = isPlaying
+    var best = 1
+    for (index, candidate) in PlaybackSpeed.all.enumerated() {
+      guard case .times(let rate) = candidate, case .times(let current) = PlaybackSpeed.all[best] else { continue }
+      if abs(rate - speed) < abs(current - speed) { best = index }
+    }
+    playback.speedIndex = best
+  }
+
+  /// The index of the first timeline entry not yet applied: entries before it have arrived.
+  public var arrivedCount: Int { timelineCursor }
+
+  /// Whether a timeline entry is a push.
+  static func isPush(_ entry: TimelineEntry) -> Bool {
+    if case .device(.push) = entry.event { return true }
+    return false
+  }
+
+  /// The clock effect for the current playback.
+  var clockEffect: Effect {
+    .setClock(running: playback.isPlaying && playback.speed != .instant, speed: playback.clockRate)
+  }
+
+  /// Play or pause.
+  mutating func togglePlay() -> [Effect] {
+    playback.isPlaying.toggle()
+    if playback.isPlaying, playback.speed == .instant { return jumpToEnd() }
+    showToast(playback.isPlaying ? "Playing at \(playback.speed.label)" : "Paused")
+    return [clockEffect]
+  }
+
+  /// One speed faster or slower.
+  mutating func changeSpeed(by step: Int) -> [Effect] {
+    let index = min(max(playback.speedIndex + step, 0), PlaybackSpeed.all.count - 1)
+    playback.speedIndex = index
+    if playback.isPlaying, playback.speed == .instant { return jumpToEnd() }
+    showToast("Speed \(playback.speed.label)")
+    return [clockEffect]
+  }
+
+  /// Instant playback: everything on the timeline arrives now, then the clock pauses.
+  private mutating func jumpToEnd() -> [Effect] {
+    playback.isPlaying = false
+    guard let last = timeline.last?.at, last > now else {
+      showToast("Instant: nothing more on the timeline")
+      return [clockEffect]
+    }
+    let count = pendingEventCount
+    let effects: [Effect] = [clockEffect, .advanceClock(last - now)]
+    showToast("Instant: \(count) event\(count == 1 ? "" : "s") applied")
+    return effects
+  }
+
+  /// Seeks back to the push before the last one that arrived (or to the start).
+  mutating func stepToPreviousPush() -> [Effect] {
+    guard let last = timeline[..<timelineCursor].lastIndex(where: Self.isPush) else {
+      guard now > initialDevice.now else {
+        showToast("Already at the start of the timeline")
+        return []
+      }
+      return seek(to: initialDevice.now)
+    }
+    let lastAt = timeline[last].at
+    let previous = timeline[..<last].lastIndex { Self.isPush($0) && $0.at < lastAt }
+    return seek(to: previous.map { timeline[$0].at } ?? initialDevice.now)
+  }
+
+  /// Moves the simulated clock to `target`: forward by playing the timeline up to it, backward
+  /// by rebuilding the device from its start and replaying the timeline and the user's own
+  /// events up to it (the simulator is deterministic, so this gives the state it had then).
+  mutating func seek(to target: SimInstant) -> [Effect] {
+    if target >= now {
+      return [.advanceClock(target - now)]
+    }
+    let target = max(target, initialDevice.now)
+    rebuild(upTo: target)
+    showToast("Back to \(clockText(target))")
+    return [.seekClock(to: target)]
+  }
+
+  /// Rebuilds the state from the initial device, replaying up to `target`.
+  mutating func rebuild(upTo target: SimInstant) {
+    let replayed = userEvents.filter { $0.at <= target }
+    let logs = logsAppliedEvents
+    logsAppliedEvents = false
+    defer { logsAppliedEvents = logs }
+    device = initialDevice
+    invalidateViewCaches()
+    now = initialDevice.now
+    timelineCursor = 0
+    banners = []
+    summary = []
+    held = []
+    toast = nil
+    userEvents = []
+    recordIndex = [:]
+    for (index, record) in device.records.enumerated() {
+      if let id = record.notification?.id { recordIndex[id] = index }
+    }
+    for entry in replayed {
+      advance(to: entry.at)
+      if case .device(let event) = entry.event { apply(event, at: entry.at) }
+    }
+    advance(to: target)
+    // Banners from the replay would all queue at once: only the last one shows.
+    if banners.count > 1 { banners.removeFirst(banners.count - 1) }
+    if case .detail(let id) = screen, device.store[id] == nil { screen = .center }
+    if case .actionSheet(let sheet)? = overlay, device.store[sheet.notification] == nil { overlay = nil }
+  }
+
+  /// `09:41:30` in the device's time zone.
+  func clockText(_ instant: SimInstant) -> String {
+    let time = CivilTime(instant, utcOffsetSeconds: device.profile.utcOffsetSeconds)
+    func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+    return "\(two(time.hour)):\(two(time.minute)):\(two(time.second))"
+  }
+
+  /// Reads a seek target: `+5m`, `-30s`, `+1h30m`, `90s` (relative to now), or `09:45` /
+  /// `9:45:30` (that time on the simulated day).
+  public func seekTarget(_ text: String) -> SimInstant? {
+    let trimmed = text.trimmingCharacters(in: " ")
+    guard !trimmed.isEmpty else { return nil }
+    if trimmed.contains(":") {
+      let parts = trimmed.split(separator: ":", omittingEmptySubsequences: false).map { Int($0) }
+      guard (2...3).contains(parts.count), parts.allSatisfy({ $0 != nil }) else { return nil }
+      let hour = parts[0]!, minute = parts[1]!, second = parts.count == 3 ? parts[2]! : 0
+      guard (0..<24).contains(hour), (0..<60).contains(minute), (0..<60).contains(second) else { return nil }
+      let offset = Int64(device.profile.utcOffsetSeconds)
+      let local = now.milliseconds / 1000 + offset
+      let dayStart = (local >= 0 ? local / 86_400 : (local - 86_399) / 86_400) * 86_400
+      let seconds = dayStart + Int64(hour * 3600 + minute * 60 + second) - offset
+      return SimInstant(milliseconds: seconds * 1000)
+    }
+    var sign: Int64 = 1
+    var rest = Substring(trimmed)
+    if rest.first == "+" { rest = rest.dropFirst() } else if rest.first == "-" {
+      sign = -1
+      rest = rest.dropFirst()
+    }
+    var total: Int64 = 0
+    var number = ""
+    var sawUnit = false
+    for character in rest {
+      if character.isNumber {
+        number.append(character)
+        continue
+      }
+      guard let value = Int64(number) else { return nil }
+      switch character {
+      case "s": total += value
+      case "m": total += value * 60
+      case "h": total += value * 3600
+      case "d": total += value * 86_400
+      default: return nil
+      }
+      number = ""
+      sawUnit = true
+    }
+    if !number.isEmpty {
+      guard let value = Int64(number) else { return nil }
+      total += value * (sawUnit ? 1 : 60)  // a bare number means minutes
+    } else if !sawUnit {
+      return nil
+    }
+    return now + SimDuration(milliseconds: sign * total * 1000)
+  }
+}
+
+extension String {
+  fileprivate func trimmingCharacters(in character: Character) -> String {
+    String(drop { $0 == character }.reversed().drop { $0 == character }.reversed())
+  }
+}

@@ -1,0 +1,199 @@
+import PushCore
+
+/// One row of the settings pane.
+public enum SettingsRow: Equatable, Sendable, CaseIterable {
+  case focus, locked, app
+  case authorization, runState
+  case lockScreen, notificationCenter, banners, bannerStyle, sounds, badges, showPreviews, grouping
+  case timeSensitive, criticalAlerts, directMessages, delivery
+
+  /// The label on the left.
+  public var title: String {
+    switch self {
+    case .focus: "Focus"
+    case .locked: "Phone"
+    case .app: "App"
+    case .authorization: "Authorization"
+    case .runState: "App state"
+    case .lockScreen: "Lock Screen"
+    case .notificationCenter: "Notification Center"
+    case .banners: "Banners"
+    case .bannerStyle: "Banner Style"
+    case .sounds: "Sounds"
+    case .badges: "Badges"
+    case .showPreviews: "Show Previews"
+    case .grouping: "Notification Grouping"
+    case .timeSensitive: "Time Sensitive"
+    case .criticalAlerts: "Critical Alerts"
+    case .directMessages: "Direct Messages"
+    case .delivery: "Delivery"
+    }
+  }
+
+  /// Whether the row is an on/off switch (Enter and Space flip it); the others cycle.
+  public var isSwitch: Bool {
+    switch self {
+    case .locked, .lockScreen, .notificationCenter, .banners, .sounds, .badges, .timeSensitive, .criticalAlerts,
+      .directMessages:
+      true
+    default: false
+    }
+  }
+}
+
+extension AppState {
+  /// The app the settings pane shows: the chosen one, or the first in the profile.
+  public var settingsAppProfile: AppProfile? {
+    if let settingsApp, let app = device.app(settingsApp) { return app }
+    return device.profile.apps.first
+  }
+
+  /// The settings pane's rows: Focus, lock, the app, then the app's authorization and settings.
+  public func settingsRows() -> [SettingsRow] {
+    settingsAppProfile == nil ? [.focus, .locked, .app] : SettingsRow.allCases
+  }
+
+  /// A row's current value as shown: `On`, `Off`, or the enum's name.
+  public func settingsValue(_ row: SettingsRow) -> String {
+    if row == .focus { return device.activeFocus?.name ?? "Off" }
+    if row == .locked { return device.isLocked ? "Locked" : "Unlocked" }
+    guard let app = settingsAppProfile else { return "—" }
+    let settings = app.settings
+    func onOff(_ value: Bool) -> String { value ? "On" : "Off" }
+    switch row {
+    case .focus, .locked: return ""
+    case .app: return app.info.displayName
+    case .authorization: return app.authorization.rawValue
+    case .runState: return app.state.rawValue
+    case .lockScreen: return onOff(settings.lockScreen)
+    case .notificationCenter: return onOff(settings.notificationCenter)
+    case .banners: return onOff(settings.banners)
+    case .bannerStyle: return settings.bannerStyle.rawValue
+    case .sounds: return onOff(settings.sounds)
+    case .badges: return onOff(settings.badges)
+    case .showPreviews: return settings.showPreviews.rawValue
+    case .grouping: return settings.grouping.rawValue
+    case .timeSensitive: return onOff(settings.timeSensitive)
+    case .criticalAlerts: return onOff(settings.criticalAlerts)
+    case .directMessages: return onOff(settings.directMessages)
+    case .delivery: return settings.delivery.rawValue
+    }
+  }
+
+  /// Enter or Space on the highlighted row: flips a switch, or moves an enum to its next value.
+  mutating func toggleSetting() -> [Effect] {
+    adjustSetting(by: 1)
+    return []
+  }
+
+  /// Changes the highlighted row by `step` values (a switch flips either way), through device
+  /// events so the device re-evaluates and the shell's journal records the change.
+  mutating func adjustSetting(by step: Int) {
+    let rows = settingsRows()
+    guard !rows.isEmpty else { return }
+    settingsSelection = min(max(settingsSelection, 0), rows.count - 1)
+    let row = rows[settingsSelection]
+    func cycled<T: CaseIterable & Equatable>(_ value: T) -> T {
+      let all = Array(T.allCases)
+      let index = all.firstIndex(of: value) ?? 0
+      return all[((index + step) % all.count + all.count) % all.count]
+    }
+    switch row {
+    case .focus:
+      let choices: [String?] = [nil] + device.profile.focusModes.map(\.id)
+      let index = choices.firstIndex(of: device.activeFocusID) ?? 0
+      let next = choices[((index + step) % choices.count + choices.count) % choices.count]
+      apply(.focus(next), at: now)
+      showToast(device.activeFocus.map { "\($0.name) on" } ?? "Focus off")
+      return
+    case .locked:
+      apply(device.isLocked ? .unlock : .lock, at: now)
+      showToast(device.isLocked ? "Locked" : "Unlocked")
+      return
+    case .app:
+      let apps = device.profile.apps.map(\.bundleID)
+      guard !apps.isEmpty else { return }
+      let index = settingsAppProfile.flatMap { apps.firstIndex(of: $0.bundleID) } ?? 0
+      settingsApp = apps[((index + step) % apps.count + apps.count) % apps.count]
+      return
+    default: break
+    }
+    guard let app = settingsAppProfile else { return }
+    let settings = app.settings
+    let change: AppSettingChange
+    switch row {
+    case .focus, .locked, .app: return
+    case .authorization: change = .authorization(cycled(app.authorization))
+    case .runState: change = .state(cycled(app.state))
+    case .lockScreen: change = .lockScreen(!settings.lockScreen)
+    case .notificationCenter: change = .notificationCenter(!settings.notificationCenter)
+    case .banners: change = .banners(!settings.banners)
+    case .bannerStyle: change = .bannerStyle(cycled(settings.bannerStyle))
+    case .sounds: change = .sounds(!settings.sounds)
+    case .badges: change = .badges(!settings.badges)
+    case .showPreviews: change = .showPreviews(cycled(settings.showPreviews))
+    case .grouping: change = .grouping(cycled(settings.grouping))
+    case .timeSensitive: change = .timeSensitive(!settings.timeSensitive)
+    case .criticalAlerts: change = .criticalAlerts(!settings.criticalAlerts)
+    case .directMessages: change = .directMessages(!settings.directMessages)
+    case .delivery: change = .delivery(cycled(settings.delivery))
+    }
+    apply(.setting(bundleID: app.bundleID, change), at: now)
+    showToast("\(app.info.displayName): \(row.title) \(settingsValue(row))")
+  }
+}
+
+extension AppState {
+  /// A mouse press on something the last frame drew.
+  mutating func click(_ target: HitTarget, isDouble: Bool) -> [Effect] {
+    switch target {
+    case .lockRow(let index):
+      guard overlay == nil else { return [] }
+      screen = .lock
+      let again = lockSelection == index
+      lockSelection = index
+      if again || isDouble { return perform(.activate) }
+    case .centerRow(let index):
+      guard overlay == nil else { return [] }
+      screen = .center
+      let again = centerSelection == index
+      centerSelection = index
+      if again || isDouble { return perform(.activate) }
+    case .action(let index):
+      guard case .actionSheet(var sheet)? = overlay, case .choosing = sheet.stage else { return [] }
+      sheet.highlighted = index
+      overlay = .actionSheet(sheet)
+      return perform(.activate)
+    case .settingsRow(let index):
+      guard pane == .settings else { return [] }
+      let again = settingsSelection == index
+      settingsSelection = index
+      if again || isDouble { adjustSetting(by: 1) }
+    case .provisional(let row, let keep):
+      screen = .center
+      centerSelection = row
+      return perform(keep ? .keepProvisional : .turnOffProvisional)
+    case .banner:
+      guard let banner = currentBanner else { return [] }
+      if device.store[banner.notification] != nil { screen = .detail(banner.notification) }
+      banners.removeFirst()
+      if !banners.isEmpty { banners[0].shownAt = now }
+    }
+    return []
+  }
+
+  /// The wheel: moves the selection of the list under it.
+  mutating func scroll(by rows: Int) {
+    if pane == .settings {
+      settingsSelection = min(max(settingsSelection + rows, 0), settingsRows().count - 1)
+      return
+    }
+    switch screen {
+    case .center:
+      centerSelection = min(max(centerSelection + rows, 0), max(centerRows().count - 1, 0))
+    case .lock:
+      lockSelection = min(max(lockSelection + rows, 0), max(lockScreenStacks().count - 1, 0))
+    case .detail: break
+    }
+  }
+}
