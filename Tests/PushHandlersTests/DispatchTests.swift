@@ -83,8 +83,9 @@ func invocation(
     struct Hangs: ActionHandler {
       func perform(_ invocation: ActionInvocation) async -> ActionOutcome {
         // Ignores cancellation on purpose.
-        let start = Date()
-        while Date().timeIntervalSince(start) < 3 { try? await Task.sleep(for: .milliseconds(50)) }
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+          DispatchQueue.global().asyncAfter(deadline: .now() + 30) { done.resume() }
+        }
         return .succeeded("too late")
       }
     }
@@ -92,7 +93,7 @@ func invocation(
     registry.register(summary: "hangs", Hangs())
     let start = Date()
     let outcome = await registry.perform(invocation())
-    #expect(Date().timeIntervalSince(start) < 2)
+    #expect(Date().timeIntervalSince(start) < 15)
     #expect(outcome == .failed("Shop: handler hangs did not answer within 0.3 s"))
   }
 
