@@ -37,10 +37,12 @@ let package = Package(
     ),
     .target(name: "PushTerminal", dependencies: ["PushRender", "CNCursesW"]),
     .target(name: "PushRuntime", dependencies: ["PushRender", "PushUI"]),
+    // Built-in action handlers (log, exec, http, open) and the registry: a shell target.
+    .target(name: "PushHandlers", dependencies: ["PushUI", "PushCore"]),
     .executableTarget(
       name: "pushdeck",
       dependencies: [
-        "PushWire", "PushCore", "PushUI", "PushRender", "PushTerminal", "PushRuntime", "PushScenario", "PushStore",
+        "PushWire", "PushCore", "PushUI", "PushRender", "PushTerminal", "PushRuntime", "PushScenario", "PushStore", "PushHandlers",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -53,7 +55,8 @@ let package = Package(
     // A child process for the kill-and-reopen test: appends batches until it is SIGKILLed.
     .executableTarget(name: "PushStoreJournalChild", dependencies: ["PushStore"], path: "Tests/PushStoreJournalChild"),
     .testTarget(name: "PushStoreTests", dependencies: ["PushStore", "PushStoreJournalChild"]),
+    .testTarget(name: "PushHandlersTests", dependencies: ["PushHandlers", "PushTestSupport"]),
     .testTarget(name: "PushTerminalTests", dependencies: ["PushTerminal", "PushTestSupport"]),
-    .testTarget(name: "PushdeckCLITests", dependencies: ["pushdeck", "PushTestSupport"]),
+    .testTarget(name: "PushdeckCLITests", dependencies: ["pushdeck", "PushHandlers", "PushTestSupport"]),
   ]
 )

@@ -9,7 +9,7 @@ struct ProfileReader {
 
   static let keys = [
     "start", "timeZone", "locked", "silentMode", "installsUnknownApps", "apps", "focusModes", "activeFocus",
-    "summaryTimes", "silentPushesPerHour", "engagement",
+    "summaryTimes", "silentPushesPerHour", "engagement", "handlers",
   ]
 
   /// The start used when a profile gives none: Monday 23 November 2026, 9:41 UTC.
@@ -97,6 +97,9 @@ struct ProfileReader {
           taps: try fields["taps"]?.int(in: 0...1_000_000) ?? 0,
           dismissals: try fields["dismissals"]?.int(in: 0...1_000_000) ?? 0)
       }
+    }
+    if let handlers = map["handlers"] {
+      for item in try handlers.list() { profile.handlers.append(try handler(item)) }
     }
     return profile
   }

@@ -244,8 +244,14 @@ extension AppState {
     case .openSelected:
       if let id = selectedNotification { screen = .detail(id) }
     case .clearSelected:
-      if let id = selectedNotification { apply(.clear(id), at: now) }
+      var effects: [Effect] = []
+      if let id = selectedNotification {
+        if let invocation = dismissInvocation(id) { effects.append(.perform(invocation)) }
+        apply(.clear(id), at: now)
+      }
       leaveDetailIfGone()
+      clampSelections()
+      return effects
     case .clearGroup:
       if let id = selectedNotification, let key = device.store[id]?.group {
         apply(.clearGroup(key), at: now)
@@ -474,6 +480,19 @@ extension AppState {
     leaveDetailIfGone()
     showToast("\(action.title)…")
     return [.perform(invocation)]
+  }
+
+  /// The dismiss action's invocation for a notification whose category asks for it
+  /// (`customDismissAction`); nil otherwise, as on iOS.
+  private mutating func dismissInvocation(_ id: NotificationID) -> ActionInvocation? {
+    guard let stored = device.store[id],
+      category(of: stored.notification)?.options.contains(.customDismissAction) == true
+    else { return nil }
+    defer { nextInvocationID += 1 }
+    return ActionInvocation(
+      id: nextInvocationID, notification: id, bundleID: stored.notification.bundleID,
+      categoryID: stored.notification.category, actionID: dismissActionIdentifier, actionTitle: "Dismiss",
+      text: nil, payload: stored.notification.rawPayload)
   }
 
   private mutating func setProvisional(keep: Bool) {

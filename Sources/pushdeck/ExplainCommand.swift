@@ -1,5 +1,6 @@
 import ArgumentParser
 import PushCore
+import PushHandlers
 import PushScenario
 
 /// `pushdeck explain`: what a device does with each push, and why.
@@ -272,6 +273,9 @@ struct ExplainPrinter {
     if !decision.callbacks.isEmpty {
       lines.append("  Callbacks: " + decision.callbacks.map(\.rawValue).joined(separator: ", "))
     }
+    if !profile.handlers.isEmpty, let notification = record.notification {
+      lines.append("  Handlers: " + terminalSafe(handlerRoutes(notification)))
+    }
     if let group = record.group {
       var stack = "  Stack: " + terminalSafe(group.description)
       if let rank = record.groupRank { stack += ", #\(rank) in Notification Center" }
@@ -290,6 +294,19 @@ struct ExplainPrinter {
     }
     lines.append("  Source: " + terminalSafe(record.source))
     return lines.joined(separator: "\n") + "\n\n"
+  }
+
+  /// Where each response to a notification would go under the profile's `handlers:`.
+  private func handlerRoutes(_ notification: PushNotification) -> String {
+    let category = profile.app(notification.bundleID)?.category(notification.category)
+    var responses = [("tap", defaultActionIdentifier)]
+    responses += (category?.actions ?? []).prefix(10).map { ($0.identifier, $0.identifier) }
+    if category?.options.contains(.customDismissAction) == true { responses.append(("dismiss", dismissActionIdentifier)) }
+    return responses.map { label, action in
+      let binding = HandlerBinding.best(
+        in: profile.handlers, app: notification.bundleID, category: notification.category, action: action)
+      return label + " → " + (binding.map { HandlerRegistry.summary($0.binding.kind) } ?? "no handler")
+    }.joined(separator: "; ")
   }
 
   private func disposition(_ decision: DeliveryDecision) -> (String, String) {

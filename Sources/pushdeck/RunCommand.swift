@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PushCore
+import PushHandlers
 import PushRender
 import PushRuntime
 import PushScenario
@@ -68,6 +69,8 @@ struct RunCommand: AsyncParsableCommand {
       throw ExitCode(2)
     }
     var state = try makeState()
+    // Responses go to the handlers the profile binds (docs/SCENARIOS.md, Handlers).
+    let handlers = HandlerRegistry(profile: state.device.profile)
     // The demo and scenarios define their own device, so they keep no state unless --state asks.
     let definesOwnDevice = inputs.isEmpty || inputs.contains(where: Session.isScenario)
     let location: StateLocation
@@ -97,7 +100,7 @@ struct RunCommand: AsyncParsableCommand {
     let loop = AppLoop(
       state: state, screen: terminal, input: terminal,
       clock: SimulationClock(start: state.now, mode: clock, speed: speed), theme: selectedTheme,
-      sleepTheme: try? locator.load("sleep"),
+      sleepTheme: try? locator.load("sleep"), handler: handlers,
       afterTurn: persistence.map { persistence in { persistence.persist(&$0) } })
     let status = loop.run() ?? 0
     terminal.restore()

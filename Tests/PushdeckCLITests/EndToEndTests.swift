@@ -256,6 +256,43 @@ struct EndToEndTests {
     try await second.waitUntil("exit=0") { $0.contains("exit=0") }
   }
 
+  @Test func pressingAnActionRunsTheProfilesHandler() async throws {
+    let directory = NSTemporaryDirectory() + "pushdeck-handler-" + UUID().uuidString
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let scenario = directory + "/shop.yaml"
+    try """
+      profile:
+        apps:
+          - bundle: com.example.shop
+            name: Shop
+            categories: [{id: ORDER, actions: [{id: CANCEL, title: Cancel order}]}]
+        handlers:
+          - {app: com.example.shop, category: ORDER, action: CANCEL, handler: log, file: responses.jsonl}
+      timeline:
+        - at: +1m
+          push: {bundle: com.example.shop, payload: {aps: {alert: "Order 1234 shipped", category: ORDER}, order: 1234}}
+      """.write(toFile: scenario, atomically: true, encoding: .utf8)
+    let server = TmuxServer(executable: try #require(tmuxPath))
+    defer { server.kill() }
+    try start(server, arguments: ["run", scenario, "--clock", "manual"])
+    guard try await server.waitUntil("the lock screen", { $0.contains("Lock Screen") }) else { return }
+    try server.run(["send-keys", "-t", "t", "."])
+    guard try await server.waitUntil("the push to arrive", { $0.contains("Order 1234") }) else { return }
+    try server.run(["send-keys", "-t", "t", "n"])
+    try await Task.sleep(for: .milliseconds(300))
+    try server.run(["send-keys", "-t", "t", "a"])
+    guard try await server.waitUntil("the action sheet", { $0.contains("Cancel order") }) else { return }
+    try server.run(["send-keys", "-t", "t", "Enter"])
+    try await server.waitUntil("the handler's toast") { $0.contains("Shop: Cancel order logged") }
+    let log = try String(contentsOfFile: directory + "/responses.jsonl", encoding: .utf8)
+    #expect(log.contains(#""app":"com.example.shop","notification":"#))
+    #expect(log.contains(#""action":"CANCEL""#))
+    #expect(log.contains(#""order":1234"#))
+    try server.run(["send-keys", "-t", "t", "q"])
+    try await server.waitUntil("exit=0") { $0.contains("exit=0") }
+  }
+
   @Test func sigtermRestoresTheTerminalAndExits143() async throws {
     let server = TmuxServer(executable: try #require(tmuxPath))
     defer { server.kill() }

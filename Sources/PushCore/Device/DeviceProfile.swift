@@ -62,6 +62,8 @@ public struct DeviceProfile: Equatable, Sendable {
   public var silentPushesPerHour: Int
   /// Past engagement per app.
   public var engagement: [String: Engagement]
+  /// Where the user's responses (actions, taps, dismissals) go, in the order the profile lists them.
+  public var handlers: [HandlerBinding] = []
 
   public init(
     start: SimInstant, timeZoneName: String = "UTC", utcOffsetSeconds: Int = 0, isLocked: Bool = false,

@@ -1,0 +1,86 @@
+import Foundation
+import PushHandlers
+import Testing
+
+/// A loopback HTTP server in Python that records each POST body and answers with a status.
+final class LoopbackServer {
+  let process = Process()
+  let port: Int
+  let directory: String
+
+  init(status: Int, delaySeconds: Double = 0) throws {
+    directory = try scratchDirectory("http")
+    let script = directory + "/server.py"
+    try """
+      import http.server, sys, time
+      class H(http.server.BaseHTTPRequestHandler):
+          def do_POST(self):
+              body = self.rfile.read(int(self.headers['Content-Length']))
+              open(sys.argv[1] + '/body', 'wb').write(body)
+              time.sleep(\(delaySeconds))
+              self.send_response(\(status))
+              self.end_headers()
+              self.wfile.write(b'order 1234 cancelled\\nmore')
+          def log_message(self, *a): pass
+      s = http.server.HTTPServer(('127.0.0.1', 0), H)
+      open(sys.argv[1] + '/port.tmp', 'w').write(str(s.server_port))
+      import os; os.rename(sys.argv[1] + '/port.tmp', sys.argv[1] + '/port')
+      s.serve_forever()
+      """.write(toFile: script, atomically: true, encoding: .utf8)
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["python3", script, directory]
+    try process.run()
+    var found: Int?
+    for _ in 0..<200 {
+      if let text = try? String(contentsOfFile: directory + "/port", encoding: .utf8), let value = Int(text) {
+        found = value
+        break
+      }
+      usleep(25_000)
+    }
+    guard let found else {
+      kill(process.processIdentifier, SIGKILL)
+      throw CocoaError(.fileNoSuchFile)
+    }
+    port = found
+  }
+
+  var body: String? { try? String(contentsOfFile: directory + "/body", encoding: .utf8) }
+
+  deinit {
+    // SIGKILL: the server may have inherited an ignored SIGTERM.
+    kill(process.processIdentifier, SIGKILL)
+    process.waitUntilExit()
+  }
+}
+
+@Suite(.serialized) struct HTTPHandlerTests {
+  @Test func postsTheResponseJSONAndShowsTheStatus() async throws {
+    let server = try LoopbackServer(status: 200)
+    let handler = HTTPHandler(url: "http://127.0.0.1:\(server.port)/responses", timeoutSeconds: 5, now: fixedTime)
+    let outcome = await handler.perform(invocation(text: "hi \"there\""))
+    #expect(outcome == .succeeded("HTTP 200: order 1234 cancelled"))
+    let body = try #require(server.body)
+    let json = try #require(try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any])
+    #expect(json["text"] as? String == "hi \"there\"")
+    #expect(json["action"] as? String == "CANCEL")
+  }
+
+  @Test func anErrorStatusIsAFailure() async throws {
+    let server = try LoopbackServer(status: 503)
+    let outcome = await HTTPHandler(url: "http://127.0.0.1:\(server.port)/", timeoutSeconds: 5).perform(invocation())
+    #expect(outcome == .failed("POST http://127.0.0.1:\(server.port)/ answered HTTP 503: order 1234 cancelled"))
+  }
+
+  @Test func aSlowServerTimesOut() async throws {
+    let server = try LoopbackServer(status: 200, delaySeconds: 3)
+    let start = Date()
+    let outcome = await HTTPHandler(url: "http://127.0.0.1:\(server.port)/", timeoutSeconds: 0.5).perform(invocation())
+    #expect(Date().timeIntervalSince(start) < 2.5)
+    #expect(outcome == .failed("POST http://127.0.0.1:\(server.port)/ timed out after 0.5 s"))
+  }
+
+  @Test func aNonHTTPURLIsRefused() async {
+    #expect(await HTTPHandler(url: "file:///etc/passwd").perform(invocation()) == .failed("http needs an http:// or https:// URL, not file:///etc/passwd"))
+  }
+}
