@@ -42,11 +42,13 @@ let package = Package(
     .executableTarget(
       name: "pushdeck",
       dependencies: [
-        "PushWire", "PushCore", "PushUI", "PushRender", "PushTerminal", "PushRuntime", "PushScenario", "PushStore", "PushHandlers",
+        "PushWire", "PushCore", "PushUI", "PushRender", "PushTerminal", "PushRuntime", "PushScenario", "PushStore",
+        "PushHandlers",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
-    .target(name: "PushTestSupport", dependencies: ["PushRender", "PushUI", "PushWire"], path: "Sources/PushTestSupport"),
+    .target(
+      name: "PushTestSupport", dependencies: ["PushRender", "PushUI", "PushWire"], path: "Sources/PushTestSupport"),
     .testTarget(name: "PushWireTests", dependencies: ["PushWire", "PushTestSupport"]),
     .testTarget(name: "PushCoreTests", dependencies: ["PushCore", "PushTestSupport"]),
     .testTarget(name: "PushScenarioTests", dependencies: ["PushScenario", "PushTestSupport"]),

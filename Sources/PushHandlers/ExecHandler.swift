@@ -61,7 +61,9 @@ public struct ExecHandler: ActionHandler {
     let input = ResponseJSON.line(for: invocation, at: now()) + "\n"
     let run: Swift.Result<Result, SpawnError>
     do {
-      run = .success(try await Self.run(argv: argv, environment: environment, input: Array(input.utf8), timeoutSeconds: timeoutSeconds))
+      run = .success(
+        try await Self.run(
+          argv: argv, environment: environment, input: Array(input.utf8), timeoutSeconds: timeoutSeconds))
     } catch let error as SpawnError {
       run = .failure(error)
     } catch {
@@ -101,7 +103,8 @@ public struct ExecHandler: ActionHandler {
       let thread = Thread {
         do {
           continuation.resume(
-            returning: try runBlocking(argv: argv, environment: environment, input: input, timeoutSeconds: timeoutSeconds))
+            returning: try runBlocking(
+              argv: argv, environment: environment, input: input, timeoutSeconds: timeoutSeconds))
         } catch {
           continuation.resume(throwing: error)
         }

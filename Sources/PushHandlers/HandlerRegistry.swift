@@ -40,7 +40,8 @@ public struct HandlerRegistry: ActionHandler {
   ) {
     // The kind is descriptive only here; `.open(file: nil)` stands for a custom handler.
     routes.append(
-      Route(binding: HandlerBinding(app: app, category: category, action: action, kind: .open(file: nil)),
+      Route(
+        binding: HandlerBinding(app: app, category: category, action: action, kind: .open(file: nil)),
         handler: handler, summary: summary))
   }
 
@@ -54,12 +55,14 @@ public struct HandlerRegistry: ActionHandler {
     for app in profile.apps { names[app.bundleID] = app.info.displayName }
     self.init(appNames: names)
     for binding in profile.handlers {
-      routes.append(Route(binding: binding, handler: Self.builtIn(binding.kind, now: now), summary: Self.summary(binding.kind)))
+      routes.append(
+        Route(binding: binding, handler: Self.builtIn(binding.kind, now: now), summary: Self.summary(binding.kind)))
     }
   }
 
   /// A built-in handler.
-  public static func builtIn(_ kind: HandlerKind, now: @escaping @Sendable () -> Date = { Date() }) -> any ActionHandler {
+  public static func builtIn(_ kind: HandlerKind, now: @escaping @Sendable () -> Date = { Date() }) -> any ActionHandler
+  {
     switch kind {
     case .log(let file): JSONLogHandler(path: file, now: now)
     case .exec(let argv, let timeout): ExecHandler(argv: argv, timeoutSeconds: timeout, now: now)

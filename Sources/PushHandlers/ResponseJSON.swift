@@ -52,7 +52,8 @@ public enum ResponseJSON {
       case "\n": out += "\\n"
       case "\r": out += "\\r"
       case "\t": out += "\\t"
-      case _ where scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value)
+      case _
+      where scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value)
         || scalar.value == 0x2028 || scalar.value == 0x2029:
         let hex = String(scalar.value, radix: 16)
         out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex

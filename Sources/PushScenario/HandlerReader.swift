@@ -14,7 +14,8 @@ extension ProfileReader {
       "log": ["file"], "exec": ["argv", "timeout"], "http": ["url", "timeout"], "open": ["file"],
     ]
     for key in ["file", "argv", "url", "timeout"] where map.has(key) && !(applicable[name] ?? []).contains(key) {
-      throw map[key]!.error("\(key) does not apply to the \(name) handler; it takes \((applicable[name] ?? []).joined(separator: ", "))")
+      throw map[key]!.error(
+        "\(key) does not apply to the \(name) handler; it takes \((applicable[name] ?? []).joined(separator: ", "))")
     }
     var timeout = HandlerKind.defaultTimeoutSeconds
     if let value = map["timeout"] {
@@ -30,10 +31,12 @@ extension ProfileReader {
       let file = try map.required("file", "the file to append JSON lines to").nonEmptyString("a file path")
       kind = .log(file: ScenarioFiles.join(directory, file))
     case "exec":
-      let argvValue = try map.required("argv", "the program and its arguments as a list, such as [./cancel.sh, --order]")
+      let argvValue = try map.required(
+        "argv", "the program and its arguments as a list, such as [./cancel.sh, --order]")
       guard case .sequence = argvValue.node else {
         throw argvValue.error(
-          "expected a list such as [./cancel.sh, --verbose], got \(argvValue.described); programs run without a shell, so give each argument separately")
+          "expected a list such as [./cancel.sh, --verbose], got \(argvValue.described); programs run without a shell, so give each argument separately"
+        )
       }
       var argv: [String] = []
       for item in try argvValue.list() { argv.append(try item.string()) }
@@ -51,14 +54,16 @@ extension ProfileReader {
       }
       kind = .http(url: url, timeoutSeconds: timeout)
     default:
-      kind = .open(file: try map["file"].map { value throws(ScenarioError) in
-        ScenarioFiles.join(directory, try value.nonEmptyString("a file path"))
-      })
+      kind = .open(
+        file: try map["file"].map { value throws(ScenarioError) in
+          ScenarioFiles.join(directory, try value.nonEmptyString("a file path"))
+        })
     }
     func pattern(_ key: String) throws(ScenarioError) -> String {
       guard let value = map[key] else { return "*" }
       return try value.nonEmptyString("an identifier, a pattern with *, or *")
     }
-    return HandlerBinding(app: try pattern("app"), category: try pattern("category"), action: try pattern("action"), kind: kind)
+    return HandlerBinding(
+      app: try pattern("app"), category: try pattern("category"), action: try pattern("action"), kind: kind)
   }
 }

@@ -22,14 +22,17 @@ struct ProfileReader {
     if let zone = map["timeZone"] {
       let name = try zone.nonEmptyString("a time zone")
       guard TimeText.isKnownZone(name) else {
-        throw zone.error("unknown time zone \"\(name)\"; expected a name such as Europe/Berlin or America/New_York, UTC, or an offset such as +01:00")
+        throw zone.error(
+          "unknown time zone \"\(name)\"; expected a name such as Europe/Berlin or America/New_York, UTC, or an offset such as +01:00"
+        )
       }
       zoneName = name
     }
     if let start = map["start"] {
       let text = try start.string()
       guard let stamp = TimeText.stamp(text) else {
-        throw start.error("expected a date and time such as 2026-11-23T09:41:00+01:00 or 2026-11-23 09:41, got \(start.described)")
+        throw start.error(
+          "expected a date and time such as 2026-11-23T09:41:00+01:00 or 2026-11-23 09:41, got \(start.described)")
       }
       if stamp.offset != nil {
         profile.start = stamp.instant(fallbackOffset: 0)
@@ -76,7 +79,8 @@ struct ProfileReader {
       let ids = profile.focusModes.map(\.id)
       guard ids.contains(id) else {
         throw active.error(
-          "no Focus with id \"\(id)\"\(Spelling.didYouMean(id, among: ids)); expected one of \(ids.joined(separator: ", "))")
+          "no Focus with id \"\(id)\"\(Spelling.didYouMean(id, among: ids)); expected one of \(ids.joined(separator: ", "))"
+        )
       }
       profile.activeFocusID = id
     }
@@ -120,7 +124,8 @@ struct ProfileReader {
 
   func app(_ value: YAMLValue) throws(ScenarioError) -> AppProfile {
     let map = try value.mapping(allowed: Self.appKeys)
-    let bundle = try map.required("bundle", "the app's bundle id, such as com.example.messages").nonEmptyString("a bundle id")
+    let bundle = try map.required("bundle", "the app's bundle id, such as com.example.messages").nonEmptyString(
+      "a bundle id")
     var info = AppInfo.inferred(from: bundle)
     if let name = map["name"] { info.displayName = try name.nonEmptyString("the app's display name") }
     if let icon = map["icon"] {
@@ -225,7 +230,8 @@ struct ProfileReader {
   func category(_ value: YAMLValue) throws(ScenarioError) -> NotificationCategory {
     let map = try value.mapping(allowed: ["id", "actions", "options", "hiddenPreviewsPlaceholder", "summaryFormat"])
     var category = NotificationCategory(
-      identifier: try map.required("id", "the category identifier, as in the payload's \"category\"").nonEmptyString("an identifier"))
+      identifier: try map.required("id", "the category identifier, as in the payload's \"category\"").nonEmptyString(
+        "an identifier"))
     if let actions = map["actions"] {
       for item in try actions.list() {
         let action = try self.action(item)
@@ -245,7 +251,9 @@ struct ProfileReader {
           ]))
       }
     }
-    if let placeholder = map["hiddenPreviewsPlaceholder"] { category.hiddenPreviewsBodyPlaceholder = try placeholder.string() }
+    if let placeholder = map["hiddenPreviewsPlaceholder"] {
+      category.hiddenPreviewsBodyPlaceholder = try placeholder.string()
+    }
     if let format = map["summaryFormat"] { category.summaryFormat = try format.string() }
     return category
   }

@@ -107,7 +107,8 @@ struct TimelineReader {
       throw value.error("expected one event: \(Self.eventKeys.joined(separator: ", "))")
     }
     guard present.count == 1 else {
-      throw value.error("one event per entry, found \(present.joined(separator: " and ")); split them into separate entries")
+      throw value.error(
+        "one event per entry, found \(present.joined(separator: " and ")); split them into separate entries")
     }
     let at = try time(map)
     clock = at
@@ -167,18 +168,22 @@ struct TimelineReader {
       let text = try at.string()
       if text.hasPrefix("+") || text.hasPrefix("-") {
         guard text.hasPrefix("+"), let offset = TimeText.duration(text) else {
-          throw at.error("expected a time after the start such as +2m, or a date and time such as 2026-11-23T09:45:00Z, got \(at.described)")
+          throw at.error(
+            "expected a time after the start such as +2m, or a date and time such as 2026-11-23T09:45:00Z, got \(at.described)"
+          )
         }
         instant = profile.start + offset
       } else if let stamp = TimeText.stamp(text) {
         instant = stamp.instant(fallbackOffset: profile.utcOffsetSeconds)
       } else {
         throw at.error(
-          "expected a date and time such as 2026-11-23T09:45:00Z or 2026-11-23 09:45, or a time after the start such as +2m, got \(at.described)")
+          "expected a date and time such as 2026-11-23T09:45:00Z or 2026-11-23 09:45, or a time after the start such as +2m, got \(at.described)"
+        )
       }
       guard instant >= clock else {
         throw at.error(
-          "this event is at \(CivilTime.iso8601(instant, utcOffsetSeconds: profile.utcOffsetSeconds)), before the previous one (\(CivilTime.iso8601(clock, utcOffsetSeconds: profile.utcOffsetSeconds))); a timeline only moves forward")
+          "this event is at \(CivilTime.iso8601(instant, utcOffsetSeconds: profile.utcOffsetSeconds)), before the previous one (\(CivilTime.iso8601(clock, utcOffsetSeconds: profile.utcOffsetSeconds))); a timeline only moves forward"
+        )
       }
     case (nil, .some(let after)):
       instant = clock + (try Self.duration(after))
@@ -207,7 +212,8 @@ struct TimelineReader {
     let ids = profile.focusModes.map(\.id)
     guard ids.contains(id) else {
       throw value.error(
-        "no Focus with id \"\(id)\"\(Spelling.didYouMean(id, among: ids)); expected off or one of \(ids.joined(separator: ", "))")
+        "no Focus with id \"\(id)\"\(Spelling.didYouMean(id, among: ids)); expected off or one of \(ids.joined(separator: ", "))"
+      )
     }
     return id
   }
@@ -219,7 +225,8 @@ struct TimelineReader {
     guard profile.app(bundle) != nil else {
       let known = profile.apps.map(\.bundleID)
       throw bundleValue.error(
-        "\(bundle) is not installed\(Spelling.didYouMean(bundle, among: known)); expected one of \(known.joined(separator: ", "))")
+        "\(bundle) is not installed\(Spelling.didYouMean(bundle, among: known)); expected one of \(known.joined(separator: ", "))"
+      )
     }
     var changes: [AppSettingChange] = []
     if let status = map["authorization"] { changes.append(.authorization(try status.oneOf(AuthorizationStatus.self))) }
@@ -234,7 +241,9 @@ struct TimelineReader {
     if case .mapping = value.node {
       let map = try value.mapping(allowed: ["push", "collapseId"])
       if let push = map["push"], !map.has("collapseId") { return try pushRef(push) }
-      if let collapse = map["collapseId"], !map.has("push") { return .collapseID(try collapse.nonEmptyString("a collapse id")) }
+      if let collapse = map["collapseId"], !map.has("push") {
+        return .collapseID(try collapse.nonEmptyString("a collapse id"))
+      }
       throw value.error("expected either push: or collapseId:")
     }
     if value.isPlain, let text = value.scalarText, YAMLValue.integer(text) != nil { return try pushRef(value) }
@@ -281,7 +290,8 @@ struct TimelineReader {
       let full = ScenarioFiles.join(directory, path)
       let format = InputFormat.from(fileName: path) ?? .payload
       guard format != .capture else {
-        throw fileValue.error("a push names one payload (.apns or .json), got a capture; give captures to pushdeck explain directly")
+        throw fileValue.error(
+          "a push names one payload (.apns or .json), got a capture; give captures to pushdeck explain directly")
       }
       let bytes: [UInt8]
       do throws(ScenarioFiles.Problem) {
@@ -293,10 +303,13 @@ struct TimelineReader {
     case (.some(let payload), .some):
       throw payload.error("give either payload: or file:, not both")
     case (nil, nil):
-      throw value.error("missing \"payload\" or \"file\": expected the push's JSON payload inline, or the path of a .apns or .json file")
+      throw value.error(
+        "missing \"payload\" or \"file\": expected the push's JSON payload inline, or the path of a .apns or .json file"
+      )
     }
     guard record.bundleID != nil else {
-      throw value.error("missing \"bundle\": expected the app's bundle id (a .apns file may give it as \"Simulator Target Bundle\")")
+      throw value.error(
+        "missing \"bundle\": expected the app's bundle id (a .apns file may give it as \"Simulator Target Bundle\")")
     }
     if let tokenValue = map["token"] {
       let token = try tokenValue.string()

@@ -25,7 +25,9 @@ enum TimeText {
       guard index + width <= scalars.count else { return nil }
       var value = 0
       for scalar in scalars[index..<(index + width)] {
-        guard scalar.isASCII, scalar.properties.numericType == .decimal, let digit = Int(String(scalar)) else { return nil }
+        guard scalar.isASCII, scalar.properties.numericType == .decimal, let digit = Int(String(scalar)) else {
+          return nil
+        }
         value = value * 10 + digit
       }
       index += width

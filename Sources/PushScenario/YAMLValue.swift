@@ -37,7 +37,9 @@ struct YAMLValue {
     case .duplicatedKeysInMapping(let duplicates, let context):
       return ScenarioError(
         file: file, line: context.mark.line, column: context.mark.column,
-        message: "duplicate key \(duplicates.map { "\"\($0)\"" }.joined(separator: ", ")) in a mapping; each key may appear once")
+        message:
+          "duplicate key \(duplicates.map { "\"\($0)\"" }.joined(separator: ", ")) in a mapping; each key may appear once"
+      )
     case .reader(let problem, _, _, _):
       return ScenarioError(file: file, message: "cannot read the file as UTF-8 text: \(problem)")
     default:
@@ -102,11 +104,14 @@ struct YAMLValue {
     var entries: [(key: String, keyValue: YAMLValue, value: YAMLValue)] = []
     for (keyNode, valueNode) in mapping {
       let keyValue = YAMLValue(node: keyNode, path: path, file: file)
-      guard let key = keyNode.scalar?.string else { throw keyValue.error("a key must be text, got \(keyValue.described)") }
+      guard let key = keyNode.scalar?.string else {
+        throw keyValue.error("a key must be text, got \(keyValue.described)")
+      }
       if !allowed.contains(key) {
         let at = YAMLValue(node: keyNode, path: path.isEmpty ? key : path + "." + key, file: file)
         throw at.error(
-          "unknown key \"\(key)\"\(Spelling.didYouMean(key, among: allowed)); expected one of \(allowed.joined(separator: ", "))")
+          "unknown key \"\(key)\"\(Spelling.didYouMean(key, among: allowed)); expected one of \(allowed.joined(separator: ", "))"
+        )
       }
       entries.append((key, keyValue, child(key, valueNode)))
     }
@@ -214,7 +219,8 @@ struct YAMLValue {
   /// A YAML 1.2 core float (finite only).
   static func number(_ text: String) -> Double? {
     let allowed = Set("0123456789+-.eE".utf8)
-    guard !text.isEmpty, text.utf8.allSatisfy({ allowed.contains($0) }), text.utf8.contains(where: { (48...57).contains($0) }),
+    guard !text.isEmpty, text.utf8.allSatisfy({ allowed.contains($0) }),
+      text.utf8.contains(where: { (48...57).contains($0) }),
       let value = Double(text), value.isFinite
     else { return nil }
     return value

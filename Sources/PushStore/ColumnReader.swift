@@ -137,8 +137,7 @@ struct ColumnReader {
     decision.heldUntil = try instant()
     decision.replaces = try optionalInt().map { NotificationID($0) }
     decision.previewsHidden = try bool("previews_hidden")
-    decision.callbacks = try JournalCoding.strings(try string("callbacks"), column: "callbacks").map
-    {
+    decision.callbacks = try JournalCoding.strings(try string("callbacks"), column: "callbacks").map {
       text throws(JournalCoding.Malformed) in
       guard let callback = AppCallback(rawValue: text) else {
         throw JournalCoding.Malformed(detail: "unknown callback \(text)")

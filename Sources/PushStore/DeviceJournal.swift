@@ -372,8 +372,7 @@ public final class DeviceJournal: Sendable {
     }
   }
 
-  private static func deliveryValues(_ record: DeliveryRecord) -> [(any DatabaseValueConvertible)?]
-  {
+  private static func deliveryValues(_ record: DeliveryRecord) -> [(any DatabaseValueConvertible)?] {
     let decision = record.decision
     let rank = record.rank
     let note = record.notification
@@ -492,7 +491,8 @@ public final class DeviceJournal: Sendable {
     var restored = RestoredDevice()
     let rows = try Row.fetchCursor(
       db,
-      sql: "SELECT \((keepsPayloadDetails ? restoreColumns : leanRestoreColumns).joined(separator: ", ")) FROM delivery "
+      sql:
+        "SELECT \((keepsPayloadDetails ? restoreColumns : leanRestoreColumns).joined(separator: ", ")) FROM delivery "
         + "WHERE is_stored = 1 AND removed_at_ms IS NULL ORDER BY seq")
     while let row = try rows.next() {
       var reader = ColumnReader(row: row)

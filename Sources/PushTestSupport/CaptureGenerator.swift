@@ -38,7 +38,9 @@ public enum CaptureGenerator {
     let output = directory.appendingPathComponent("capture.jsonl")
     let process = Process()
     process.executableURL = URL(fileURLWithPath: python)
-    process.arguments = [script.path, String(lines), output.path, "--seed", String(seed), "--bad-rate", String(badRate)]
+    process.arguments = [
+      script.path, String(lines), output.path, "--seed", String(seed), "--bad-rate", String(badRate),
+    ]
     process.standardError = FileHandle.nullDevice
     try process.run()
     process.waitUntilExit()

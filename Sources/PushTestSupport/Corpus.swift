@@ -40,7 +40,9 @@ public enum Corpus {
     guard let directory,
       let text = try? String(contentsOf: directory.appendingPathComponent("index.tsv"), encoding: .utf8)
     else { return [] }
-    var rows = text.split(whereSeparator: \.isNewline).map { $0.split(separator: "\t", omittingEmptySubsequences: false) }
+    var rows = text.split(whereSeparator: \.isNewline).map {
+      $0.split(separator: "\t", omittingEmptySubsequences: false)
+    }
     guard !rows.isEmpty else { return [] }
     let header = rows.removeFirst().map(String.init)
     func column(_ name: String, _ row: [Substring]) -> String {

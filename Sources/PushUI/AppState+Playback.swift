@@ -182,7 +182,9 @@ extension AppState {
     }
     var sign: Int64 = 1
     var rest = Substring(trimmed)
-    if rest.first == "+" { rest = rest.dropFirst() } else if rest.first == "-" {
+    if rest.first == "+" {
+      rest = rest.dropFirst()
+    } else if rest.first == "-" {
       sign = -1
       rest = rest.dropFirst()
     }

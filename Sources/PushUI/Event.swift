@@ -165,8 +165,9 @@ extension AppState {
     if let record, let notification = record.notification {
       recordIndex[notification.id] = record.index
       if record.decision.disposition == .heldForSummary { held.insert(notification.id) }
-      if record.decision.surfaces.contains(.banner), device.store[notification.id] != nil
-        || record.decision.surfaces.contains(.liveActivity)
+      if record.decision.surfaces.contains(.banner),
+        device.store[notification.id] != nil
+          || record.decision.surfaces.contains(.liveActivity)
       {
         let style = device.app(notification.bundleID)?.settings.bannerStyle ?? .temporary
         banners.append(
@@ -444,7 +445,10 @@ extension AppState {
       }
       let action = actions[sheet.highlighted]
       if action.options.contains(.authenticationRequired) && device.isLocked {
-        overlay = .actionSheet(ActionSheet(notification: sheet.notification, highlighted: sheet.highlighted, stage: .confirmUnlock(actionID: action.identifier)))
+        overlay = .actionSheet(
+          ActionSheet(
+            notification: sheet.notification, highlighted: sheet.highlighted,
+            stage: .confirmUnlock(actionID: action.identifier)))
         return []
       }
       return proceed(with: action, sheet: sheet)
@@ -461,7 +465,9 @@ extension AppState {
   private mutating func proceed(with action: NotificationAction, sheet: ActionSheet) -> [Effect] {
     if action.isTextInput {
       overlay = .actionSheet(
-        ActionSheet(notification: sheet.notification, highlighted: sheet.highlighted, stage: .reply(actionID: action.identifier, text: "")))
+        ActionSheet(
+          notification: sheet.notification, highlighted: sheet.highlighted,
+          stage: .reply(actionID: action.identifier, text: "")))
       return []
     }
     return run(action, on: sheet.notification, text: nil)

@@ -53,25 +53,46 @@ public struct KeyMap: Equatable, Sendable {
   /// Every key the front end knows, in the order the help overlay lists them:
   /// (keys as shown, what they do, the command).
   public static let documented: [(keys: String, help: String, bindings: [(Key, Command)])] = [
-    ("↑ ↓  k j", "move the selection", [(.up, .moveUp), (.character("k"), .moveUp), (.down, .moveDown), (.character("j"), .moveDown)]),
+    (
+      "↑ ↓  k j", "move the selection",
+      [(.up, .moveUp), (.character("k"), .moveUp), (.down, .moveDown), (.character("j"), .moveDown)]
+    ),
     ("Enter", "open · expand/collapse a stack · choose", [(.enter, .activate)]),
     ("Space", "expand or collapse a stack", [(.character(" "), .toggleExpand)]),
     ("o", "open the notification in full", [(.character("o"), .openSelected)]),
     ("n  Tab", "Notification Center ⇄ lock screen", [(.character("n"), .openCenter), (.tab, .toggleCenter)]),
-    ("Esc  h ←", "back: close overlay, banner, pane or screen", [(.escape, .back), (.character("h"), .back), (.left, .back)]),
+    (
+      "Esc  h ←", "back: close overlay, banner, pane or screen",
+      [(.escape, .back), (.character("h"), .back), (.left, .back)]
+    ),
     ("a", "actions (long press)", [(.character("a"), .showActions)]),
-    ("x  X  C", "clear one · its group · all", [(.character("x"), .clearSelected), (.character("X"), .clearGroup), (.character("C"), .clearAll)]),
-    ("K  T", "provisional: Keep… · Turn Off", [(.character("K"), .keepProvisional), (.character("T"), .turnOffProvisional)]),
+    (
+      "x  X  C", "clear one · its group · all",
+      [(.character("x"), .clearSelected), (.character("X"), .clearGroup), (.character("C"), .clearAll)]
+    ),
+    (
+      "K  T", "provisional: Keep… · Turn Off",
+      [(.character("K"), .keepProvisional), (.character("T"), .turnOffProvisional)]
+    ),
     (
       "i  t  s", "inspector · timeline · settings pane (← → edit)",
       [(.character("i"), .toggleInspector), (.character("t"), .toggleTimeline), (.character("s"), .toggleSettings)]
     ),
     ("l", "lock or unlock the phone", [(.character("l"), .toggleLock)]),
     ("d", "Do Not Disturb on/off", [(.character("d"), .toggleDoNotDisturb)]),
-    ("]  }", "clock +1 minute · +1 hour", [(.character("]"), .advanceClock(.minutes(1))), (.character("}"), .advanceClock(.hours(1)))]),
-    (",  .", "seek to the previous · next push", [(.character(","), .stepToPreviousPush), (.character("."), .stepToNextEvent)]),
+    (
+      "]  }", "clock +1 minute · +1 hour",
+      [(.character("]"), .advanceClock(.minutes(1))), (.character("}"), .advanceClock(.hours(1)))]
+    ),
+    (
+      ",  .", "seek to the previous · next push",
+      [(.character(","), .stepToPreviousPush), (.character("."), .stepToNextEvent)]
+    ),
     ("p", "play or pause the timeline", [(.character("p"), .togglePlay)]),
-    ("+  -", "faster · slower: 0.5× … 1000×, instant", [(.character("+"), .faster), (.character("="), .faster), (.character("-"), .slower)]),
+    (
+      "+  -", "faster · slower: 0.5× … 1000×, instant",
+      [(.character("+"), .faster), (.character("="), .faster), (.character("-"), .slower)]
+    ),
     ("g", "go to a time: +5m, -30s, 09:45", [(.character("g"), .beginSeek)]),
     ("?", "this help", [(.character("?"), .toggleHelp)]),
     ("q", "quit", [(.character("q"), .quit), (.character("Q"), .quit)]),

@@ -36,7 +36,9 @@ public enum Timeline {
   ///   - records: the pushes, in input order.
   ///   - start: when the device starts; the first file arrives ``fileSpacing`` later.
   /// - Returns: the device's start (moved before the earliest capture time) and the entries.
-  public static func entries(for records: [PushRecord], start: SimInstant) -> (start: SimInstant, entries: [TimelineEntry]) {
+  public static func entries(for records: [PushRecord], start: SimInstant) -> (
+    start: SimInstant, entries: [TimelineEntry]
+  ) {
     let earliestCapture = records.compactMap(\.at).min().map { SimInstant(epochSeconds: $0) }
     let origin = earliestCapture.map { min($0 - fileSpacing, start) } ?? start
     var cursor = origin

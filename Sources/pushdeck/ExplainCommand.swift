@@ -36,7 +36,9 @@ struct ExplainCommand: ParsableCommand {
   var inputs: [String]
 
   func validate() throws {
-    if inputs.isEmpty { throw ValidationError("name at least one scenario, payload file, capture or - for standard input") }
+    if inputs.isEmpty {
+      throw ValidationError("name at least one scenario, payload file, capture or - for standard input")
+    }
   }
 
   func run() throws {
@@ -301,7 +303,9 @@ struct ExplainPrinter {
     let category = profile.app(notification.bundleID)?.category(notification.category)
     var responses = [("tap", defaultActionIdentifier)]
     responses += (category?.actions ?? []).prefix(10).map { ($0.identifier, $0.identifier) }
-    if category?.options.contains(.customDismissAction) == true { responses.append(("dismiss", dismissActionIdentifier)) }
+    if category?.options.contains(.customDismissAction) == true {
+      responses.append(("dismiss", dismissActionIdentifier))
+    }
     return responses.map { label, action in
       let binding = HandlerBinding.best(
         in: profile.handlers, app: notification.bundleID, category: notification.category, action: action)

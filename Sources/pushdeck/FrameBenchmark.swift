@@ -38,14 +38,17 @@ enum FrameBenchmark {
     let timeline = (0..<arrivals).map { index in
       TimelineEntry(
         at: start + .seconds(Int64(index + 1)),
-        event: .push(PushReader.readPayloadFile(payload, source: "bench", format: .payload, bundleID: "com.example.bench1")))
+        event: .push(
+          PushReader.readPayloadFile(payload, source: "bench", format: .payload, bundleID: "com.example.bench1")))
     }
     return AppState(device: device, timeline: timeline, terminalColumns: size.columns, terminalRows: size.rows)
   }
 
   /// Measures `frames` turns on the lock screen and in Notification Center for each count.
   static func run(counts: [Int], size: Size, frames: Int = 200) -> String {
-    var lines = ["frame benchmark: \(size.columns)x\(size.rows), \(frames) frames per screen, median and p95 per frame; lock+push: a push arrives every frame"]
+    var lines = [
+      "frame benchmark: \(size.columns)x\(size.rows), \(frames) frames per screen, median and p95 per frame; lock+push: a push arrives every frame"
+    ]
     var medians: [Int: Double] = [:]
     for count in counts {
       let setupStart = ContinuousClock.now
@@ -62,8 +65,9 @@ enum FrameBenchmark {
           now = now + .seconds(1)
           _ = reduce(into: &state, .tick(now))
           let grid = render(state, size: size, theme: .builtInDefault)
-          samples.append(Double((ContinuousClock.now - clock).components.attoseconds) / 1e15
-            + Double((ContinuousClock.now - clock).components.seconds) * 1000)
+          samples.append(
+            Double((ContinuousClock.now - clock).components.attoseconds) / 1e15
+              + Double((ContinuousClock.now - clock).components.seconds) * 1000)
           precondition(grid.width == size.columns)
         }
         samples.sort()
@@ -76,7 +80,8 @@ enum FrameBenchmark {
             median, p95, Double(setup.components.seconds) + Double(setup.components.attoseconds) / 1e18))
       }
     }
-    if let low = counts.min(), let high = counts.max(), low != high, let a = medians[low], let b = medians[high], a > 0 {
+    if let low = counts.min(), let high = counts.max(), low != high, let a = medians[low], let b = medians[high], a > 0
+    {
       lines.append(String(format: "lock screen ratio %d / %d: %.2f", high, low, b / a))
     }
     return lines.joined(separator: "\n")

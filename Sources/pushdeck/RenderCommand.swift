@@ -103,7 +103,9 @@ struct RenderCommand: ParsableCommand {
     case .svg:
       let page = selectedTheme[.background].background ?? .rgb(0, 0, 0)
       let ink = selectedTheme[.background].foreground ?? .rgb(255, 255, 255)
-      print(grid.svg(defaultForeground: ink, defaultBackground: page, title: "Pushdeck \(screen.rawValue) screen"), terminator: "")
+      print(
+        grid.svg(defaultForeground: ink, defaultBackground: page, title: "Pushdeck \(screen.rawValue) screen"),
+        terminator: "")
     case .json:
       break
     }
@@ -163,20 +165,27 @@ enum ScreenJSON {
     func text(_ value: String?) -> String { value.map(JSONValue.quoted) ?? "null" }
     let groups = screen == .lock ? state.lockScreenGroups() : device.store.rankedGroups()
     var json = "{\"screen\":\"\(screen.rawValue)\",\"at\":\(iso(device.now)),\"locked\":\(device.isLocked)"
-    json += ",\"focus\":\(text(device.activeFocus?.name)),\"notifications\":\(groups.reduce(0) { $0 + $1.notifications.count })"
-    json += ",\"badges\":{" + device.badges.sorted { $0.key < $1.key }.map { "\(JSONValue.quoted($0.key)):\($0.value)" }
+    json +=
+      ",\"focus\":\(text(device.activeFocus?.name)),\"notifications\":\(groups.reduce(0) { $0 + $1.notifications.count })"
+    json +=
+      ",\"badges\":{"
+      + device.badges.sorted { $0.key < $1.key }.map { "\(JSONValue.quoted($0.key)):\($0.value)" }
       .joined(separator: ",") + "}"
-    json += ",\"liveActivities\":[" + device.liveActivities.map { activity in
-      "{\"bundle\":\(JSONValue.quoted(activity.bundleID)),\"type\":\(JSONValue.quoted(activity.attributesType)),"
-        + "\"title\":\(text(activity.title)),\"body\":\(text(activity.body)),\"stale\":\(activity.isStale(at: device.now)),"
-        + "\"ended\":\(activity.endedAt != nil),\"contentState\":\(activity.contentState?.compactText ?? "null")}"
-    }.joined(separator: ",") + "]"
+    json +=
+      ",\"liveActivities\":["
+      + device.liveActivities.map { activity in
+        "{\"bundle\":\(JSONValue.quoted(activity.bundleID)),\"type\":\(JSONValue.quoted(activity.attributesType)),"
+          + "\"title\":\(text(activity.title)),\"body\":\(text(activity.body)),\"stale\":\(activity.isStale(at: device.now)),"
+          + "\"ended\":\(activity.endedAt != nil),\"contentState\":\(activity.contentState?.compactText ?? "null")}"
+      }.joined(separator: ",") + "]"
     json += ",\"groups\":["
     for (index, group) in groups.enumerated() {
       if index > 0 { json += "," }
       let app = device.app(group.key.bundleID)?.info ?? AppInfo.inferred(from: group.key.bundleID)
-      json += "{\"rank\":\(index + 1),\"group\":\(JSONValue.quoted(group.key.description)),\"bundle\":\(JSONValue.quoted(app.bundleID))"
-      json += ",\"app\":\(JSONValue.quoted(app.displayName)),\"thread\":\(text(group.key.thread)),\"count\":\(group.notifications.count)"
+      json +=
+        "{\"rank\":\(index + 1),\"group\":\(JSONValue.quoted(group.key.description)),\"bundle\":\(JSONValue.quoted(app.bundleID))"
+      json +=
+        ",\"app\":\(JSONValue.quoted(app.displayName)),\"thread\":\(text(group.key.thread)),\"count\":\(group.notifications.count)"
       json += ",\"notifications\":["
       json += group.notifications.map { stored in
         let shown = state.displayed(stored)

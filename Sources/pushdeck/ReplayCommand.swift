@@ -92,7 +92,8 @@ struct ReplayCommand: ParsableCommand {
     let (resolved, inputProblems) = resolveInputs(inputs)
     var problems = inputProblems.map { "\($0.path): \($0.message)" }
     var replay = Replay(
-      committer: journal.map(BackgroundCommitter.init), restored: restored.deliveryCount > 0 || !restored.notifications.isEmpty ? restored : nil,
+      committer: journal.map(BackgroundCommitter.init),
+      restored: restored.deliveryCount > 0 || !restored.notifications.isEmpty ? restored : nil,
       batchSize: batch, makeProfile: { start in try baseProfile(start) })
     for input in resolved {
       do throws(InputProblem) {
@@ -204,7 +205,8 @@ private struct Replay {
     }
     if at < current.now { at = current.now }
     let delivery =
-      committer == nil ? current.apply(.push(record), at: at) : current.apply(.push(record), at: at, journalingInto: &batch)
+      committer == nil
+      ? current.apply(.push(record), at: at) : current.apply(.push(record), at: at, journalingInto: &batch)
     if let delivery { dispositions[delivery.decision.disposition, default: 0] += 1 }
     pushes += 1
     device = current

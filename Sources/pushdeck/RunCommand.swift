@@ -41,7 +41,9 @@ struct RunCommand: AsyncParsableCommand {
 
   @Option(
     name: .long,
-    help: "The device's state database: restored at start, saved as it runs (default for payloads and captures: $XDG_DATA_HOME/pushdeck/device.sqlite).")
+    help:
+      "The device's state database: restored at start, saved as it runs (default for payloads and captures: $XDG_DATA_HOME/pushdeck/device.sqlite)."
+  )
   var state: String?
 
   @Flag(name: .long, help: "Keep nothing: no state database is read or written.")

@@ -176,7 +176,8 @@ struct DiagnosticPrinter: Sendable {
     shown = terminalSafe(shown).replacingTabs()
     let prefix = start > 0 ? "…" : ""
     let suffix = end < scalars.count ? "…" : ""
-    let caretOffset = terminalSafe(String(String.UnicodeScalarView(scalars[start..<column]))).replacingTabs()
+    let caretOffset =
+      terminalSafe(String(String.UnicodeScalarView(scalars[start..<column]))).replacingTabs()
       .unicodeScalars.count + prefix.count
     return "   | \(prefix)\(shown)\(suffix)\n   | \(String(repeating: " ", count: caretOffset))\(paint("^", "1;32"))\n"
   }

@@ -29,10 +29,13 @@ func app(
 }
 
 let now = SimInstant(milliseconds: 1_000_000)
-let work = FocusMode(id: "work", name: "Work", kind: .work, allowedApps: ["com.example.allowed"], allowedPeople: ["Ana"])
+let work = FocusMode(
+  id: "work", name: "Work", kind: .work, allowedApps: ["com.example.allowed"], allowedPeople: ["Ana"])
 let workNoTimeSensitive = FocusMode(id: "work", name: "Work", kind: .work, allowsTimeSensitive: false)
 
-func decide(_ notification: PushNotification, _ app: AppProfile?, _ context: DeliveryContext = DeliveryContext(now: now))
+func decide(
+  _ notification: PushNotification, _ app: AppProfile?, _ context: DeliveryContext = DeliveryContext(now: now)
+)
   -> DeliveryDecision
 {
   DeliveryPolicy.decide(notification, app: app, context: context)
@@ -56,120 +59,181 @@ func decide(_ notification: PushNotification, _ app: AppProfile?, _ context: Del
 
   static let rows: [Row] = [
     // Authorization (reference §4.1, §4.2)
-    Row(name: "authorized, unlocked: banner, NC, sound", notification: note(), app: app(), context: unlocked,
-        disposition: .delivered, surfaces: [.banner, .notificationCenter], sound: true, reason: .soundNotRequested),
-    Row(name: "authorized, locked: lock screen, NC, sound", notification: note(), app: app(), context: locked,
-        disposition: .delivered, surfaces: [.lockScreen, .notificationCenter], sound: true, reason: .phoneLocked),
-    Row(name: "denied: dropped", notification: note(), app: app(.denied), context: unlocked,
-        disposition: .dropped, surfaces: [], sound: false, reason: .notificationsDenied),
-    Row(name: "not determined: dropped", notification: note(), app: app(.notDetermined), context: unlocked,
-        disposition: .dropped, surfaces: [], sound: false, reason: .notificationsNotDetermined),
-    Row(name: "denied but content-available: wakes app", notification: note(contentAvailable: true), app: app(.denied),
-        context: unlocked, disposition: .silent, surfaces: [], sound: false, reason: .mixedPushWakesApp),
-    Row(name: "provisional: quietly to NC only", notification: note(badge: 3), app: app(.provisional), context: locked,
-        disposition: .deliveredQuietly, surfaces: [.notificationCenter], sound: false, reason: .provisionalQuietDelivery),
-    Row(name: "ephemeral: as authorized", notification: note(), app: app(.ephemeral), context: unlocked,
-        disposition: .delivered, surfaces: [.banner, .notificationCenter], sound: true, reason: .ephemeralAuthorization),
-    Row(name: "not installed: dropped", notification: note(), app: nil, context: unlocked,
-        disposition: .dropped, surfaces: [], sound: false, reason: .appNotInstalled),
+    Row(
+      name: "authorized, unlocked: banner, NC, sound", notification: note(), app: app(), context: unlocked,
+      disposition: .delivered, surfaces: [.banner, .notificationCenter], sound: true, reason: .soundNotRequested),
+    Row(
+      name: "authorized, locked: lock screen, NC, sound", notification: note(), app: app(), context: locked,
+      disposition: .delivered, surfaces: [.lockScreen, .notificationCenter], sound: true, reason: .phoneLocked),
+    Row(
+      name: "denied: dropped", notification: note(), app: app(.denied), context: unlocked,
+      disposition: .dropped, surfaces: [], sound: false, reason: .notificationsDenied),
+    Row(
+      name: "not determined: dropped", notification: note(), app: app(.notDetermined), context: unlocked,
+      disposition: .dropped, surfaces: [], sound: false, reason: .notificationsNotDetermined),
+    Row(
+      name: "denied but content-available: wakes app", notification: note(contentAvailable: true), app: app(.denied),
+      context: unlocked, disposition: .silent, surfaces: [], sound: false, reason: .mixedPushWakesApp),
+    Row(
+      name: "provisional: quietly to NC only", notification: note(badge: 3), app: app(.provisional), context: locked,
+      disposition: .deliveredQuietly, surfaces: [.notificationCenter], sound: false, reason: .provisionalQuietDelivery),
+    Row(
+      name: "ephemeral: as authorized", notification: note(), app: app(.ephemeral), context: unlocked,
+      disposition: .delivered, surfaces: [.banner, .notificationCenter], sound: true, reason: .ephemeralAuthorization),
+    Row(
+      name: "not installed: dropped", notification: note(), app: nil, context: unlocked,
+      disposition: .dropped, surfaces: [], sound: false, reason: .appNotInstalled),
     // Per-app settings (§4.3)
-    Row(name: "banners off, unlocked: NC only", notification: note(), app: app { $0.settings.banners = false },
-        context: unlocked, disposition: .delivered, surfaces: [.notificationCenter], sound: true, reason: .bannersDisabled),
-    Row(name: "lock screen off, locked: NC only", notification: note(), app: app { $0.settings.lockScreen = false },
-        context: locked, disposition: .delivered, surfaces: [.notificationCenter], sound: true, reason: .lockScreenDisabled),
-    Row(name: "NC off: banner only", notification: note(), app: app { $0.settings.notificationCenter = false },
-        context: unlocked, disposition: .delivered, surfaces: [.banner], sound: true, reason: .notificationCenterDisabled),
-    Row(name: "sounds off: silent banner", notification: note(), app: app { $0.settings.sounds = false },
-        context: unlocked, disposition: .delivered, surfaces: [.banner, .notificationCenter], sound: false, reason: .soundsDisabled),
-    Row(name: "previews never: hidden", notification: note(), app: app { $0.settings.showPreviews = .never },
-        context: unlocked, disposition: .delivered, surfaces: [.banner, .notificationCenter], sound: true, reason: .previewsHidden),
-    Row(name: "previews when unlocked, locked: hidden", notification: note(), app: app(), context: locked,
-        disposition: .delivered, surfaces: [.lockScreen, .notificationCenter], sound: true, reason: .previewsHidden),
+    Row(
+      name: "banners off, unlocked: NC only", notification: note(), app: app { $0.settings.banners = false },
+      context: unlocked, disposition: .delivered, surfaces: [.notificationCenter], sound: true, reason: .bannersDisabled
+    ),
+    Row(
+      name: "lock screen off, locked: NC only", notification: note(), app: app { $0.settings.lockScreen = false },
+      context: locked, disposition: .delivered, surfaces: [.notificationCenter], sound: true,
+      reason: .lockScreenDisabled),
+    Row(
+      name: "NC off: banner only", notification: note(), app: app { $0.settings.notificationCenter = false },
+      context: unlocked, disposition: .delivered, surfaces: [.banner], sound: true, reason: .notificationCenterDisabled),
+    Row(
+      name: "sounds off: silent banner", notification: note(), app: app { $0.settings.sounds = false },
+      context: unlocked, disposition: .delivered, surfaces: [.banner, .notificationCenter], sound: false,
+      reason: .soundsDisabled),
+    Row(
+      name: "previews never: hidden", notification: note(), app: app { $0.settings.showPreviews = .never },
+      context: unlocked, disposition: .delivered, surfaces: [.banner, .notificationCenter], sound: true,
+      reason: .previewsHidden),
+    Row(
+      name: "previews when unlocked, locked: hidden", notification: note(), app: app(), context: locked,
+      disposition: .delivered, surfaces: [.lockScreen, .notificationCenter], sound: true, reason: .previewsHidden),
     // Interruption levels (§5)
-    Row(name: "passive: quiet list only", notification: note(level: .passive), app: app(), context: locked,
-        disposition: .deliveredQuietly, surfaces: [.lockScreen, .notificationCenter], sound: false, reason: .passiveLevel),
-    Row(name: "critical without entitlement: active", notification: note(level: .critical), app: app(), context: unlocked,
-        disposition: .delivered, surfaces: [.banner, .notificationCenter], sound: true, reason: .criticalDowngraded),
-    Row(name: "critical with entitlement: sounds in silent mode",
-        notification: note(level: .critical, sound: nil), app: app { $0.criticalAlertsEntitled = true },
-        context: DeliveryContext(now: now, isSilentMode: true), disposition: .delivered,
-        surfaces: [.banner, .notificationCenter], sound: true, reason: .criticalAlert),
-    Row(name: "silent mode: vibrates", notification: note(), app: app(), context: DeliveryContext(now: now, isSilentMode: true),
-        disposition: .delivered, surfaces: [.banner, .notificationCenter], sound: false, reason: .silentMode),
-    Row(name: "time-sensitive with the setting off: active", notification: note(level: .timeSensitive),
-        app: app { $0.settings.timeSensitive = false }, context: unlocked, disposition: .delivered,
-        surfaces: [.banner, .notificationCenter], sound: true, reason: .timeSensitiveDowngraded),
+    Row(
+      name: "passive: quiet list only", notification: note(level: .passive), app: app(), context: locked,
+      disposition: .deliveredQuietly, surfaces: [.lockScreen, .notificationCenter], sound: false, reason: .passiveLevel),
+    Row(
+      name: "critical without entitlement: active", notification: note(level: .critical), app: app(), context: unlocked,
+      disposition: .delivered, surfaces: [.banner, .notificationCenter], sound: true, reason: .criticalDowngraded),
+    Row(
+      name: "critical with entitlement: sounds in silent mode",
+      notification: note(level: .critical, sound: nil), app: app { $0.criticalAlertsEntitled = true },
+      context: DeliveryContext(now: now, isSilentMode: true), disposition: .delivered,
+      surfaces: [.banner, .notificationCenter], sound: true, reason: .criticalAlert),
+    Row(
+      name: "silent mode: vibrates", notification: note(), app: app(),
+      context: DeliveryContext(now: now, isSilentMode: true),
+      disposition: .delivered, surfaces: [.banner, .notificationCenter], sound: false, reason: .silentMode),
+    Row(
+      name: "time-sensitive with the setting off: active", notification: note(level: .timeSensitive),
+      app: app { $0.settings.timeSensitive = false }, context: unlocked, disposition: .delivered,
+      surfaces: [.banner, .notificationCenter], sound: true, reason: .timeSensitiveDowngraded),
     // Focus (§6)
-    Row(name: "Focus silences an app it does not allow", notification: note(), app: app(),
-        context: DeliveryContext(now: now, isLocked: true, focus: work), disposition: .deliveredQuietly,
-        surfaces: [.notificationCenter], sound: false, reason: .focusSilenced),
-    Row(name: "Focus lets an allowed app through", notification: note(bundle: "com.example.allowed"),
-        app: app { $0.info = AppInfo(bundleID: "com.example.allowed", displayName: "Allowed", iconGlyph: "A") },
-        context: DeliveryContext(now: now, focus: work), disposition: .delivered,
-        surfaces: [.banner, .notificationCenter], sound: true, reason: .focusBreakthroughApp),
-    Row(name: "time-sensitive breaks through a Focus that allows it", notification: note(level: .timeSensitive), app: app(),
-        context: DeliveryContext(now: now, focus: work), disposition: .delivered,
-        surfaces: [.banner, .notificationCenter], sound: true, reason: .focusBreakthroughTimeSensitive),
-    Row(name: "time-sensitive is silenced by a Focus that does not allow it", notification: note(level: .timeSensitive),
-        app: app(), context: DeliveryContext(now: now, focus: workNoTimeSensitive), disposition: .deliveredQuietly,
-        surfaces: [.notificationCenter], sound: false, reason: .focusSilenced),
-    Row(name: "critical breaks through Do Not Disturb", notification: note(level: .critical),
-        app: app { $0.criticalAlertsEntitled = true }, context: DeliveryContext(now: now, isLocked: true, focus: .doNotDisturb),
-        disposition: .delivered, surfaces: [.lockScreen, .notificationCenter], sound: true, reason: .focusBreakthroughCritical),
-    Row(name: "an allowed person breaks through", notification: note(sender: "Ana"), app: app(),
-        context: DeliveryContext(now: now, focus: work), disposition: .delivered,
-        surfaces: [.banner, .notificationCenter], sound: true, reason: .focusBreakthroughPerson),
-    Row(name: "another person is silenced", notification: note(sender: "Bob"), app: app(),
-        context: DeliveryContext(now: now, focus: work), disposition: .deliveredQuietly,
-        surfaces: [.notificationCenter], sound: false, reason: .focusSilenced),
-    Row(name: "Focus filter excludes other criteria", notification: note(filter: "personal", bundle: "com.example.allowed"),
-        app: app { $0.info = AppInfo(bundleID: "com.example.allowed", displayName: "Allowed", iconGlyph: "A") },
-        context: DeliveryContext(
-          now: now,
-          focus: FocusMode(id: "w", name: "Work", kind: .work, allowedApps: ["com.example.allowed"],
-                           filterCriteria: ["com.example.allowed": ["work"]])),
-        disposition: .deliveredQuietly, surfaces: [.notificationCenter], sound: false, reason: .focusFilterExcluded),
-    Row(name: "silenced shows on the lock screen when the Focus says so", notification: note(), app: app(),
-        context: DeliveryContext(now: now, isLocked: true, focus: FocusMode(id: "p", name: "Personal", kind: .personal, showsSilencedOnLockScreen: true)),
-        disposition: .deliveredQuietly, surfaces: [.lockScreen, .notificationCenter], sound: false, reason: .focusSilenced),
+    Row(
+      name: "Focus silences an app it does not allow", notification: note(), app: app(),
+      context: DeliveryContext(now: now, isLocked: true, focus: work), disposition: .deliveredQuietly,
+      surfaces: [.notificationCenter], sound: false, reason: .focusSilenced),
+    Row(
+      name: "Focus lets an allowed app through", notification: note(bundle: "com.example.allowed"),
+      app: app { $0.info = AppInfo(bundleID: "com.example.allowed", displayName: "Allowed", iconGlyph: "A") },
+      context: DeliveryContext(now: now, focus: work), disposition: .delivered,
+      surfaces: [.banner, .notificationCenter], sound: true, reason: .focusBreakthroughApp),
+    Row(
+      name: "time-sensitive breaks through a Focus that allows it", notification: note(level: .timeSensitive),
+      app: app(),
+      context: DeliveryContext(now: now, focus: work), disposition: .delivered,
+      surfaces: [.banner, .notificationCenter], sound: true, reason: .focusBreakthroughTimeSensitive),
+    Row(
+      name: "time-sensitive is silenced by a Focus that does not allow it", notification: note(level: .timeSensitive),
+      app: app(), context: DeliveryContext(now: now, focus: workNoTimeSensitive), disposition: .deliveredQuietly,
+      surfaces: [.notificationCenter], sound: false, reason: .focusSilenced),
+    Row(
+      name: "critical breaks through Do Not Disturb", notification: note(level: .critical),
+      app: app { $0.criticalAlertsEntitled = true },
+      context: DeliveryContext(now: now, isLocked: true, focus: .doNotDisturb),
+      disposition: .delivered, surfaces: [.lockScreen, .notificationCenter], sound: true,
+      reason: .focusBreakthroughCritical),
+    Row(
+      name: "an allowed person breaks through", notification: note(sender: "Ana"), app: app(),
+      context: DeliveryContext(now: now, focus: work), disposition: .delivered,
+      surfaces: [.banner, .notificationCenter], sound: true, reason: .focusBreakthroughPerson),
+    Row(
+      name: "another person is silenced", notification: note(sender: "Bob"), app: app(),
+      context: DeliveryContext(now: now, focus: work), disposition: .deliveredQuietly,
+      surfaces: [.notificationCenter], sound: false, reason: .focusSilenced),
+    Row(
+      name: "Focus filter excludes other criteria",
+      notification: note(filter: "personal", bundle: "com.example.allowed"),
+      app: app { $0.info = AppInfo(bundleID: "com.example.allowed", displayName: "Allowed", iconGlyph: "A") },
+      context: DeliveryContext(
+        now: now,
+        focus: FocusMode(
+          id: "w", name: "Work", kind: .work, allowedApps: ["com.example.allowed"],
+          filterCriteria: ["com.example.allowed": ["work"]])),
+      disposition: .deliveredQuietly, surfaces: [.notificationCenter], sound: false, reason: .focusFilterExcluded),
+    Row(
+      name: "silenced shows on the lock screen when the Focus says so", notification: note(), app: app(),
+      context: DeliveryContext(
+        now: now, isLocked: true,
+        focus: FocusMode(id: "p", name: "Personal", kind: .personal, showsSilencedOnLockScreen: true)),
+      disposition: .deliveredQuietly, surfaces: [.lockScreen, .notificationCenter], sound: false, reason: .focusSilenced
+    ),
     // Scheduled Summary (§8)
-    Row(name: "summary app: active notification held", notification: note(), app: app { $0.settings.delivery = .scheduledSummary },
-        context: DeliveryContext(now: now, summaryTimes: [TimeOfDay(hour: 8, minute: 0)]), disposition: .heldForSummary,
-        surfaces: [.notificationCenter], sound: false, reason: .scheduledSummary),
-    Row(name: "summary app: time-sensitive bypasses", notification: note(level: .timeSensitive),
-        app: app { $0.settings.delivery = .scheduledSummary },
-        context: DeliveryContext(now: now, summaryTimes: [TimeOfDay(hour: 8, minute: 0)]), disposition: .delivered,
-        surfaces: [.banner, .notificationCenter], sound: true, reason: .summaryBypassed),
-    Row(name: "summary app: a direct message bypasses", notification: note(sender: "Ana"),
-        app: app { $0.settings.delivery = .scheduledSummary },
-        context: DeliveryContext(now: now, summaryTimes: [TimeOfDay(hour: 8, minute: 0)]), disposition: .delivered,
-        surfaces: [.banner, .notificationCenter], sound: true, reason: .summaryBypassed),
+    Row(
+      name: "summary app: active notification held", notification: note(),
+      app: app { $0.settings.delivery = .scheduledSummary },
+      context: DeliveryContext(now: now, summaryTimes: [TimeOfDay(hour: 8, minute: 0)]), disposition: .heldForSummary,
+      surfaces: [.notificationCenter], sound: false, reason: .scheduledSummary),
+    Row(
+      name: "summary app: time-sensitive bypasses", notification: note(level: .timeSensitive),
+      app: app { $0.settings.delivery = .scheduledSummary },
+      context: DeliveryContext(now: now, summaryTimes: [TimeOfDay(hour: 8, minute: 0)]), disposition: .delivered,
+      surfaces: [.banner, .notificationCenter], sound: true, reason: .summaryBypassed),
+    Row(
+      name: "summary app: a direct message bypasses", notification: note(sender: "Ana"),
+      app: app { $0.settings.delivery = .scheduledSummary },
+      context: DeliveryContext(now: now, summaryTimes: [TimeOfDay(hour: 8, minute: 0)]), disposition: .delivered,
+      surfaces: [.banner, .notificationCenter], sound: true, reason: .summaryBypassed),
     // Foreground (§4.4)
-    Row(name: "foreground: willPresent decides", notification: note(), app: app(state: .foreground), context: unlocked,
-        disposition: .delivered, surfaces: [.banner, .notificationCenter], sound: true, reason: .foregroundWillPresent),
-    Row(name: "foreground without willPresent: nothing shown", notification: note(),
-        app: app(state: .foreground) { $0.foregroundPresentation = nil }, context: unlocked,
-        disposition: .deliveredQuietly, surfaces: [], sound: false, reason: .foregroundNotPresented),
-    Row(name: "foreground list only", notification: note(), app: app(state: .foreground) { $0.foregroundPresentation = [.list] },
-        context: unlocked, disposition: .delivered, surfaces: [.notificationCenter], sound: false, reason: .foregroundWillPresent),
+    Row(
+      name: "foreground: willPresent decides", notification: note(), app: app(state: .foreground), context: unlocked,
+      disposition: .delivered, surfaces: [.banner, .notificationCenter], sound: true, reason: .foregroundWillPresent),
+    Row(
+      name: "foreground without willPresent: nothing shown", notification: note(),
+      app: app(state: .foreground) { $0.foregroundPresentation = nil }, context: unlocked,
+      disposition: .deliveredQuietly, surfaces: [], sound: false, reason: .foregroundNotPresented),
+    Row(
+      name: "foreground list only", notification: note(),
+      app: app(state: .foreground) { $0.foregroundPresentation = [.list] },
+      context: unlocked, disposition: .delivered, surfaces: [.notificationCenter], sound: false,
+      reason: .foregroundWillPresent),
     // Silent pushes (§9)
-    Row(name: "silent push wakes a background app", notification: note(sound: nil, title: nil, body: nil, contentAvailable: true),
-        app: app(), context: unlocked, disposition: .silent, surfaces: [], sound: false, reason: .silentPush),
-    Row(name: "silent push to a force-quit app is dropped", notification: note(sound: nil, title: nil, body: nil, contentAvailable: true),
-        app: app(state: .forceQuit), context: unlocked, disposition: .dropped, surfaces: [], sound: false, reason: .silentToForceQuitApp),
-    Row(name: "silent push over budget is dropped", notification: note(sound: nil, title: nil, body: nil, contentAvailable: true),
-        app: app(), context: DeliveryContext(now: now, recentSilentPushes: 3), disposition: .dropped, surfaces: [], sound: false,
-        reason: .silentBudgetExceeded),
-    Row(name: "silent push without background mode is dropped",
-        notification: note(sound: nil, title: nil, body: nil, contentAvailable: true),
-        app: app { $0.backgroundRemoteNotifications = false }, context: unlocked, disposition: .dropped, surfaces: [],
-        sound: false, reason: .silentWithoutBackgroundMode),
+    Row(
+      name: "silent push wakes a background app",
+      notification: note(sound: nil, title: nil, body: nil, contentAvailable: true),
+      app: app(), context: unlocked, disposition: .silent, surfaces: [], sound: false, reason: .silentPush),
+    Row(
+      name: "silent push to a force-quit app is dropped",
+      notification: note(sound: nil, title: nil, body: nil, contentAvailable: true),
+      app: app(state: .forceQuit), context: unlocked, disposition: .dropped, surfaces: [], sound: false,
+      reason: .silentToForceQuitApp),
+    Row(
+      name: "silent push over budget is dropped",
+      notification: note(sound: nil, title: nil, body: nil, contentAvailable: true),
+      app: app(), context: DeliveryContext(now: now, recentSilentPushes: 3), disposition: .dropped, surfaces: [],
+      sound: false,
+      reason: .silentBudgetExceeded),
+    Row(
+      name: "silent push without background mode is dropped",
+      notification: note(sound: nil, title: nil, body: nil, contentAvailable: true),
+      app: app { $0.backgroundRemoteNotifications = false }, context: unlocked, disposition: .dropped, surfaces: [],
+      sound: false, reason: .silentWithoutBackgroundMode),
     // Expiration and collapse (§13, §2.2)
-    Row(name: "expired before arrival", notification: note(expiration: SimInstant(milliseconds: 999_000)), app: app(),
-        context: unlocked, disposition: .dropped, surfaces: [], sound: false, reason: .expired),
-    Row(name: "collapse id replaces and alerts again", notification: note(), app: app(),
-        context: DeliveryContext(now: now, collapseTarget: NotificationID(7)), disposition: .replaced,
-        surfaces: [.banner, .notificationCenter], sound: true, reason: .collapsedReplacement),
+    Row(
+      name: "expired before arrival", notification: note(expiration: SimInstant(milliseconds: 999_000)), app: app(),
+      context: unlocked, disposition: .dropped, surfaces: [], sound: false, reason: .expired),
+    Row(
+      name: "collapse id replaces and alerts again", notification: note(), app: app(),
+      context: DeliveryContext(now: now, collapseTarget: NotificationID(7)), disposition: .replaced,
+      surfaces: [.banner, .notificationCenter], sound: true, reason: .collapsedReplacement),
   ]
 
   @Test(arguments: rows)
@@ -178,8 +242,9 @@ func decide(_ notification: PushNotification, _ app: AppProfile?, _ context: Del
     #expect(decision.disposition == row.disposition)
     #expect(decision.surfaces == row.surfaces)
     #expect(decision.playsSound == row.sound)
-    #expect(decision.reasonCodes.contains(row.reason) || (row.reason == .soundNotRequested && decision.playsSound),
-            "reasons: \(decision.reasonCodes)")
+    #expect(
+      decision.reasonCodes.contains(row.reason) || (row.reason == .soundNotRequested && decision.playsSound),
+      "reasons: \(decision.reasonCodes)")
   }
 
   @Test func badgeZeroClearsAndBadgesOffLeavesItAlone() {
@@ -189,7 +254,8 @@ func decide(_ notification: PushNotification, _ app: AppProfile?, _ context: Del
   }
 
   @Test func serviceExtensionRunsOnlyWithOneAndVisibleContent() {
-    #expect(decide(note(mutableContent: true), app { $0.hasServiceExtension = true }).callbacks.contains(.serviceExtension))
+    #expect(
+      decide(note(mutableContent: true), app { $0.hasServiceExtension = true }).callbacks.contains(.serviceExtension))
     #expect(!decide(note(mutableContent: true), app()).callbacks.contains(.serviceExtension))
     #expect(decide(note(mutableContent: true), app()).reasonCodes.contains(.serviceExtensionMissing))
     let badgeOnly = note(badge: 1, title: nil, body: nil, mutableContent: true)
@@ -206,9 +272,11 @@ func decide(_ notification: PushNotification, _ app: AppProfile?, _ context: Del
 
   @Test func nextSummaryIsTheFirstTimeAfterNow() {
     // 1970-01-01T00:16:40Z; summaries at 08:00 and 18:00 UTC.
-    let context = DeliveryContext(now: now, summaryTimes: [TimeOfDay(hour: 18, minute: 0), TimeOfDay(hour: 8, minute: 0)])
+    let context = DeliveryContext(
+      now: now, summaryTimes: [TimeOfDay(hour: 18, minute: 0), TimeOfDay(hour: 8, minute: 0)])
     #expect(context.nextSummary() == SimInstant(milliseconds: 8 * 3_600_000))
-    let evening = DeliveryContext(now: SimInstant(milliseconds: 19 * 3_600_000), summaryTimes: [TimeOfDay(hour: 8, minute: 0)])
+    let evening = DeliveryContext(
+      now: SimInstant(milliseconds: 19 * 3_600_000), summaryTimes: [TimeOfDay(hour: 8, minute: 0)])
     #expect(evening.nextSummary() == SimInstant(milliseconds: 32 * 3_600_000))
     let berlin = DeliveryContext(now: now, summaryTimes: [TimeOfDay(hour: 8, minute: 0)], utcOffsetSeconds: 3600)
     #expect(berlin.nextSummary() == SimInstant(milliseconds: 7 * 3_600_000))

@@ -33,7 +33,9 @@ func at(_ seconds: Int64) -> SimInstant { start + .seconds(seconds) }
   }
 
   @Test func byAppGroupingIgnoresThreads() {
-    var sim = device { $0.apps = [AppProfile(info: .inferred(from: "com.example.chat"))]; $0.apps[0].settings.grouping = .byApp }
+    var sim = device {
+      $0.apps = [AppProfile(info: .inferred(from: "com.example.chat"))]; $0.apps[0].settings.grouping = .byApp
+    }
     sim.apply(.push(push(#"{"aps": {"alert": "a1", "thread-id": "a"}}"#)), at: at(1))
     sim.apply(.push(push(#"{"aps": {"alert": "b1", "thread-id": "b"}}"#)), at: at(2))
     #expect(sim.store.rankedGroups().count == 1)
@@ -41,8 +43,10 @@ func at(_ seconds: Int64) -> SimInstant { start + .seconds(seconds) }
 
   @Test func collapseIdReplacesTheEarlierNotification() throws {
     var sim = device()
-    let first = sim.apply(.push(push(#"{"aps": {"alert": "1–0"}}"#, headers: [("apns-collapse-id", "score")])), at: at(1))
-    let second = sim.apply(.push(push(#"{"aps": {"alert": "2–0"}}"#, headers: [("apns-collapse-id", "score")])), at: at(2))
+    let first = sim.apply(
+      .push(push(#"{"aps": {"alert": "1–0"}}"#, headers: [("apns-collapse-id", "score")])), at: at(1))
+    let second = sim.apply(
+      .push(push(#"{"aps": {"alert": "2–0"}}"#, headers: [("apns-collapse-id", "score")])), at: at(2))
     #expect(second?.decision.disposition == .replaced)
     #expect(second?.decision.replaces == first?.notification?.id)
     #expect(sim.store.count == 1)
@@ -63,7 +67,9 @@ func at(_ seconds: Int64) -> SimInstant { start + .seconds(seconds) }
     var sim = device()
     let silent = #"{"aps": {"content-available": 1}}"#
     let dispositions = (0..<5).map { index in
-      sim.apply(.push(push(silent, headers: [("apns-push-type", "background"), ("apns-priority", "5")])), at: at(Int64(index) * 60))?
+      sim.apply(
+        .push(push(silent, headers: [("apns-push-type", "background"), ("apns-priority", "5")])),
+        at: at(Int64(index) * 60))?
         .decision.disposition
     }
     #expect(dispositions == [.silent, .silent, .silent, .dropped, .dropped])
@@ -89,9 +95,12 @@ func at(_ seconds: Int64) -> SimInstant { start + .seconds(seconds) }
   @Test func focusChangesApplyToTheNextPush() {
     var sim = device()
     sim.apply(.focus("dnd"), at: at(1))
-    #expect(sim.apply(.push(push(#"{"aps": {"alert": "x", "sound": "default"}}"#)), at: at(2))?.decision.disposition == .deliveredQuietly)
+    #expect(
+      sim.apply(.push(push(#"{"aps": {"alert": "x", "sound": "default"}}"#)), at: at(2))?.decision.disposition
+        == .deliveredQuietly)
     sim.apply(.focus(nil), at: at(3))
-    #expect(sim.apply(.push(push(#"{"aps": {"alert": "y", "sound": "default"}}"#)), at: at(4))?.decision.playsSound == true)
+    #expect(
+      sim.apply(.push(push(#"{"aps": {"alert": "y", "sound": "default"}}"#)), at: at(4))?.decision.playsSound == true)
   }
 
   @Test func openingAndClearingRecordEngagementAndRerank() throws {
@@ -112,14 +121,17 @@ func at(_ seconds: Int64) -> SimInstant { start + .seconds(seconds) }
   @Test func liveActivityStartsUpdatesAndEnds() {
     var sim = device()
     let headers = [("apns-push-type", "liveactivity"), ("apns-topic", "com.example.chat.push-type.liveactivity")]
-    let startPush = #"{"aps": {"timestamp": 10, "event": "start", "attributes-type": "Delivery", "attributes": {"id": 1}, "content-state": {"eta": 12}, "alert": {"title": "Order", "body": "Preparing"}}}"#
-    #expect(sim.apply(.push(push(startPush, headers: headers)), at: at(1))?.decision.reasonCodes == [.liveActivityStarted])
+    let startPush =
+      #"{"aps": {"timestamp": 10, "event": "start", "attributes-type": "Delivery", "attributes": {"id": 1}, "content-state": {"eta": 12}, "alert": {"title": "Order", "body": "Preparing"}}}"#
+    #expect(
+      sim.apply(.push(push(startPush, headers: headers)), at: at(1))?.decision.reasonCodes == [.liveActivityStarted])
     let stale = #"{"aps": {"timestamp": 5, "event": "update", "content-state": {"eta": 99}}}"#
     #expect(sim.apply(.push(push(stale, headers: headers)), at: at(2))?.decision.disposition == .dropped)
     let update = #"{"aps": {"timestamp": 20, "event": "update", "content-state": {"eta": 5}}}"#
     #expect(sim.apply(.push(push(update, headers: headers)), at: at(3))?.decision.reasonCodes == [.liveActivityUpdated])
     #expect(sim.liveActivities.first?.contentState?["eta"]?.doubleValue == 5)
-    let end = #"{"aps": {"timestamp": 30, "event": "end", "content-state": {"eta": 0}, "dismissal-date": \#(start.epochSeconds + 600)}}"#
+    let end =
+      #"{"aps": {"timestamp": 30, "event": "end", "content-state": {"eta": 0}, "dismissal-date": \#(start.epochSeconds + 600)}}"#
     #expect(sim.apply(.push(push(end, headers: headers)), at: at(4))?.decision.reasonCodes == [.liveActivityEnded])
     sim.advance(to: at(601))
     #expect(sim.liveActivities.isEmpty)

@@ -69,7 +69,8 @@ private struct SplitMix {
       let thread = random.below(8) == 0 ? nil : "t\(random.below(50))"
       var notification = PushNotification(
         id: NotificationID(number), bundleID: bundle, threadID: thread, title: "n\(number)",
-        relevanceScore: Double(random.below(100)) / 100, receivedAt: base + SimDuration(milliseconds: max(0, clock - late)))
+        relevanceScore: Double(random.below(100)) / 100,
+        receivedAt: base + SimDuration(milliseconds: max(0, clock - late)))
       notification.sender = random.below(20) == 0 ? "someone" : nil
       let level = InterruptionLevel.allCases[random.below(InterruptionLevel.allCases.count)]
       let engagement = Engagement(taps: random.below(5), dismissals: random.below(5))

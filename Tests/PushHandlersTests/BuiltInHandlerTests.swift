@@ -29,7 +29,8 @@ let fixedTime: @Sendable () -> Date = { Date(timeIntervalSince1970: 1_795_426_86
     #expect(
       await handler.perform(invocation(action: "REPLY", title: "Reply", text: hostile, payload: "{\n  \"aps\": {}\n}"))
         == .succeeded("Reply logged"))
-    let lines = try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+    let lines = try String(contentsOfFile: file, encoding: .utf8).split(
+      separator: "\n", omittingEmptySubsequences: false)
     #expect(lines.count == 3 && lines[2].isEmpty)
     #expect(
       lines[0]
@@ -108,7 +109,10 @@ let fixedTime: @Sendable () -> Date = { Date(timeIntervalSince1970: 1_795_426_86
     let outcome = await ExecHandler(argv: [script], timeoutSeconds: 0.5).perform(invocation())
     #expect(Date().timeIntervalSince(start) < 5)
     #expect(outcome == .failed("hang.sh timed out after 0.5 s and was killed"))
-    let pid = try #require(Int32(try String(contentsOfFile: directory + "/pid", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+    let pid = try #require(
+      Int32(
+        try String(contentsOfFile: directory + "/pid", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines))
+    )
     #expect(kill(pid, 0) != 0)
   }
 
@@ -116,7 +120,8 @@ let fixedTime: @Sendable () -> Date = { Date(timeIntervalSince1970: 1_795_426_86
     let directory = try scratchDirectory("fail")
     let script = directory + "/fail.sh"
     try writeScript(script, "#!/bin/sh\necho 'out of stock' >&2\nexit 3\n")
-    #expect(await ExecHandler(argv: [script]).perform(invocation()) == .failed("fail.sh exited with status 3: out of stock"))
+    #expect(
+      await ExecHandler(argv: [script]).perform(invocation()) == .failed("fail.sh exited with status 3: out of stock"))
     let missing = await ExecHandler(argv: [directory + "/nope"]).perform(invocation())
     #expect(missing == .failed("cannot run \(directory)/nope: No such file or directory"))
     #expect(await ExecHandler(argv: ["/bin/true"]).perform(invocation()) == .succeeded(nil))
@@ -128,7 +133,9 @@ let fixedTime: @Sendable () -> Date = { Date(timeIntervalSince1970: 1_795_426_86
   @Test func theRegistryPrefixesTheAppName() async throws {
     var profile = DeviceProfile(start: SimInstant(milliseconds: 0))
     profile.apps = [AppProfile(info: AppInfo(bundleID: "com.shop", displayName: "Shop", iconGlyph: "S"))]
-    profile.handlers = [HandlerBinding(app: "com.shop", kind: .exec(argv: ["/bin/echo", "order 1234 cancelled"], timeoutSeconds: 5))]
+    profile.handlers = [
+      HandlerBinding(app: "com.shop", kind: .exec(argv: ["/bin/echo", "order 1234 cancelled"], timeoutSeconds: 5))
+    ]
     #expect(await HandlerRegistry(profile: profile).perform(invocation()) == .succeeded("Shop: order 1234 cancelled"))
   }
 }
@@ -137,9 +144,11 @@ let fixedTime: @Sendable () -> Date = { Date(timeIntervalSince1970: 1_795_426_86
   @Test func reportsTheTargetContentIDOrDeepLink() async throws {
     let directory = try scratchDirectory("open")
     let handler = OpenHandler(path: directory + "/opened.jsonl", now: fixedTime)
-    let withID = invocation(action: defaultActionIdentifier, payload: #"{"aps":{"alert":"x","target-content-id":"orders/1234"}}"#)
+    let withID = invocation(
+      action: defaultActionIdentifier, payload: #"{"aps":{"alert":"x","target-content-id":"orders/1234"}}"#)
     #expect(await handler.perform(withID) == .succeeded("opens orders/1234"))
-    #expect(await handler.perform(invocation(payload: #"{"aps":{},"url":"shop://o/1"}"#)) == .succeeded("opens shop://o/1"))
+    #expect(
+      await handler.perform(invocation(payload: #"{"aps":{},"url":"shop://o/1"}"#)) == .succeeded("opens shop://o/1"))
     #expect(await handler.perform(invocation(payload: #"{"aps":{}}"#)) == .succeeded("opens the app"))
     #expect(handler.opened == ["orders/1234", "shop://o/1", "the app"])
     let lines = try String(contentsOfFile: directory + "/opened.jsonl", encoding: .utf8).split(separator: "\n")

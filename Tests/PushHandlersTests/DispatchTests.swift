@@ -40,8 +40,9 @@ func invocation(
     #expect(await registry.perform(invocation()) == .succeeded("Shop: com.shop ORDER CANCEL"))
     #expect(await registry.perform(invocation(action: "TRACK")) == .succeeded("Shop: com.shop ORDER *"))
     #expect(await registry.perform(invocation(category: "PROMO", action: "TRACK")) == .succeeded("Shop: com.shop * *"))
-    #expect(await registry.perform(invocation(app: "org.mail", category: nil, action: "CANCEL")).message
-      == "Mail: * * CANCEL")
+    #expect(
+      await registry.perform(invocation(app: "org.mail", category: nil, action: "CANCEL")).message
+        == "Mail: * * CANCEL")
     #expect(await registry.perform(invocation(app: "com.chat", action: "X")).message == "Chat: com.* ORDER *")
     #expect(await registry.perform(invocation(app: "org.mail", category: "X", action: "Y")).message == "Mail: * * *")
   }
@@ -74,7 +75,9 @@ func invocation(
   @Test func aMissingRouteSaysWhatWasNotBound() async {
     let registry = HandlerRegistry(appNames: ["com.shop": "Shop"])
     let outcome = await registry.perform(invocation())
-    #expect(outcome == .failed("Shop: no handler for action CANCEL (category ORDER); bind one under handlers: in the profile"))
+    #expect(
+      outcome == .failed("Shop: no handler for action CANCEL (category ORDER); bind one under handlers: in the profile")
+    )
     let tap = await registry.perform(invocation(category: nil, action: defaultActionIdentifier))
     #expect(tap.message?.contains("no handler for a tap") == true)
   }
@@ -100,12 +103,15 @@ func invocation(
   @Test func aProfileBuildsBuiltInRoutes() {
     var profile = DeviceProfile(start: SimInstant(milliseconds: 0))
     profile.handlers = [
-      HandlerBinding(app: "com.shop", category: "ORDER", action: "CANCEL", kind: .exec(argv: ["/bin/echo", "hi"], timeoutSeconds: 2)),
+      HandlerBinding(
+        app: "com.shop", category: "ORDER", action: "CANCEL", kind: .exec(argv: ["/bin/echo", "hi"], timeoutSeconds: 2)),
       HandlerBinding(kind: .log(file: "/tmp/x.jsonl")),
       HandlerBinding(action: "default", kind: .open(file: nil)),
     ]
     let registry = HandlerRegistry(profile: profile)
-    #expect(registry.route(app: "com.shop", category: "ORDER", action: "CANCEL")?.summary == "exec /bin/echo hi (timeout 2 s)")
+    #expect(
+      registry.route(app: "com.shop", category: "ORDER", action: "CANCEL")?.summary == "exec /bin/echo hi (timeout 2 s)"
+    )
     #expect(registry.route(app: "a", category: nil, action: "X")?.summary == "log to /tmp/x.jsonl")
     #expect(registry.route(app: "a", category: nil, action: defaultActionIdentifier)?.summary == "open")
   }

@@ -12,21 +12,21 @@ final class LoopbackServer {
     directory = try scratchDirectory("http")
     let script = directory + "/server.py"
     try """
-      import http.server, sys, time
-      class H(http.server.BaseHTTPRequestHandler):
-          def do_POST(self):
-              body = self.rfile.read(int(self.headers['Content-Length']))
-              open(sys.argv[1] + '/body', 'wb').write(body)
-              time.sleep(\(delaySeconds))
-              self.send_response(\(status))
-              self.end_headers()
-              self.wfile.write(b'order 1234 cancelled\\nmore')
-          def log_message(self, *a): pass
-      s = http.server.HTTPServer(('127.0.0.1', 0), H)
-      open(sys.argv[1] + '/port.tmp', 'w').write(str(s.server_port))
-      import os; os.rename(sys.argv[1] + '/port.tmp', sys.argv[1] + '/port')
-      s.serve_forever()
-      """.write(toFile: script, atomically: true, encoding: .utf8)
+    import http.server, sys, time
+    class H(http.server.BaseHTTPRequestHandler):
+        def do_POST(self):
+            body = self.rfile.read(int(self.headers['Content-Length']))
+            open(sys.argv[1] + '/body', 'wb').write(body)
+            time.sleep(\(delaySeconds))
+            self.send_response(\(status))
+            self.end_headers()
+            self.wfile.write(b'order 1234 cancelled\\nmore')
+        def log_message(self, *a): pass
+    s = http.server.HTTPServer(('127.0.0.1', 0), H)
+    open(sys.argv[1] + '/port.tmp', 'w').write(str(s.server_port))
+    import os; os.rename(sys.argv[1] + '/port.tmp', sys.argv[1] + '/port')
+    s.serve_forever()
+    """.write(toFile: script, atomically: true, encoding: .utf8)
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     process.arguments = ["python3", script, directory]
     try process.run()
@@ -81,6 +81,8 @@ final class LoopbackServer {
   }
 
   @Test func aNonHTTPURLIsRefused() async {
-    #expect(await HTTPHandler(url: "file:///etc/passwd").perform(invocation()) == .failed("http needs an http:// or https:// URL, not file:///etc/passwd"))
+    #expect(
+      await HTTPHandler(url: "file:///etc/passwd").perform(invocation())
+        == .failed("http needs an http:// or https:// URL, not file:///etc/passwd"))
   }
 }

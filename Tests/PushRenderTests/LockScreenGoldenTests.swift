@@ -68,11 +68,12 @@ struct LockScreenGoldenTests {
 
   @Test func sleepFocusDimsTheLockScreen() {
     var state = demoState()
-    state = AppState(device: {
-      var device = state.device
-      device.apply(.focus(FocusMode.sleep.id), at: device.now)
-      return device
-    }(), timeline: [])
+    state = AppState(
+      device: {
+        var device = state.device
+        device.apply(.focus(FocusMode.sleep.id), at: device.now)
+        return device
+      }(), timeline: [])
     let grid = frame(state)
     #expect(grid.textDump().contains("Sleep"))
     #expect(grid[40, 5].style.isDim)
@@ -85,7 +86,9 @@ struct LockScreenGoldenTests {
     app.settings.delivery = .scheduledSummary
     profile.apps = [app]
     let timeline = [
-      TimelineEntry(at: start + .seconds(5), event: push(#"{"aps":{"alert":{"title":"Sale","body":"50% off"}}}"#, bundle: "com.example.shop"))
+      TimelineEntry(
+        at: start + .seconds(5),
+        event: push(#"{"aps":{"alert":{"title":"Sale","body":"50% off"}}}"#, bundle: "com.example.shop"))
     ]
     var state = AppState(device: DeviceSimulator(profile: profile), timeline: timeline)
     _ = reduce(into: &state, .tick(start + .minutes(1)))
@@ -108,7 +111,9 @@ struct InternationalGoldenTests {
       ])
     var device = DeviceSimulator(profile: profile)
     device.apply(
-      push(#"{"aps":{"alert":{"title":"שלום עולם","body":"مرحبا بالعالم — see you at 12:30 👍🏽"}}}"#, bundle: "com.example.chat"),
+      push(
+        #"{"aps":{"alert":{"title":"שלום עולם","body":"مرحبا بالعالم — see you at 12:30 👍🏽"}}}"#,
+        bundle: "com.example.chat"),
       at: start + .seconds(1))
     device.apply(
       push(

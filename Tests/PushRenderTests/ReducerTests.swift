@@ -94,10 +94,11 @@ struct ReducerTests {
     _ = reduce(into: &state, .command(.openCenter))
     _ = reduce(into: &state, .command(.clearSelected))
     #expect(state.device.store.count == 2)
-    let groupSize = state.centerRows().first.map { row -> Int in
-      if case .stack(let group) = row { return group.count }
-      return 0
-    } ?? 0
+    let groupSize =
+      state.centerRows().first.map { row -> Int in
+        if case .stack(let group) = row { return group.count }
+        return 0
+      } ?? 0
     _ = reduce(into: &state, .command(.clearGroup))
     #expect(state.device.store.count == 2 - groupSize)
     _ = reduce(into: &state, .command(.clearAll))
@@ -128,7 +129,9 @@ struct ReducerTests {
     }
     #expect(state.actions(for: sheet.notification).map(\.identifier) == ["CONFIRM", "LOCK_ACCOUNT"])
     #expect(reduce(into: &state, .command(.activate)) == [])
-    #expect(state.overlay == .actionSheet(ActionSheet(notification: sheet.notification, stage: .confirmUnlock(actionID: "CONFIRM"))))
+    #expect(
+      state.overlay
+        == .actionSheet(ActionSheet(notification: sheet.notification, stage: .confirmUnlock(actionID: "CONFIRM"))))
     let effects = reduce(into: &state, .command(.activate))
     #expect(state.device.isLocked == false)
     guard case .perform(let invocation)? = effects.first else {

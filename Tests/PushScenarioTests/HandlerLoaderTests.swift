@@ -28,14 +28,35 @@ struct HandlerLoaderTests {
   }
 
   @Test(arguments: [
-    ("handlers:\n  - {handler: logg, file: x}", "p.yaml:2:15: handlers[0].handler: expected one of log, exec, http, open, got \"logg\" (did you mean \"log\"?)"),
-    ("handlers:\n  - {handler: exec, argv: \"rm -rf /\"}", "p.yaml:2:27: handlers[0].argv: expected a list such as [./cancel.sh, --verbose], got \"rm -rf /\"; programs run without a shell, so give each argument separately"),
-    ("handlers:\n  - {handler: log}", "p.yaml:2:5: handlers[0]: missing \"file\": expected the file to append JSON lines to"),
-    ("handlers:\n  - {handler: log, file: x, url: y}", "p.yaml:2:34: handlers[0].url: url does not apply to the log handler; it takes file"),
-    ("handlers:\n  - {handler: http, url: ftp://x}", "p.yaml:2:26: handlers[0].url: expected an http:// or https:// URL, got \"ftp://x\""),
-    ("handlers:\n  - {handler: exec, argv: [x], timeout: -1}", "p.yaml:2:41: handlers[0].timeout: expected a number of seconds between 0 and 600, such as 5 or 0.5, got -1"),
+    (
+      "handlers:\n  - {handler: logg, file: x}",
+      "p.yaml:2:15: handlers[0].handler: expected one of log, exec, http, open, got \"logg\" (did you mean \"log\"?)"
+    ),
+    (
+      "handlers:\n  - {handler: exec, argv: \"rm -rf /\"}",
+      "p.yaml:2:27: handlers[0].argv: expected a list such as [./cancel.sh, --verbose], got \"rm -rf /\"; programs run without a shell, so give each argument separately"
+    ),
+    (
+      "handlers:\n  - {handler: log}",
+      "p.yaml:2:5: handlers[0]: missing \"file\": expected the file to append JSON lines to"
+    ),
+    (
+      "handlers:\n  - {handler: log, file: x, url: y}",
+      "p.yaml:2:34: handlers[0].url: url does not apply to the log handler; it takes file"
+    ),
+    (
+      "handlers:\n  - {handler: http, url: ftp://x}",
+      "p.yaml:2:26: handlers[0].url: expected an http:// or https:// URL, got \"ftp://x\""
+    ),
+    (
+      "handlers:\n  - {handler: exec, argv: [x], timeout: -1}",
+      "p.yaml:2:41: handlers[0].timeout: expected a number of seconds between 0 and 600, such as 5 or 0.5, got -1"
+    ),
     ("handlers:\n  - {handler: exec, argv: []}", "p.yaml:2:27: handlers[0].argv: expected at least the program to run"),
-    ("handlers:\n  - {handler: open, acton: X}", "p.yaml:2:21: handlers[0].acton: unknown key \"acton\" (did you mean \"action\"?); expected one of app, category, action, handler, file, argv, url, timeout"),
+    (
+      "handlers:\n  - {handler: open, acton: X}",
+      "p.yaml:2:21: handlers[0].acton: unknown key \"acton\" (did you mean \"action\"?); expected one of app, category, action, handler, file, argv, url, timeout"
+    ),
   ])
   func badEntriesAreLocated(text: String, expected: String) {
     #expect(throws: ScenarioError.self) { try ScenarioLoader().loadProfile(text: text, file: "p.yaml") }

@@ -256,7 +256,8 @@ struct LoaderTests {
         == #"s.yaml:2:12: timeline[0].after: expected a duration such as 30s, 5m, 1h30m or 250ms, got "soon""#)
     #expect(
       error("timeline:\n  - at: +5m\n    lock:\n  - at: +1m\n    unlock:").hasPrefix(
-        "s.yaml:4:9: timeline[1].at: this event is at 2026-11-23T09:42:00Z, before the previous one (2026-11-23T09:46:00Z)"))
+        "s.yaml:4:9: timeline[1].at: this event is at 2026-11-23T09:42:00Z, before the previous one (2026-11-23T09:46:00Z)"
+      ))
     #expect(
       error("profile: {timeZone: Mars/Olympus}\ntimeline: []").hasPrefix(
         #"s.yaml:1:21: profile.timeZone: unknown time zone "Mars/Olympus""#))
@@ -265,7 +266,8 @@ struct LoaderTests {
   @Test func missingFilesAndKeys() {
     #expect(
       error("timeline:\n  - push: {bundle: a.b, file: nope.apns}", file: "dir/s.yaml")
-        == #"dir/s.yaml:2:31: timeline[0].push.file: cannot read the payload "nope.apns" (dir/nope.apns): no such file"#)
+        == #"dir/s.yaml:2:31: timeline[0].push.file: cannot read the payload "nope.apns" (dir/nope.apns): no such file"#
+    )
     #expect(
       error("profile: missing.yaml\ntimeline: []", file: "dir/s.yaml")
         == #"dir/s.yaml:1:10: profile: cannot read the profile "missing.yaml" (dir/missing.yaml): no such file"#)
@@ -277,7 +279,7 @@ struct LoaderTests {
       error("timeline:\n  - open: 1")
         == "s.yaml:2:11: timeline[0].open: no push comes before this event, so there is no notification 1")
     #expect(error("timeline:\n  - lock:\n    unlock:").hasPrefix("s.yaml:2:5: timeline[0]: one event per entry"))
-    #expect(error("a: [") .hasPrefix("s.yaml:2:1: YAML syntax error"))
+    #expect(error("a: [").hasPrefix("s.yaml:2:1: YAML syntax error"))
   }
 
   @Test func errorsInsideAProfileFileNameThatFile() {
@@ -288,7 +290,8 @@ struct LoaderTests {
     } catch {
       #expect(
         error.description
-          == #"p/profile.yaml:3:12: apps[0].state: expected one of foreground, background, notRunning, forceQuit, got "asleep""#)
+          == #"p/profile.yaml:3:12: apps[0].state: expected one of foreground, background, notRunning, forceQuit, got "asleep""#
+      )
     }
   }
 }

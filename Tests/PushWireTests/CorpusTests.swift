@@ -45,7 +45,10 @@ struct CorpusTests {
     #expect(codes("DimaOrdenov__MauiSamples__payload.apns").contains(.contentAvailableInsideAlert))
     #expect(codes("antoine2vey__smashpros-app__apns.json").contains(.mutableContentNotInteger))
     #expect(codes("AppAmbit__appambit-sdk-ios__test-notification.apns").contains(.headerInBody))
-    #expect(codes("FelixSchick__PegelWatch__notification.apns").isSuperset(of: [.misspelledSimulatorTargetBundle, .missingAps]))
+    #expect(
+      codes("FelixSchick__PegelWatch__notification.apns").isSuperset(of: [
+        .misspelledSimulatorTargetBundle, .missingAps,
+      ]))
     #expect(codes("kushwaha03__PushNotificationService__PushNotification.apns").contains(.customKeyInAps))
     #expect(codes("tuberquia2115__NotificationPush__notification.apns").contains(.placeholderValue))
     #expect(codes("matey-dev__watch-app__notifications.apns").contains(.silentPushAlsoAlerts))

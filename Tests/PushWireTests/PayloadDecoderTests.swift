@@ -3,7 +3,9 @@ import Testing
 @testable import PushWire
 
 /// Decodes a payload text as a plain JSON file.
-private func read(_ text: String, format: InputFormat = .payload, headers: [(String, String)] = [], bundle: String? = "com.example.app") -> PushRecord {
+private func read(
+  _ text: String, format: InputFormat = .payload, headers: [(String, String)] = [], bundle: String? = "com.example.app"
+) -> PushRecord {
   PushReader.readPayloadFile(
     Array(text.utf8), source: "test.json", format: format, bundleID: bundle,
     headers: headers.map { (name: $0.0, value: $0.1) })
@@ -164,10 +166,12 @@ private func codes(_ record: PushRecord) -> [DiagnosticCode] { record.diagnostic
   }
 
   @Test func simulatorFilesKeepTheirTargetBundle() {
-    let record = read(#"{"Simulator Target Bundle": "com.a.b", "aps": {"alert": "x"}}"#, format: .simulator, bundle: nil)
+    let record = read(
+      #"{"Simulator Target Bundle": "com.a.b", "aps": {"alert": "x"}}"#, format: .simulator, bundle: nil)
     #expect(record.bundleID == "com.a.b")
     #expect(record.payload?.customKeys.isEmpty == true)
-    let named = read(#"{"Simulator Target Bundle": "com.a.b", "aps": {"alert": "x"}}"#, format: .simulator, bundle: "com.c.d")
+    let named = read(
+      #"{"Simulator Target Bundle": "com.a.b", "aps": {"alert": "x"}}"#, format: .simulator, bundle: "com.c.d")
     #expect(named.bundleID == "com.c.d", "a bundle named by the user wins, as with simctl")
   }
 
@@ -178,7 +182,8 @@ private func codes(_ record: PushRecord) -> [DiagnosticCode] { record.diagnostic
 }
 
 @Suite struct HeaderTests {
-  private func parse(_ pairs: [(String, String)], bundle: String = "com.example.app") -> (APNsHeaders, [DiagnosticCode]) {
+  private func parse(_ pairs: [(String, String)], bundle: String = "com.example.app") -> (APNsHeaders, [DiagnosticCode])
+  {
     let (headers, diagnostics) = APNsHeaders.parse(pairs.map { (name: $0.0, value: $0.1) }, bundleID: bundle)
     return (headers, diagnostics.map(\.code))
   }
@@ -242,7 +247,8 @@ private func codes(_ record: PushRecord) -> [DiagnosticCode] { record.diagnostic
 
   @Test func readsAnEnvelope() throws {
     let record = line(
-      #"{"at": 1767225600.125, "bundle": "com.acme.chat", "token": "\#(String(repeating: "ab", count: 32))", "headers": {"apns-push-type": "alert", "apns-priority": "10", "apns-topic": "com.acme.chat", "apns-collapse-id": "c1"}, "payload": {"aps": {"alert": {"title": "Ana", "body": "Hi"}, "thread-id": "t"}}}"#)
+      #"{"at": 1767225600.125, "bundle": "com.acme.chat", "token": "\#(String(repeating: "ab", count: 32))", "headers": {"apns-push-type": "alert", "apns-priority": "10", "apns-topic": "com.acme.chat", "apns-collapse-id": "c1"}, "payload": {"aps": {"alert": {"title": "Ana", "body": "Hi"}, "thread-id": "t"}}}"#
+    )
     #expect(record.isValid, "\(record.diagnostics)")
     #expect(record.at == 1_767_225_600.125 && record.bundleID == "com.acme.chat")
     #expect(record.headers.collapseID == "c1" && record.headers.priority == .immediate)
@@ -281,7 +287,9 @@ private func codes(_ record: PushRecord) -> [DiagnosticCode] { record.diagnostic
 
   @Test func sizeIsMeasuredOnThePayloadNotTheEnvelope() {
     let body = String(repeating: "y", count: 4000)
-    let record = line(#"{"at": 1, "bundle": "a.b", "headers": {"apns-id": "123e4567-e89b-12d3-a456-4266554400a0"}, "payload": {"aps": {"alert": "\#(body)"}}}"#)
+    let record = line(
+      #"{"at": 1, "bundle": "a.b", "headers": {"apns-id": "123e4567-e89b-12d3-a456-4266554400a0"}, "payload": {"aps": {"alert": "\#(body)"}}}"#
+    )
     #expect(record.byteCount < 4096)
     #expect(record.isValid)
   }

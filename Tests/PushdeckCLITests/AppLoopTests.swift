@@ -91,7 +91,8 @@ struct AppLoopTests {
     // Move the selection to the Messages stack first.
     loop.run(maxTurns: 0)
     let row = loop.state.lockScreenGroups().firstIndex { $0.key.bundleID == "com.example.messages" } ?? 0
-    terminal.script = [.key(.character("l")), .key(.character("n"))]
+    terminal.script =
+      [.key(.character("l")), .key(.character("n"))]
       + Array(repeating: .key(.down), count: centerRow(loop.state, bundle: "com.example.messages", lockRow: row))
       + [.key(.character("a")), .key(.down), .key(.enter)]
     loop.run(maxTurns: terminal.script.count)

@@ -112,10 +112,12 @@ struct EndToEndTests {
     try await server.waitUntil("the phone to unlock") { $0.contains("🔓") }
     try server.run(["send-keys", "-t", "t", "."])
     guard
-      try await server.waitUntil("Ana's message as a banner", { screen in
-        let lines = screen.split(separator: "\n")
-        return lines.count > 3 && lines[1].contains("Messages") && lines[3].contains("Great, see you there")
-      })
+      try await server.waitUntil(
+        "Ana's message as a banner",
+        { screen in
+          let lines = screen.split(separator: "\n")
+          return lines.count > 3 && lines[1].contains("Messages") && lines[3].contains("Great, see you there")
+        })
     else { return }
     try server.run(["send-keys", "-t", "t", "n"])
     try await server.waitUntil("Notification Center") { $0.contains("Notification Center · manual") }
@@ -136,7 +138,9 @@ struct EndToEndTests {
     try start(server, pidFile: pidFile)
     guard try await server.waitUntil("the lock screen", showsLockScreen) else { return }
     try server.run(["send-keys", "-t", "t", "n"])
-    guard try await server.waitUntil("Notification Center", { $0.contains("Notification Center · manual") }) else { return }
+    guard try await server.waitUntil("Notification Center", { $0.contains("Notification Center · manual") }) else {
+      return
+    }
     let binary = try #require(pushdeckBinary())
     /// The frame `pushdeck render` draws for the same state, without the status line (which
     /// shows the manual clock in the pane), trailing spaces trimmed as capture-pane does.
@@ -183,9 +187,11 @@ struct EndToEndTests {
     guard try await server.waitUntil("the second push", { $0.contains("2 of 3 arrived") }) else { return }
     try server.run(["send-keys", "-t", "t", ","])
     guard
-      try await server.waitUntil("back to the first push", { screen in
-        screen.contains("1 of 3 arrived") && screen.contains("▶ now 09:41:20")
-      })
+      try await server.waitUntil(
+        "back to the first push",
+        { screen in
+          screen.contains("1 of 3 arrived") && screen.contains("▶ now 09:41:20")
+        })
     else { return }
     try server.run(["send-keys", "-t", "t", "g"])
     try server.run(["send-keys", "-t", "t", "-l", "+5m"])
@@ -238,7 +244,8 @@ struct EndToEndTests {
     let state = directory + "/device.sqlite"
     let first = TmuxServer(executable: try #require(tmuxPath))
     defer { first.kill() }
-    try start(first, arguments: ["run", payload, "--bundle", "com.example.keeper", "--state", state, "--clock", "manual"])
+    try start(
+      first, arguments: ["run", payload, "--bundle", "com.example.keeper", "--state", state, "--clock", "manual"])
     guard try await first.waitUntil("the lock screen", { $0.contains("Lock Screen") }) else { return }
     try first.run(["send-keys", "-t", "t", "."])
     guard try await first.waitUntil("the push to arrive", { $0.contains("Saved") }) else { return }
@@ -262,17 +269,17 @@ struct EndToEndTests {
     defer { try? FileManager.default.removeItem(atPath: directory) }
     let scenario = directory + "/shop.yaml"
     try """
-      profile:
-        apps:
-          - bundle: com.example.shop
-            name: Shop
-            categories: [{id: ORDER, actions: [{id: CANCEL, title: Cancel order}]}]
-        handlers:
-          - {app: com.example.shop, category: ORDER, action: CANCEL, handler: log, file: responses.jsonl}
-      timeline:
-        - at: +1m
-          push: {bundle: com.example.shop, payload: {aps: {alert: "Order 1234 shipped", category: ORDER}, order: 1234}}
-      """.write(toFile: scenario, atomically: true, encoding: .utf8)
+    profile:
+      apps:
+        - bundle: com.example.shop
+          name: Shop
+          categories: [{id: ORDER, actions: [{id: CANCEL, title: Cancel order}]}]
+      handlers:
+        - {app: com.example.shop, category: ORDER, action: CANCEL, handler: log, file: responses.jsonl}
+    timeline:
+      - at: +1m
+        push: {bundle: com.example.shop, payload: {aps: {alert: "Order 1234 shipped", category: ORDER}, order: 1234}}
+    """.write(toFile: scenario, atomically: true, encoding: .utf8)
     let server = TmuxServer(executable: try #require(tmuxPath))
     defer { server.kill() }
     try start(server, arguments: ["run", scenario, "--clock", "manual"])

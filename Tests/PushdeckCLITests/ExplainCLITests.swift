@@ -10,7 +10,8 @@ import Testing
 struct ExplainCLITests {
   static let root = Corpus.repositoryRoot()
   static let examples: [String] = {
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("Examples").path)) ?? []
+    let names =
+      (try? FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("Examples").path)) ?? []
     return names.filter { $0.hasSuffix(".yaml") }.sorted()
   }()
 
@@ -61,7 +62,8 @@ struct ExplainCLITests {
   @Test func payloadsAndCapturesUseTheStandardProfile() throws {
     let directory = try PushdeckProcess.temporaryDirectory()
     let capture = directory.appendingPathComponent("c.jsonl")
-    try (#"{"at": 1795426860, "bundle": "com.a.b", "payload": {"aps": {"alert": "one"}}}"# + "\n"
+    try
+      (#"{"at": 1795426860, "bundle": "com.a.b", "payload": {"aps": {"alert": "one"}}}"# + "\n"
       + #"{"at": 1795426920, "bundle": "com.a.b", "payload": {"aps": {"alert": "two", "sound": "default"}}}"# + "\n")
       .write(to: capture, atomically: true, encoding: .utf8)
     let output = try explain(["--format", "json", capture.path, "Examples/payloads/message.apns"])
@@ -114,7 +116,8 @@ struct ExplainCLITests {
   @Test func payloadTextIsMadeTerminalSafe() throws {
     let directory = try PushdeckProcess.temporaryDirectory()
     let file = directory.appendingPathComponent("evil.json")
-    try #"{"aps": {"alert": {"title": "a\u001b[2Jb", "body": "\u202eevil"}}}"#.write(to: file, atomically: true, encoding: .utf8)
+    try #"{"aps": {"alert": {"title": "a\u001b[2Jb", "body": "\u202eevil"}}}"#.write(
+      to: file, atomically: true, encoding: .utf8)
     let output = try explain([file.path])
     #expect(output.status == 0)
     #expect(!output.standardOutput.contains("\u{1B}"))

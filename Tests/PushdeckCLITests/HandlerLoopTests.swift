@@ -29,7 +29,8 @@ struct HandlerLoopTests {
     _ = reduce(into: &center, .command(.openCenter))
     let row = center.centerRows().firstIndex { $0.groupKey.bundleID == "com.example.messages" } ?? 0
     let typed = "ok $(touch \(directory)/pwned) `id` \"q\""
-    terminal.script = [.key(.character("l")), .key(.character("n"))]
+    terminal.script =
+      [.key(.character("l")), .key(.character("n"))]
       + Array(repeating: .key(.down), count: row)
       + [.key(.character("a")), .key(.enter)]
       + typed.map { .key(.character($0)) }

@@ -1,9 +1,10 @@
 import Foundation
+import PushTestSupport
+import Testing
+
 #if canImport(FoundationXML)
   import FoundationXML
 #endif
-import PushTestSupport
-import Testing
 
 /// `pushdeck render`: frames at a simulated time, in every format, without a terminal.
 @Suite(.enabled(if: PushdeckProcess.binary != nil, "the pushdeck binary was not built"))
@@ -21,7 +22,8 @@ struct RenderCLITests {
     #expect(state["screen"] as? String == "lock")
     #expect(state["at"] as? String == "2026-11-23T12:05:00Z")
     let groups = try #require(state["groups"] as? [[String: Any]])
-    #expect(groups.map { $0["group"] as? String } == ["com.example.chatter#group-family", "com.example.chatter#dm-ana"])
+    #expect(
+      groups.map { $0["group"] as? String } == ["com.example.chatter#group-family", "com.example.chatter#dm-ana"])
     #expect(groups.first?["count"] as? Int == 2)
     let newest = (groups.first?["notifications"] as? [[String: Any]])?.first
     #expect(newest?["body"] as? String == "Marta: I'll bring the pastéis de nata")
@@ -46,9 +48,12 @@ struct RenderCLITests {
   @Test func svgIsWellFormedAndEscapesPayloadText() throws {
     let directory = try PushdeckProcess.temporaryDirectory()
     let payload = directory.appendingPathComponent("evil.json")
-    try #"{"aps": {"alert": {"title": "<script>alert(1)</script> & \u001b]52;c;eA==\u0007", "body": "Tom & Jerry's \"show\""}}}"#
+    try
+      #"{"aps": {"alert": {"title": "<script>alert(1)</script> & \u001b]52;c;eA==\u0007", "body": "Tom & Jerry's \"show\""}}}"#
       .write(to: payload, atomically: true, encoding: .utf8)
-    let output = try render([payload.path, "--bundle", "com.evil.app", "--profile", "unlocked", "--format", "svg", "--size", "80x24"])
+    let output = try render([
+      payload.path, "--bundle", "com.evil.app", "--profile", "unlocked", "--format", "svg", "--size", "80x24",
+    ])
     #expect(output.status == 0, "\(output.standardError)")
     let svg = output.standardOutput
     #expect(svg.hasPrefix("<svg xmlns=\"http://www.w3.org/2000/svg\""))

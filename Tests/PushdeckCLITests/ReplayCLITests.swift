@@ -17,7 +17,9 @@ struct ReplayCLITests {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("replay-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: directory) }
     let state = directory.appendingPathComponent("device.sqlite").path
-    let first = try PushdeckProcess.run(["replay", "--state", state, "--batch", "250", "--format", "json", capture.path])
+    let first = try PushdeckProcess.run([
+      "replay", "--state", state, "--batch", "250", "--format", "json", capture.path,
+    ])
     #expect(first.status == 0, "\(first.standardError)")
     #expect(number("pushes", in: first.standardOutput) == expected.lines)
     #expect(first.standardOutput.contains("\"state\":\"\(state)\""))

@@ -14,7 +14,9 @@ struct ValidateCLITests {
       try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
       try text.write(to: url, atomically: true, encoding: .utf8)
     }
-    try write("good.apns", #"{"Simulator Target Bundle": "com.example.app", "aps": {"alert": {"title": "Hi", "body": "There"}}}"#)
+    try write(
+      "good.apns",
+      #"{"Simulator Target Bundle": "com.example.app", "aps": {"alert": {"title": "Hi", "body": "There"}}}"#)
     try write("warn.json", #"{"aps": {"alert": "x", "mutable-content": true}}"#)
     try write("nested/bad.apns", "{\n  \"aps\": {\n    \"alert\": \"x\",\n  }\n}\n")
     try write(
@@ -60,8 +62,11 @@ struct ValidateCLITests {
     let records = output.standardOutput.split(separator: "\n").compactMap {
       try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
     }
-    let sources = records.compactMap { $0["source"] as? String }.map { $0.replacingOccurrences(of: directory.path + "/", with: "") }
-    #expect(sources == ["capture.jsonl:1", "capture.jsonl:2", "capture.jsonl:4", "good.apns", "nested/bad.apns", "warn.json"])
+    let sources = records.compactMap { $0["source"] as? String }.map {
+      $0.replacingOccurrences(of: directory.path + "/", with: "")
+    }
+    #expect(
+      sources == ["capture.jsonl:1", "capture.jsonl:2", "capture.jsonl:4", "good.apns", "nested/bad.apns", "warn.json"])
   }
 
   @Test func jsonOutputHasTheDocumentedShape() throws {
@@ -90,7 +95,8 @@ struct ValidateCLITests {
     let payload = try PushdeckProcess.run(["validate", "-"], input: Data(#"{"aps": {"alert": "x"}}"#.utf8))
     #expect(payload.status == 0)
     let capture = try PushdeckProcess.run(
-      ["validate", "--format", "json", "-"], input: try Data(contentsOf: directory.appendingPathComponent("capture.jsonl")))
+      ["validate", "--format", "json", "-"],
+      input: try Data(contentsOf: directory.appendingPathComponent("capture.jsonl")))
     #expect(capture.standardOutput.split(separator: "\n").count == 3)
     #expect(capture.standardOutput.contains(#""source":"<stdin>:2""#))
   }

@@ -69,17 +69,20 @@ public enum DeliveryPolicy {
     }
 
     if let expiration = notification.expiration, expiration < context.now {
-      return finish(.dropped, .expired, "apns-expiration passed before the device could receive it, so APNs discarded it.")
+      return finish(
+        .dropped, .expired, "apns-expiration passed before the device could receive it, so APNs discarded it.")
     }
     guard let app else {
       return finish(
-        .dropped, .appNotInstalled, "\(notification.bundleID) is not installed on this device, so nothing is delivered.")
+        .dropped, .appNotInstalled, "\(notification.bundleID) is not installed on this device, so nothing is delivered."
+      )
     }
     if notification.isSilent {
       return decideSilent(notification, app: app, context: context, decision: &decision)
     }
     if !notification.isUserVisible {
-      return finish(.dropped, .nothingToShow, "The push has no alert, badge, sound or content-available: nothing happens.")
+      return finish(
+        .dropped, .nothingToShow, "The push has no alert, badge, sound or content-available: nothing happens.")
     }
 
     switch app.authorization {
@@ -97,7 +100,8 @@ public enum DeliveryPolicy {
       decision.disposition = .dropped
       return decision
     case .ephemeral:
-      decision.reasons.append(Reason(.ephemeralAuthorization, "App Clip ephemeral authorization: shown as if authorized."))
+      decision.reasons.append(
+        Reason(.ephemeralAuthorization, "App Clip ephemeral authorization: shown as if authorized."))
     case .authorized, .provisional:
       break
     }
@@ -110,10 +114,14 @@ public enum DeliveryPolicy {
       if app.hasServiceExtension {
         decision.callbacks.append(.serviceExtension)
         decision.reasons.append(
-          Reason(.serviceExtensionRuns, "mutable-content is 1: the service extension runs before the notification is shown."))
+          Reason(
+            .serviceExtensionRuns, "mutable-content is 1: the service extension runs before the notification is shown.")
+        )
       } else {
         decision.reasons.append(
-          Reason(.serviceExtensionMissing, "mutable-content is 1 but the app has no service extension: the content is shown as sent."))
+          Reason(
+            .serviceExtensionMissing,
+            "mutable-content is 1 but the app has no service extension: the content is shown as sent."))
       }
     }
     if notification.isContentAvailable, app.state == .background || app.state == .notRunning,
@@ -125,7 +133,8 @@ public enum DeliveryPolicy {
     if let target = context.collapseTarget {
       decision.replaces = target
       decision.reasons.append(
-        Reason(.collapsedReplacement, "apns-collapse-id matches \(target): this notification replaces it and alerts again."))
+        Reason(
+          .collapsedReplacement, "apns-collapse-id matches \(target): this notification replaces it and alerts again."))
     }
     let stored: Disposition = decision.replaces == nil ? .delivered : .replaced
 
@@ -142,7 +151,9 @@ public enum DeliveryPolicy {
         Reason(.foregroundWillPresent, "The app is in the foreground; willPresent returns \(describe(options))."))
       if options.contains(.banner) && settings.banners { decision.surfaces.append(.banner) }
       if options.contains(.list) && settings.notificationCenter { decision.surfaces.append(.notificationCenter) }
-      if options.contains(.sound) { applySound(notification, level: level, app: app, context: context, decision: &decision) }
+      if options.contains(.sound) {
+        applySound(notification, level: level, app: app, context: context, decision: &decision)
+      }
       if options.contains(.badge) { applyBadge(notification, app: app, decision: &decision) }
       decision.disposition = decision.surfaces.isEmpty ? .deliveredQuietly : stored
       return decision
@@ -164,7 +175,8 @@ public enum DeliveryPolicy {
         decision.surfaces = [.notificationCenter]
         return finish(
           .heldForSummary, .scheduledSummary,
-          "\(app.info.displayName) delivers in the Scheduled Summary: held until \(CivilTime(next, utcOffsetSeconds: context.utcOffsetSeconds).clock).")
+          "\(app.info.displayName) delivers in the Scheduled Summary: held until \(CivilTime(next, utcOffsetSeconds: context.utcOffsetSeconds).clock)."
+        )
       }
       decision.reasons.append(
         Reason(
@@ -179,10 +191,13 @@ public enum DeliveryPolicy {
         (settings.lockScreen && context.isLocked ? [.lockScreen] : [])
         + (settings.notificationCenter ? [.notificationCenter] : [])
       applyPreviews(app: app, context: context, decision: &decision)
-      return finish(.deliveredQuietly, .passiveLevel, "Passive: added to the list without sound, banner or waking the screen.")
+      return finish(
+        .deliveredQuietly, .passiveLevel, "Passive: added to the list without sound, banner or waking the screen.")
     }
 
-    if let focus = context.focus, let silenced = focusSilences(notification, level: level, app: app, focus: focus, decision: &decision), silenced {
+    if let focus = context.focus,
+      let silenced = focusSilences(notification, level: level, app: app, focus: focus, decision: &decision), silenced
+    {
       decision.surfaces =
         (focus.showsSilencedOnLockScreen && settings.lockScreen ? [.lockScreen] : [])
         + (settings.notificationCenter ? [.notificationCenter] : [])
@@ -206,7 +221,8 @@ public enum DeliveryPolicy {
     if settings.notificationCenter {
       decision.surfaces.append(.notificationCenter)
     } else {
-      decision.reasons.append(Reason(.notificationCenterDisabled, "Notification Center is off for \(app.info.displayName)."))
+      decision.reasons.append(
+        Reason(.notificationCenterDisabled, "Notification Center is off for \(app.info.displayName)."))
     }
     applySound(notification, level: level, app: app, context: context, decision: &decision)
     applyPreviews(app: app, context: context, decision: &decision)
@@ -227,7 +243,9 @@ public enum DeliveryPolicy {
     if app.state == .forceQuit {
       decision.disposition = .dropped
       decision.reasons.append(
-        Reason(.silentToForceQuitApp, "The user force-quit \(app.info.displayName): iOS does not wake it for silent pushes."))
+        Reason(
+          .silentToForceQuitApp, "The user force-quit \(app.info.displayName): iOS does not wake it for silent pushes.")
+      )
     } else if !app.backgroundRemoteNotifications {
       decision.disposition = .dropped
       decision.reasons.append(
@@ -237,12 +255,14 @@ public enum DeliveryPolicy {
       decision.reasons.append(
         Reason(
           .silentBudgetExceeded,
-          "Over the budget of \(context.silentPushesPerHour) silent pushes an hour: iOS holds it and a newer one replaces it."))
+          "Over the budget of \(context.silentPushesPerHour) silent pushes an hour: iOS holds it and a newer one replaces it."
+        ))
     } else {
       decision.disposition = .silent
       decision.callbacks = app.state == .foreground ? [.backgroundFetch] : wakeCallbacks(app.state)
       decision.reasons.append(
-        Reason(.silentPush, "A background push: no alert; the app runs didReceiveRemoteNotification for up to 30 seconds."))
+        Reason(
+          .silentPush, "A background push: no alert; the app runs didReceiveRemoteNotification for up to 30 seconds."))
     }
     return decision
   }
@@ -262,7 +282,8 @@ public enum DeliveryPolicy {
     switch requested {
     case .critical where !(app.criticalAlertsEntitled && app.settings.criticalAlerts):
       decision.reasons.append(
-        Reason(.criticalDowngraded, "Critical needs the critical-alerts entitlement and permission: delivered as active."))
+        Reason(
+          .criticalDowngraded, "Critical needs the critical-alerts entitlement and permission: delivered as active."))
       return .active
     case .timeSensitive where !(app.timeSensitiveEntitled && app.settings.timeSensitive):
       decision.reasons.append(
@@ -284,19 +305,23 @@ public enum DeliveryPolicy {
     }
     if level == .timeSensitive && focus.allowsTimeSensitive {
       decision.reasons.append(
-        Reason(.focusBreakthroughTimeSensitive, "\(focus.name) allows Time Sensitive notifications: it breaks through."))
+        Reason(.focusBreakthroughTimeSensitive, "\(focus.name) allows Time Sensitive notifications: it breaks through.")
+      )
       return false
     }
     if let sender = notification.sender, focus.allowedPeople.contains(sender) {
-      decision.reasons.append(Reason(.focusBreakthroughPerson, "\(sender) is allowed in \(focus.name): it breaks through."))
+      decision.reasons.append(
+        Reason(.focusBreakthroughPerson, "\(sender) is allowed in \(focus.name): it breaks through."))
       return false
     }
     if focus.allowedApps.contains(app.bundleID) {
-      if let allowed = focus.filterCriteria[app.bundleID], !(notification.filterCriteria.map(allowed.contains) ?? false) {
+      if let allowed = focus.filterCriteria[app.bundleID], !(notification.filterCriteria.map(allowed.contains) ?? false)
+      {
         decision.reasons.append(
           Reason(
             .focusFilterExcluded,
-            "\(focus.name)'s Focus filter for \(app.info.displayName) does not match filter-criteria \(notification.filterCriteria.map { "\"\($0)\"" } ?? "(none)"): silenced."))
+            "\(focus.name)'s Focus filter for \(app.info.displayName) does not match filter-criteria \(notification.filterCriteria.map { "\"\($0)\"" } ?? "(none)"): silenced."
+          ))
         return true
       }
       decision.reasons.append(Reason(.focusBreakthroughApp, "\(app.info.displayName) is allowed in \(focus.name)."))
@@ -305,7 +330,8 @@ public enum DeliveryPolicy {
     decision.reasons.append(
       Reason(
         .focusSilenced,
-        "\(focus.name) is on and does not allow \(app.info.displayName): silenced, delivered to Notification Center without sound."))
+        "\(focus.name) is on and does not allow \(app.info.displayName): silenced, delivered to Notification Center without sound."
+      ))
     return true
   }
 
@@ -330,7 +356,8 @@ public enum DeliveryPolicy {
     }
     decision.sound = sound
     if context.isSilentMode {
-      decision.reasons.append(Reason(.silentMode, "The Ring/Silent switch is on silent: it vibrates instead of playing."))
+      decision.reasons.append(
+        Reason(.silentMode, "The Ring/Silent switch is on silent: it vibrates instead of playing."))
       return
     }
     decision.playsSound = true
@@ -339,7 +366,8 @@ public enum DeliveryPolicy {
   static func applyBadge(_ notification: PushNotification, app: AppProfile, decision: inout DeliveryDecision) {
     guard let badge = notification.badge else { return }
     guard app.settings.badges, app.authorization != .provisional else {
-      decision.reasons.append(Reason(.badgesDisabled, "Badges are off for \(app.info.displayName): the icon is unchanged."))
+      decision.reasons.append(
+        Reason(.badgesDisabled, "Badges are off for \(app.info.displayName): the icon is unchanged."))
       return
     }
     decision.badge = badge

@@ -286,7 +286,8 @@ public struct DeviceSimulator: Sendable {
     guard record.isValid, record.payload != nil else {
       let first = record.diagnostics.first { $0.severity == .error }
       delivery.decision.reasons = [
-        Reason(.invalidPayload, "Rejected: \(first?.message ?? "the payload is not valid") (\(first?.code.rawValue ?? "")).")
+        Reason(
+          .invalidPayload, "Rejected: \(first?.message ?? "the payload is not valid") (\(first?.code.rawValue ?? "")).")
       ]
       keep(delivery)
       return delivery
@@ -357,7 +358,9 @@ public struct DeviceSimulator: Sendable {
     var decision = DeliveryDecision(disposition: .delivered, effectiveLevel: notification.level)
     guard let content = notification.liveActivity, let event = content.event, let timestamp = content.timestamp else {
       decision.disposition = .dropped
-      decision.reasons = [Reason(.liveActivityIgnored, "A Live Activity push needs event and timestamp; it is ignored.")]
+      decision.reasons = [
+        Reason(.liveActivityIgnored, "A Live Activity push needs event and timestamp; it is ignored.")
+      ]
       return decision
     }
     guard app != nil else {
@@ -367,7 +370,8 @@ public struct DeviceSimulator: Sendable {
     }
     func seconds(_ value: Double?) -> SimInstant? { value.map { SimInstant(epochSeconds: $0) } }
     let index = liveActivities.lastIndex {
-      $0.bundleID == notification.bundleID && (content.attributesType == nil || $0.attributesType == content.attributesType)
+      $0.bundleID == notification.bundleID
+        && (content.attributesType == nil || $0.attributesType == content.attributesType)
     }
     switch event {
     case .start:
@@ -381,7 +385,9 @@ public struct DeviceSimulator: Sendable {
     case .update, .end:
       guard let index, liveActivities[index].endedAt == nil else {
         decision.disposition = .dropped
-        decision.reasons = [Reason(.liveActivityIgnored, "No running Live Activity of this app: the \(event.rawValue) is ignored.")]
+        decision.reasons = [
+          Reason(.liveActivityIgnored, "No running Live Activity of this app: the \(event.rawValue) is ignored.")
+        ]
         return decision
       }
       guard timestamp > liveActivities[index].lastTimestamp else {
@@ -397,7 +403,9 @@ public struct DeviceSimulator: Sendable {
       if event == .end {
         liveActivities[index].endedAt = now
         liveActivities[index].dismissalDate = seconds(content.dismissalDate) ?? now + .hours(4)
-        decision.reasons = [Reason(.liveActivityEnded, "The Live Activity ends; it stays on the lock screen until its dismissal date.")]
+        decision.reasons = [
+          Reason(.liveActivityEnded, "The Live Activity ends; it stays on the lock screen until its dismissal date.")
+        ]
       } else {
         decision.reasons = [Reason(.liveActivityUpdated, "The Live Activity shows the new state.")]
       }

@@ -16,14 +16,17 @@ public struct GroupKey: Hashable, Sendable, Comparable, CustomStringConvertible 
   /// The key for a notification under an app's grouping setting.
   public static func make(for notification: PushNotification, grouping: GroupingSetting) -> GroupKey {
     switch grouping {
-    case .automatic: GroupKey(bundleID: notification.bundleID, thread: notification.threadID.flatMap { $0.isEmpty ? nil : $0 })
+    case .automatic:
+      GroupKey(bundleID: notification.bundleID, thread: notification.threadID.flatMap { $0.isEmpty ? nil : $0 })
     case .byApp: GroupKey(bundleID: notification.bundleID)
     case .off: GroupKey(bundleID: notification.bundleID, single: notification.id)
     }
   }
 
   public static func < (lhs: GroupKey, rhs: GroupKey) -> Bool {
-    (lhs.bundleID, lhs.thread ?? "", lhs.single?.rawValue ?? -1) < (rhs.bundleID, rhs.thread ?? "", rhs.single?.rawValue ?? -1)
+    (lhs.bundleID, lhs.thread ?? "", lhs.single?.rawValue ?? -1) < (
+      rhs.bundleID, rhs.thread ?? "", rhs.single?.rawValue ?? -1
+    )
   }
 
   public var description: String {
@@ -328,7 +331,8 @@ public struct NotificationStore: Equatable, Sendable {
     let ids = groups.filter { $0.key.bundleID == bundleID }.flatMap { $0.value.members.map(\.id) }.sorted()
     let restored = ids.compactMap { remove($0) }
     for var stored in restored {
-      stored.rank = RankTerms(notification: stored.notification, level: stored.decision.effectiveLevel, engagement: engagement)
+      stored.rank = RankTerms(
+        notification: stored.notification, level: stored.decision.effectiveLevel, engagement: engagement)
       insert(stored)
     }
   }

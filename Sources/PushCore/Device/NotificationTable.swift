@@ -192,7 +192,8 @@ struct NotificationTable: Sendable {
       level: decision.effectiveLevel, engagement: stored.rank.engagement)
     let rankIsDerived = derivedRank == stored.rank
     var extras: Extras?
-    if !rankIsDerived || decision.heldUntil != nil || decision.replaces != nil || !note.rawPayload.isEmpty || !note.customKeys.isEmpty || note.liveActivity != nil || !decision.reasons.isEmpty
+    if !rankIsDerived || decision.heldUntil != nil || decision.replaces != nil || !note.rawPayload.isEmpty
+      || !note.customKeys.isEmpty || note.liveActivity != nil || !decision.reasons.isEmpty
       || note.filterCriteria != nil || groupForm == 3
     {
       extras = Extras(
@@ -253,7 +254,8 @@ struct NotificationTable: Sendable {
     let decision = DeliveryDecision(
       disposition: packed.disposition, surfaces: packed.surfaces, playsSound: packed.playsSound,
       sound: sound(strings[10]), badge: packed.decisionBadge, effectiveLevel: packed.effectiveLevel,
-      heldUntil: packed.extras?.decisionHeldUntil, replaces: packed.extras?.replaces, previewsHidden: packed.previewsHidden,
+      heldUntil: packed.extras?.decisionHeldUntil, replaces: packed.extras?.replaces,
+      previewsHidden: packed.previewsHidden,
       callbacks: packed.callbacks, reasons: packed.extras?.reasons ?? [])
     let group: GroupKey
     switch packed.groupForm {

@@ -8,7 +8,8 @@ extension PushNotification {
   ///   - receivedAt: when the device receives it.
   ///   - app: the app's profile, for localisations; nil when unknown.
   ///   - sender: a communication notification's sender, when the scenario gives one.
-  public init?(record: PushRecord, id: NotificationID, receivedAt: SimInstant, app: AppProfile?, sender: String? = nil) {
+  public init?(record: PushRecord, id: NotificationID, receivedAt: SimInstant, app: AppProfile?, sender: String? = nil)
+  {
     guard let payload = record.payload else { return nil }
     let aps = payload.aps
     let strings = app?.localizations ?? [:]
@@ -19,11 +20,16 @@ extension PushNotification {
     case .text(let text):
       body = text
     case .dictionary(let alert):
-      title = alert.titleLocKey.map { Localization.resolve(key: $0, arguments: alert.titleLocArgs ?? [], table: strings) } ?? alert.title
+      title =
+        alert.titleLocKey.map { Localization.resolve(key: $0, arguments: alert.titleLocArgs ?? [], table: strings) }
+        ?? alert.title
       subtitle =
-        alert.subtitleLocKey.map { Localization.resolve(key: $0, arguments: alert.subtitleLocArgs ?? [], table: strings) }
+        alert.subtitleLocKey.map {
+          Localization.resolve(key: $0, arguments: alert.subtitleLocArgs ?? [], table: strings)
+        }
         ?? alert.subtitle
-      body = alert.locKey.map { Localization.resolve(key: $0, arguments: alert.locArgs ?? [], table: strings) } ?? alert.body
+      body =
+        alert.locKey.map { Localization.resolve(key: $0, arguments: alert.locArgs ?? [], table: strings) } ?? alert.body
     case nil:
       break
     }
@@ -37,7 +43,9 @@ extension PushNotification {
       }
     }
     var level = aps.interruptionLevel ?? .active
-    if case .critical(let critical)? = aps.sound, critical.isCritical, aps.interruptionLevel == nil { level = .critical }
+    if case .critical(let critical)? = aps.sound, critical.isCritical, aps.interruptionLevel == nil {
+      level = .critical
+    }
     self.init(
       id: id, bundleID: record.bundleID ?? "", threadID: aps.threadID, title: title, subtitle: subtitle, body: body,
       category: aps.category, level: level, relevanceScore: aps.relevanceScore.map { min(max($0, 0), 1) },

@@ -134,7 +134,8 @@ extension CellGrid {
         }
         if let background, background != page {
           svg += "<rect x=\"\(number(Double(column) * cellWidth))\" y=\"\(number(Double(row) * cellHeight))\" "
-          svg += "width=\"\(number(Double(end - column + 1) * cellWidth))\" height=\"\(number(cellHeight))\" fill=\"\(background)\"/>\n"
+          svg +=
+            "width=\"\(number(Double(end - column + 1) * cellWidth))\" height=\"\(number(cellHeight))\" fill=\"\(background)\"/>\n"
         }
         column = end + 1
       }
@@ -151,13 +152,16 @@ extension CellGrid {
         let x = Double(column) * cellWidth
         // Block elements are drawn as rectangles so block-digit clocks have no seams.
         if let (left, top, right, bottom) = Self.blockFraction(glyph) {
-          svg += "<rect x=\"\(number(x + left * cellWidth))\" y=\"\(number(Double(row) * cellHeight + top * cellHeight))\" "
-          svg += "width=\"\(number((right - left) * cellWidth))\" height=\"\(number((bottom - top) * cellHeight))\" fill=\"\(foreground)\"/>\n"
+          svg +=
+            "<rect x=\"\(number(x + left * cellWidth))\" y=\"\(number(Double(row) * cellHeight + top * cellHeight))\" "
+          svg +=
+            "width=\"\(number((right - left) * cellWidth))\" height=\"\(number((bottom - top) * cellHeight))\" fill=\"\(foreground)\"/>\n"
           continue
         }
         let y = Double(row) * cellHeight + cellHeight * 0.75
         // Each glyph is pinned to its cell (textLength) so wide glyphs take exactly two columns.
-        svg += "<text x=\"\(number(x))\" y=\"\(number(y))\" \(attributes) textLength=\"\(number(Double(columns) * cellWidth))\" "
+        svg +=
+          "<text x=\"\(number(x))\" y=\"\(number(y))\" \(attributes) textLength=\"\(number(Double(columns) * cellWidth))\" "
         svg += "lengthAdjust=\"spacingAndGlyphs\">\(Self.xmlEscaped(glyph))</text>\n"
       }
     }

@@ -14,7 +14,9 @@ struct ActionSheetView {
     let columns = min(grid.width - 8, 56)
     let inner = columns - 4
     var lines: [(String, StyleRole)] = []
-    if let title = notification.title, !title.isEmpty { lines.append((TextLayout.truncate(title, toColumns: inner), .cardTitle)) }
+    if let title = notification.title, !title.isEmpty {
+      lines.append((TextLayout.truncate(title, toColumns: inner), .cardTitle))
+    }
     if let body = notification.body, !body.isEmpty {
       lines += TextLayout.wrap(body, toColumns: inner, maxLines: 2).map { ($0, .cardBody) }
     }
@@ -33,7 +35,11 @@ struct ActionSheetView {
         if action.options.contains(.authenticationRequired) { text += " 🔒" }
         if index == sheet.highlighted { highlightedLine = lines.count }
         actionLines[lines.count] = index
-        lines.append((TextLayout.truncate(text, toColumns: inner - 2), action.options.contains(.destructive) ? .destructiveAction : .actionButton))
+        lines.append(
+          (
+            TextLayout.truncate(text, toColumns: inner - 2),
+            action.options.contains(.destructive) ? .destructiveAction : .actionButton
+          ))
       }
     case .confirmUnlock(let actionID):
       let title = actions.first { $0.identifier == actionID }?.title ?? actionID
@@ -54,16 +60,20 @@ struct ActionSheetView {
     Chrome.drawBox(rect, title: "\(app.iconGlyph) \(app.displayName)", into: &grid, theme: theme)
     grid.addHit(rect, nil)
     for (line, index) in actionLines {
-      grid.addHit(Rect(column: rect.column + 1, row: rect.row + 1 + line, columns: columns - 2, rows: 1), .action(index))
+      grid.addHit(
+        Rect(column: rect.column + 1, row: rect.row + 1 + line, columns: columns - 2, rows: 1), .action(index))
     }
     for (index, (text, role)) in lines.enumerated() {
       let point = Point(column: rect.column + 2, row: rect.row + 1 + index)
       if index == highlightedLine {
-        grid.fill(Rect(column: rect.column + 1, row: point.row, columns: columns - 2, rows: 1), style: theme[.selection], role: .selection)
+        grid.fill(
+          Rect(column: rect.column + 1, row: point.row, columns: columns - 2, rows: 1), style: theme[.selection],
+          role: .selection)
         grid.write("▸ " + text, at: point, style: theme[role].over(theme[.selection]), role: role, maxColumns: inner)
       } else {
         grid.write(
-          (role == .actionButton || role == .destructiveAction ? "  " : "") + text, at: point, style: theme[role], role: role,
+          (role == .actionButton || role == .destructiveAction ? "  " : "") + text, at: point, style: theme[role],
+          role: role,
           maxColumns: inner)
       }
     }

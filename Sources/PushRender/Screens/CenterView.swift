@@ -34,7 +34,8 @@ struct CenterView {
     grid.write("Notification Center", at: Point(column: left, row: 1), style: theme[.lockDate], role: .lockDate)
     let count = "\(groups) group\(groups == 1 ? "" : "s") · \(state.device.store.count)"
     let countColumns = DisplayWidth.columns(of: count)
-    grid.write(count, at: Point(column: left + columns - countColumns, row: 1), style: theme[.cardMeta], role: .cardMeta)
+    grid.write(
+      count, at: Point(column: left + columns - countColumns, row: 1), style: theme[.cardMeta], role: .cardMeta)
     guard !rows.isEmpty else {
       Chrome.centre("No Older Notifications", row: grid.height / 2, in: &grid, role: .overflow, theme: theme)
       return
@@ -91,10 +92,12 @@ struct CenterView {
       let app = state.appInfo(group.key.bundleID)
       return Block(rows: 1) { grid, origin, columns, theme in
         let role: StyleRole = isSelected ? .selection : .groupHeader
-        grid.fill(Rect(column: origin.column, row: origin.row, columns: columns, rows: 1), style: theme[role], role: role)
+        grid.fill(
+          Rect(column: origin.column, row: origin.row, columns: columns, rows: 1), style: theme[role], role: role)
         let thread = group.key.thread.map { " · \($0)" } ?? ""
         grid.write(
-          " \(app.iconGlyph) \(app.displayName)\(thread)", at: origin, style: theme[role], role: role, maxColumns: columns - 14)
+          " \(app.iconGlyph) \(app.displayName)\(thread)", at: origin, style: theme[role], role: role,
+          maxColumns: columns - 14)
         let hint = "Show less ▴ "
         grid.write(
           hint, at: Point(column: origin.column + columns - DisplayWidth.columns(of: hint), row: origin.row),
@@ -112,14 +115,19 @@ struct CenterView {
   /// A card, with Keep… and Turn Off under it for a provisional app.
   private func cardBlock(_ card: NotificationCardView, id: NotificationID, columns: Int) -> Block {
     let provisional = state.isProvisional(id)
-    return Block(rows: card.rows(columns: columns) + (provisional ? 1 : 0), draw: { grid, origin, columns, theme in
-      card.draw(into: &grid, at: origin, columns: columns, theme: theme)
-      guard provisional else { return }
-      let row = origin.row + card.rows(columns: columns)
-      var column = origin.column + 2
-      column += grid.write(" K Keep… ", at: Point(column: column, row: row), style: theme[.actionButton], role: .actionButton)
-      column += 2
-      grid.write(" T Turn Off… ", at: Point(column: column, row: row), style: theme[.destructiveAction], role: .destructiveAction)
-    }, isProvisional: provisional)
+    return Block(
+      rows: card.rows(columns: columns) + (provisional ? 1 : 0),
+      draw: { grid, origin, columns, theme in
+        card.draw(into: &grid, at: origin, columns: columns, theme: theme)
+        guard provisional else { return }
+        let row = origin.row + card.rows(columns: columns)
+        var column = origin.column + 2
+        column += grid.write(
+          " K Keep… ", at: Point(column: column, row: row), style: theme[.actionButton], role: .actionButton)
+        column += 2
+        grid.write(
+          " T Turn Off… ", at: Point(column: column, row: row), style: theme[.destructiveAction],
+          role: .destructiveAction)
+      }, isProvisional: provisional)
   }
 }

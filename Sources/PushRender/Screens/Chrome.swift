@@ -40,10 +40,12 @@ enum Chrome {
       grid.write("│", at: Point(column: rect.column, row: row), style: border, role: .cardBorder)
       grid.write("│", at: Point(column: rect.endColumn - 1, row: row), style: border, role: .cardBorder)
     }
-    grid.write("╰" + horizontal + "╯", at: Point(column: rect.column, row: rect.endRow - 1), style: border, role: .cardBorder)
+    grid.write(
+      "╰" + horizontal + "╯", at: Point(column: rect.column, row: rect.endRow - 1), style: border, role: .cardBorder)
     if let title {
       let text = TextLayout.truncate(" \(title) ", toColumns: rect.columns - 4)
-      grid.write(text, at: Point(column: rect.column + 2, row: rect.row), style: theme[.groupHeader], role: .groupHeader)
+      grid.write(
+        text, at: Point(column: rect.column + 2, row: rect.row), style: theme[.groupHeader], role: .groupHeader)
     }
   }
 

@@ -31,7 +31,9 @@ struct DetailView {
       lines += TextLayout.wrap(body, toColumns: inner).map { ($0, .cardBody) }
     }
     if lines.isEmpty { lines.append(("Notification", .cardBody)) }
-    let attachments = notification.customKeys.filter { $0.key.lowercased().contains("attachment") || $0.key == "image-url" }
+    let attachments = notification.customKeys.filter {
+      $0.key.lowercased().contains("attachment") || $0.key == "image-url"
+    }
     for member in attachments {
       lines.append((TextLayout.truncate("📎 \(member.key): \(member.value.compactText)", toColumns: inner), .cardMeta))
     }
@@ -40,13 +42,18 @@ struct DetailView {
     if stored.decision.effectiveLevel >= .timeSensitive { meta = "⚠ Time Sensitive · " + meta }
     if let category = notification.category { meta += " · category \(category)" }
     lines.append(("", .cardBody))
-    lines.append((TextLayout.truncate(meta, toColumns: inner), stored.decision.effectiveLevel >= .timeSensitive ? .timeSensitiveLabel : .cardMeta))
+    lines.append(
+      (
+        TextLayout.truncate(meta, toColumns: inner),
+        stored.decision.effectiveLevel >= .timeSensitive ? .timeSensitiveLabel : .cardMeta
+      ))
     let maxLines = max(1, grid.height - 5)
     if lines.count > maxLines { lines = Array(lines.prefix(maxLines - 1)) + [("…", .cardMeta)] }
     let rect = Rect(column: left, row: 2, columns: columns, rows: lines.count + 2)
     Chrome.drawBox(rect, title: "\(app.iconGlyph) \(app.displayName)", into: &grid, theme: theme)
     for (index, (text, role)) in lines.enumerated() {
-      grid.write(text, at: Point(column: left + 2, row: rect.row + 1 + index), style: theme[role], role: role, maxColumns: inner)
+      grid.write(
+        text, at: Point(column: left + 2, row: rect.row + 1 + index), style: theme[role], role: role, maxColumns: inner)
     }
   }
 }

@@ -19,7 +19,8 @@ struct InspectorView {
     if let record { lines.append(("source \(record.source)", .cardMeta)) }
     lines.append(("Decision", .groupHeader))
     var summary = "\(decision.disposition.rawValue) · \(decision.effectiveLevel.rawValue)"
-    summary += " · " + (decision.surfaces.isEmpty ? "no surfaces" : decision.surfaces.map(\.rawValue).joined(separator: ", "))
+    summary +=
+      " · " + (decision.surfaces.isEmpty ? "no surfaces" : decision.surfaces.map(\.rawValue).joined(separator: ", "))
     lines.append((summary, .cardBody))
     if decision.playsSound { lines.append(("sound: \(decision.sound.map { "\($0)" } ?? "default")", .cardBody)) }
     if let badge = decision.badge { lines.append(("badge: \(badge)", .cardBody)) }
@@ -28,7 +29,8 @@ struct InspectorView {
     if decision.reasons.isEmpty { lines.append(("none: delivered as the app's settings allow", .cardMeta)) }
     for reason in decision.reasons { lines.append(("• \(reason.code.rawValue): \(reason.text)", .cardBody)) }
     lines.append(("Callbacks", .groupHeader))
-    let fired = decision.callbacks.map(\.rawValue)
+    let fired =
+      decision.callbacks.map(\.rawValue)
       + state.device.responses.filter { $0.id == id }.map { "\($0.callback.rawValue) (\($0.actionID))" }
     lines.append((fired.isEmpty ? "none" : fired.joined(separator: ", "), .cardBody))
     let rank = stored.rank
@@ -43,7 +45,8 @@ struct InspectorView {
     let diagnostics = record?.diagnostics ?? []
     if diagnostics.isEmpty { lines.append(("none", .cardBody)) }
     for diagnostic in diagnostics {
-      let role: StyleRole = diagnostic.severity == .error ? .destructiveAction : diagnostic.severity == .warning ? .warning : .cardBody
+      let role: StyleRole =
+        diagnostic.severity == .error ? .destructiveAction : diagnostic.severity == .warning ? .warning : .cardBody
       lines.append(("\(diagnostic.severity.rawValue) \(diagnostic.code.rawValue): \(diagnostic.message)", role))
     }
     lines.append(("Payload", .groupHeader))

@@ -115,7 +115,9 @@ public struct LockScreenView: Sendable {
     var first = 0
     if let selected = cards.firstIndex(where: \.isSelected), selected > fixed {
       var start = fixed
-      while start < selected, !fits(cards, fixed: fixed, from: start, through: selected, columns: columns, available: available) {
+      while start < selected,
+        !fits(cards, fixed: fixed, from: start, through: selected, columns: columns, available: available)
+      {
         start += 1
       }
       first = start - fixed

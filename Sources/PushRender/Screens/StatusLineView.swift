@@ -24,9 +24,15 @@ struct StatusLineView {
     }
     switch state.screen {
     case .lock:
-      return ("Lock Screen", [("n", "center"), ("a", "actions"), ("i", "inspect"), (".", "next push"), ("?", "help"), ("q", "quit")])
+      return (
+        "Lock Screen",
+        [("n", "center"), ("a", "actions"), ("i", "inspect"), (".", "next push"), ("?", "help"), ("q", "quit")]
+      )
     case .center:
-      return ("Notification Center", [("⏎", "open/expand"), ("x", "clear"), ("a", "actions"), ("i", "inspect"), ("Esc", "back"), ("?", "help")])
+      return (
+        "Notification Center",
+        [("⏎", "open/expand"), ("x", "clear"), ("a", "actions"), ("i", "inspect"), ("Esc", "back"), ("?", "help")]
+      )
     case .detail:
       return ("Notification", [("a", "actions"), ("x", "clear"), ("i", "inspect"), ("Esc", "back"), ("?", "help")])
     }
@@ -50,11 +56,16 @@ struct StatusLineView {
     var column = 0
     column += grid.write(" \(clock) ", at: Point(column: column, row: row), style: theme[.footerKey], role: .footerKey)
     if case .seek(let text)? = state.prompt {
-      column += grid.write(" Go to time (+5m, -30s, 09:45): ", at: Point(column: column, row: row), style: theme[.statusBar], role: .statusBar)
-      grid.write(text + "█", at: Point(column: column, row: row), style: theme[.cardBody], role: .cardBody, maxColumns: max(0, grid.width - column))
+      column += grid.write(
+        " Go to time (+5m, -30s, 09:45): ", at: Point(column: column, row: row), style: theme[.statusBar],
+        role: .statusBar)
+      grid.write(
+        text + "█", at: Point(column: column, row: row), style: theme[.cardBody], role: .cardBody,
+        maxColumns: max(0, grid.width - column))
       return
     }
-    column += grid.write(" \(mode)\(clockLabel) ", at: Point(column: column, row: row), style: theme[.statusBar], role: .statusBar)
+    column += grid.write(
+      " \(mode)\(clockLabel) ", at: Point(column: column, row: row), style: theme[.statusBar], role: .statusBar)
     let count = state.device.store.count
     var right = "\(count) stored"
     if state.pendingEventCount > 0 { right += " · \(state.pendingEventCount) to come" }
@@ -63,7 +74,8 @@ struct StatusLineView {
     for (key, label) in hints {
       let needed = DisplayWidth.columns(of: key) + DisplayWidth.columns(of: label) + 4
       guard column + needed + rightColumns + 1 <= grid.width else { break }
-      column += grid.write(" \(key) ", at: Point(column: column + 1, row: row), style: theme[.footerKey], role: .footerKey) + 1
+      column +=
+        grid.write(" \(key) ", at: Point(column: column + 1, row: row), style: theme[.footerKey], role: .footerKey) + 1
       column += grid.write(" \(label)", at: Point(column: column, row: row), style: theme[.footer], role: .footer)
     }
     if column + rightColumns < grid.width {

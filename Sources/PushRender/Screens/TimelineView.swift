@@ -56,16 +56,21 @@ struct TimelineView {
     let left = rect.column + 2
     let playback = state.playback
     let status = (playback.isPlaying ? "▶ playing" : "⏸ paused") + " · " + playback.speed.label
-    grid.write(status, at: Point(column: left, row: rect.row + 1), style: theme[.focusIndicator], role: .focusIndicator, maxColumns: inner)
+    grid.write(
+      status, at: Point(column: left, row: rect.row + 1), style: theme[.focusIndicator], role: .focusIndicator,
+      maxColumns: inner)
     let count = "\(state.arrivedCount) of \(state.timeline.count) arrived"
     let countColumns = DisplayWidth.columns(of: count)
     if countColumns + DisplayWidth.columns(of: status) + 2 <= inner {
-      grid.write(count, at: Point(column: left + inner - countColumns, row: rect.row + 1), style: theme[.cardMeta], role: .cardMeta)
+      grid.write(
+        count, at: Point(column: left + inner - countColumns, row: rect.row + 1), style: theme[.cardMeta],
+        role: .cardMeta)
     }
     let hints = ", . prev/next push · p play · + - speed · g go to"
     let listTop = rect.row + 2
     let listBottom = rect.endRow - 3  // inclusive: the hint line and the border below
-    grid.write(hints, at: Point(column: left, row: rect.endRow - 2), style: theme[.cardMeta], role: .cardMeta, maxColumns: inner)
+    grid.write(
+      hints, at: Point(column: left, row: rect.endRow - 2), style: theme[.cardMeta], role: .cardMeta, maxColumns: inner)
     let available = listBottom - listTop + 1
     guard available >= 1 else { return }
     let entries = state.timeline
@@ -80,7 +85,8 @@ struct TimelineView {
       if index == cursor {
         let now = " now \(clock(state.now)) "
         let line = "▶" + now + String(repeating: "─", count: max(0, inner - DisplayWidth.columns(of: now) - 1))
-        grid.write(line, at: Point(column: left, row: row), style: theme[.selection], role: .selection, maxColumns: inner)
+        grid.write(
+          line, at: Point(column: left, row: row), style: theme[.selection], role: .selection, maxColumns: inner)
       } else {
         let entry = entries[index < cursor ? index : index - 1]
         let arrived = index < cursor
@@ -90,16 +96,20 @@ struct TimelineView {
           timeStyle.isDim = true
           textStyle.isDim = true
         }
-        let written = grid.write(clock(entry.at) + "  ", at: Point(column: left, row: row), style: timeStyle, role: arrived ? .cardMeta : .overflow)
+        let written = grid.write(
+          clock(entry.at) + "  ", at: Point(column: left, row: row), style: timeStyle,
+          role: arrived ? .cardMeta : .overflow)
         grid.write(
-          describe(entry), at: Point(column: left + written, row: row), style: textStyle, role: arrived ? .cardBody : .overflow,
+          describe(entry), at: Point(column: left + written, row: row), style: textStyle,
+          role: arrived ? .cardBody : .overflow,
           maxColumns: inner - written)
       }
       row += 1
       index += 1
     }
     if entries.isEmpty, listTop + 1 <= listBottom {
-      grid.write("Nothing on the timeline: open a scenario or capture.", at: Point(column: left, row: listTop + 1),
+      grid.write(
+        "Nothing on the timeline: open a scenario or capture.", at: Point(column: left, row: listTop + 1),
         style: theme[.cardMeta], role: .cardMeta, maxColumns: inner)
     }
   }
@@ -138,17 +148,21 @@ struct SettingsView {
       if isSelected { labelStyle = labelStyle.over(theme[.selection]) }
       let indent = index > 2 ? "  " : ""
       let label = TextLayout.truncate(indent + setting.title, toColumns: labelColumns - 1)
-      grid.write((isSelected ? "▸ " : "  ") + label, at: Point(column: left - 1, row: row), style: labelStyle, role: base, maxColumns: labelColumns + 2)
+      grid.write(
+        (isSelected ? "▸ " : "  ") + label, at: Point(column: left - 1, row: row), style: labelStyle, role: base,
+        maxColumns: labelColumns + 2)
       let value = state.settingsValue(setting)
       let shown = setting.isSwitch ? (["On", "Unlocked"].contains(value) ? "● " : "○ ") + value : "◂ \(value) ▸"
       var valueStyle = theme[.actionButton]
       if isSelected { valueStyle = valueStyle.over(theme[.selection]) }
-      grid.write(shown, at: Point(column: left + labelColumns + 2, row: row), style: valueStyle, role: .actionButton,
+      grid.write(
+        shown, at: Point(column: left + labelColumns + 2, row: row), style: valueStyle, role: .actionButton,
         maxColumns: max(1, inner - labelColumns - 2))
       grid.addHit(rowRect, .settingsRow(index))
       row += 1
     }
-    grid.write("↑↓ move · ⏎/Space toggle · ← → change · s close", at: Point(column: left, row: rect.endRow - 2),
+    grid.write(
+      "↑↓ move · ⏎/Space toggle · ← → change · s close", at: Point(column: left, row: rect.endRow - 2),
       style: theme[.cardMeta], role: .cardMeta, maxColumns: inner)
   }
 }

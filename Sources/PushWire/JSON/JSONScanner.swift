@@ -94,7 +94,9 @@ private struct Parser {
       throw JSONSyntaxError(
         .trailingGarbage, at: position,
         "unexpected \(describe(at: position)) after the end of the JSON value",
-        hint: "a payload is exactly one JSON object: remove what follows it, or look for a '}' that closes the object too early")
+        hint:
+          "a payload is exactly one JSON object: remove what follows it, or look for a '}' that closes the object too early"
+      )
     }
   }
 

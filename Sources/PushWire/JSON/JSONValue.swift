@@ -140,7 +140,8 @@ public indirect enum JSONValue: Equatable, Hashable, Sendable {
           // U+0080 to U+009F, the C1 controls.
           escape = "\\u" + hex(UInt32(bytes[index + 1]), width: 4).lowercased()
           width = 2
-        case 0xE2 where index + 2 < count && bytes[index + 1] == 0x80 && (bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9):
+        case 0xE2
+        where index + 2 < count && bytes[index + 1] == 0x80 && (bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9):
           // U+2028 and U+2029, the line and paragraph separators.
           escape = bytes[index + 2] == 0xA8 ? "\\u2028" : "\\u2029"
           width = 3

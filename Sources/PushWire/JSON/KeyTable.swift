@@ -176,7 +176,8 @@ public struct KeyTable<Value: Sendable>: @unchecked Sendable {
       let slot = slots[index]
       if slot.first == first && Int(slot.length) == bytes.count && slot.last == last {
         // Up to 16 bytes the words are the whole key; longer keys are also compared in full.
-        if bytes.count <= 16 || memoryEquals(keyBytes.baseAddress! + Int(slot.offset), bytes.baseAddress!, bytes.count) {
+        if bytes.count <= 16 || memoryEquals(keyBytes.baseAddress! + Int(slot.offset), bytes.baseAddress!, bytes.count)
+        {
           return values[Int(slot.valueIndex)]
         }
       }

@@ -139,7 +139,9 @@ public struct APNsHeaders: Equatable, Sendable {
     let dash = UInt8(ascii: "-")
     guard base[8] == dash, base[13] == dash, base[18] == dash, base[23] == dash else { return false }
     let raw = UnsafeRawPointer(base)
-    func word(_ offset: Int) -> UInt64 { UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) }
+    func word(_ offset: Int) -> UInt64 {
+      UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+    }
     let all: UInt64 = 0x8080_8080_8080_8080
     // Words at 0, 8, 16, 24 and 28 cover all 36 bytes; the dashes (bytes 8 and 13 in the
     // second word, 18 and 23 in the third) are left out of those words' masks.
@@ -188,7 +190,8 @@ public struct HeaderParser {
     hint: String? = nil
   ) {
     diagnostics.append(
-      Diagnostic(.error, code, path: "\(pathPrefix).\(name)", location: location, message: message, effect: effect, hint: hint))
+      Diagnostic(
+        .error, code, path: "\(pathPrefix).\(name)", location: location, message: message, effect: effect, hint: hint))
   }
 
   /// Adds one header.
@@ -230,7 +233,8 @@ public struct HeaderParser {
       } else {
         keep()
         report(
-          .badExpirationDate, name(), location(), "apns-expiration must be UNIX seconds, not \(JSONValue.quoted(text()))",
+          .badExpirationDate, name(), location(),
+          "apns-expiration must be UNIX seconds, not \(JSONValue.quoted(text()))",
           "APNs rejects the request (400 BadExpirationDate).", hint: "use 0 to deliver once or not at all")
       }
     case .apnsTopic:

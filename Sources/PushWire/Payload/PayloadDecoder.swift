@@ -278,7 +278,8 @@ public final class PayloadDecoder {
   func checkUnknownTopLevelKey(_ makeKey: () -> String, keyIndex: Int) -> Bool {
     let length = Int(document.tokens[keyIndex].end - document.tokens[keyIndex].start) - 2
     let apnsHeader = document.contentHasASCIIPrefix(keyIndex, "apns-")
-    let firebase = document.contentHasASCIIPrefix(keyIndex, "gcm.") || document.contentHasASCIIPrefix(keyIndex, "google.")
+    let firebase =
+      document.contentHasASCIIPrefix(keyIndex, "gcm.") || document.contentHasASCIIPrefix(keyIndex, "google.")
     guard apnsHeader || firebase || length >= 15 else { return false }
     let key = makeKey()
     if apnsHeader {
@@ -313,12 +314,14 @@ public final class PayloadDecoder {
     guard let first = document.firstContentByte(index), let last = document.lastContentByte(index) else { return }
     // Cheap byte test first; only candidates are decoded.
     let bracketed =
-      (first == UInt8(ascii: "{") && last == UInt8(ascii: "}")) || (first == UInt8(ascii: "<") && last == UInt8(ascii: ">"))
+      (first == UInt8(ascii: "{") && last == UInt8(ascii: "}"))
+      || (first == UInt8(ascii: "<") && last == UInt8(ascii: ">"))
       || (first == UInt8(ascii: "[") && last == UInt8(ascii: "]"))
-    guard bracketed || first == UInt8(ascii: "$") || (first == UInt8(ascii: "%") && last == first)
-      || (first | 0x20 == UInt8(ascii: "y") && document.contentHasASCIIPrefix(index, "YOUR"))
-      || (first | 0x20 == UInt8(ascii: "x") && document.contentHasASCIIPrefix(index, "XXXX"))
-      || (first | 0x20 == UInt8(ascii: "p") && document.contentHasASCIIPrefix(index, "PLACEHOLDER"))
+    guard
+      bracketed || first == UInt8(ascii: "$") || (first == UInt8(ascii: "%") && last == first)
+        || (first | 0x20 == UInt8(ascii: "y") && document.contentHasASCIIPrefix(index, "YOUR"))
+        || (first | 0x20 == UInt8(ascii: "x") && document.contentHasASCIIPrefix(index, "XXXX"))
+        || (first | 0x20 == UInt8(ascii: "p") && document.contentHasASCIIPrefix(index, "PLACEHOLDER"))
     else { return }
     let value = document.string(index)
     guard Self.isPlaceholder(value) else { return }
@@ -373,12 +376,14 @@ public final class PayloadDecoder {
         if let badge = document.integer(valueIndex), badge >= 0 {
           aps.badge = badge
         } else {
-          wrongType(valueIndex, path: keyPath(), expected: "a whole number of 0 or more", effect: "The badge is not changed.")
+          wrongType(
+            valueIndex, path: keyPath(), expected: "a whole number of 0 or more", effect: "The badge is not changed.")
         }
       case .sound:
         aps.sound = decodeSound(at: valueIndex, path: keyPath())
       case .threadID:
-        aps.threadID = string(valueIndex, path: keyPath(), effect: "The notification is grouped with the app's other notifications.")
+        aps.threadID = string(
+          valueIndex, path: keyPath(), effect: "The notification is grouped with the app's other notifications.")
         if aps.threadID != nil { checkPlaceholder(valueIndex, path: keyPath(), what: "thread id") }
       case .category:
         aps.category = string(valueIndex, path: keyPath(), effect: "No action buttons are shown.")
@@ -405,7 +410,8 @@ public final class PayloadDecoder {
           report(
             .warning, .unknownInterruptionLevel, at: valueIndex, path: keyPath(),
             "unknown interruption-level \(JSONValue.quoted(text))",
-            effect: "iOS delivers it at the default level, active: it will not break through Focus or Scheduled Summary.",
+            effect:
+              "iOS delivers it at the default level, active: it will not break through Focus or Scheduled Summary.",
             hint: suggestion.map { "write \"\($0)\"" } ?? "use passive, active, time-sensitive or critical")
         }
       case .relevanceScore:
@@ -506,7 +512,8 @@ public final class PayloadDecoder {
       break
     default:
       wrongType(
-        index, path: alertPath(), expected: "a string or a dictionary", effect: "Nothing is shown for this notification.")
+        index, path: alertPath(), expected: "a string or a dictionary",
+        effect: "Nothing is shown for this notification.")
       return nil
     }
     // Filled through inout by a separate function: returning a dictionary built in this
@@ -542,7 +549,8 @@ public final class PayloadDecoder {
         case .subtitle: alert.subtitle = text
         default: alert.body = text
         }
-      case .launchImage: alert.launchImage = string(valueIndex, path: keyPath(), effect: "The default launch screen is used.")
+      case .launchImage:
+        alert.launchImage = string(valueIndex, path: keyPath(), effect: "The default launch screen is used.")
       case .titleLocKey: alert.titleLocKey = string(valueIndex, path: keyPath(), effect: textEffect)
       case .subtitleLocKey: alert.subtitleLocKey = string(valueIndex, path: keyPath(), effect: textEffect)
       case .locKey: alert.locKey = string(valueIndex, path: keyPath(), effect: textEffect)
@@ -628,7 +636,8 @@ public final class PayloadDecoder {
           if document.kind(valueIndex) != .number {
             report(
               .warning, .invalidValue, at: valueIndex, path: keyPath(), "\(keyPath()) should be the number 1",
-              effect: "Pushdeck treats it as 1; a device may play an ordinary sound instead.", hint: "write \"critical\": 1")
+              effect: "Pushdeck treats it as 1; a device may play an ordinary sound instead.",
+              hint: "write \"critical\": 1")
           }
         case .name:
           critical.name = string(valueIndex, path: keyPath(), effect: "The default critical sound plays.")
@@ -670,32 +679,44 @@ public final class PayloadDecoder {
     let effect = "The Live Activity ignores this update."
     switch key {
     case .timestamp:
-      if let value = document.double(index) { content.timestamp = value } else {
+      if let value = document.double(index) {
+        content.timestamp = value
+      } else {
         wrongType(index, path: keyPath(), expected: "UNIX seconds", effect: effect)
       }
     case .event:
       guard let text = string(index, path: keyPath(), effect: effect) else { return }
-      if let event = LiveActivityEvent(rawValue: text) { content.event = event } else {
+      if let event = LiveActivityEvent(rawValue: text) {
+        content.event = event
+      } else {
         report(
           .error, .invalidValue, at: index, path: keyPath(), "unknown Live Activity event \(JSONValue.quoted(text))",
           effect: effect, hint: "use start, update or end")
       }
     case .contentState:
-      if document.kind(index) == .object { content.contentState = document.value(index) } else {
+      if document.kind(index) == .object {
+        content.contentState = document.value(index)
+      } else {
         wrongType(index, path: keyPath(), expected: "a dictionary", effect: effect)
       }
     case .staleDate:
-      if let value = document.double(index) { content.staleDate = value } else {
+      if let value = document.double(index) {
+        content.staleDate = value
+      } else {
         wrongType(index, path: keyPath(), expected: "UNIX seconds", effect: "The activity never goes stale.")
       }
     case .dismissalDate:
-      if let value = document.double(index) { content.dismissalDate = value } else {
+      if let value = document.double(index) {
+        content.dismissalDate = value
+      } else {
         wrongType(index, path: keyPath(), expected: "UNIX seconds", effect: "An ended activity stays up to 4 hours.")
       }
     case .attributesType:
       content.attributesType = string(index, path: keyPath(), effect: "The activity cannot start.")
     case .attributes:
-      if document.kind(index) == .object { content.attributes = document.value(index) } else {
+      if document.kind(index) == .object {
+        content.attributes = document.value(index)
+      } else {
         wrongType(index, path: keyPath(), expected: "a dictionary", effect: "The activity cannot start.")
       }
     case .inputPushToken:
@@ -720,7 +741,8 @@ public final class PayloadDecoder {
       report(
         .warning, .relevanceScoreOutOfRange, at: index, path: apsPath() + ".relevance-score",
         "relevance-score \(document.rawText(index)) is outside 0…1",
-        effect: "Pushdeck clamps it to \(score < 0 ? "0" : "1") when ranking and choosing the summary's featured notification.",
+        effect:
+          "Pushdeck clamps it to \(score < 0 ? "0" : "1") when ranking and choosing the summary's featured notification.",
         hint: "use a value from 0.0 to 1.0")
     }
     if let live = aps.liveActivity {
@@ -729,7 +751,8 @@ public final class PayloadDecoder {
           .warning, .liveActivityInSimulatorFile, at: apsIndex, path: apsPath(),
           "a Live Activity push in a Simulator .apns file",
           effect: "`xcrun simctl push` and drag-and-drop deliver app notifications only; the activity is not updated.",
-          hint: "send it through APNs (or `pushdeck push`) with apns-push-type: liveactivity to the activity's push token")
+          hint:
+            "send it through APNs (or `pushdeck push`) with apns-push-type: liveactivity to the activity's push token")
       }
       if context.pushType != nil && context.pushType != .liveactivity {
         report(
@@ -751,7 +774,10 @@ public final class PayloadDecoder {
           effect: "The activity ignores the update.", hint: "add \"event\": \"update\" (or start or end)")
       }
       if live.event == .start {
-        for (present, key) in [(live.attributesType != nil, "attributes-type"), (live.attributes != nil, "attributes"), (aps.hasAlert, "alert")]
+        for (present, key) in [
+          (live.attributesType != nil, "attributes-type"), (live.attributes != nil, "attributes"),
+          (aps.hasAlert, "alert"),
+        ]
         where !present {
           report(
             .error, .missingLiveActivityKey, at: apsIndex, path: apsPath() + "." + key,
@@ -776,13 +802,16 @@ public final class PayloadDecoder {
       report(
         .warning, .silentPushAlsoAlerts, at: apsIndex, path: apsPath(),
         "content-available is combined with a visible alert, badge or sound",
-        effect: "iOS shows it as an ordinary notification; the background wake-up is best-effort and is skipped for a force-quit app.",
-        hint: "send silent updates as separate pushes with only content-available (apns-push-type background, priority 5)")
+        effect:
+          "iOS shows it as an ordinary notification; the background wake-up is best-effort and is skipped for a force-quit app.",
+        hint:
+          "send silent updates as separate pushes with only content-available (apns-push-type background, priority 5)")
     }
     if !aps.contentAvailable && !hasAlertContent && aps.badge == nil && !aps.hasSound {
       report(
         .warning, .nothingToShowOrDo, at: apsIndex, path: apsPath(),
-        !aps.hasAlert ? "aps has no alert, badge, sound or content-available" : "the alert has no title, subtitle or body",
+        !aps.hasAlert
+          ? "aps has no alert, badge, sound or content-available" : "the alert has no title, subtitle or body",
         effect: "Nothing happens on the device and no app code runs.",
         hint: "add an alert to show something, or \"content-available\": 1 to wake the app")
     }
@@ -802,7 +831,6 @@ public final class PayloadDecoder {
     }
   }
 }
-
 
 extension String {
   /// Whether the string starts with an ASCII prefix, ignoring ASCII case.

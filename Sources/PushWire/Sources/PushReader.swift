@@ -94,100 +94,112 @@ public enum PushReader {
 
   static func decodeEnvelope(_ document: JSONDocument, into record: inout PushRecord, keepsCustomValues: Bool) {
     document.withView { view in
-    func envelopeError(_ index: Int?, _ path: String?, _ message: String, hint: String) {
-      record.diagnostics.append(
-        Diagnostic(
-          .error, .invalidEnvelope, path: path, location: view.location(of: index ?? 0), message: message,
-          effect: "Pushdeck cannot tell when or to which app this push was sent, so it is not replayed.",
-          hint: hint))
-    }
-    guard view.kind(0) == .object else {
-      envelopeError(0, nil, "a capture line must be a JSON object (an envelope)", hint: "write {\"at\": …, \"bundle\": …, \"payload\": {…}}")
-      return
-    }
-    var payloadIndex: Int?
-    var headerParser = HeaderParser()
-    let keyTable = KnownKey.table  // fetched once (see JSONView.knownKey(_:in:))
-    for (keyIndex, valueIndex) in view.members(of: 0) {
-      switch view.knownKey(keyIndex, in: keyTable) {
-      case .at:
-        if let at = view.double(valueIndex) { record.at = at } else {
-          envelopeError(valueIndex, "at", "\"at\" must be a number of UNIX seconds", hint: "for example \"at\": 1767225600.125")
-        }
-      case .bundle:
-        if view.kind(valueIndex) == .string, view.stringByteCount(valueIndex) > 0 {
-          record.bundleID = view.string(valueIndex)
-        } else {
-          envelopeError(valueIndex, "bundle", "\"bundle\" must be a non-empty bundle id string", hint: "for example \"bundle\": \"com.example.app\"")
-        }
-      case .token:
-        if let token = view.stringValue(valueIndex) {
-          record.token = token
-          if let problem = DeviceToken.check(token, location: view.location(of: valueIndex)) {
-            record.diagnostics.append(problem)
-          }
-        } else {
-          envelopeError(valueIndex, "token", "\"token\" must be a hex string", hint: "omit it if unknown")
-        }
-      case .headers:
-        guard view.kind(valueIndex) == .object else {
-          envelopeError(valueIndex, "headers", "\"headers\" must be an object of header names to values", hint: "for example \"headers\": {\"apns-push-type\": \"alert\"}")
-          continue
-        }
-        for (nameIndex, headerValueIndex) in view.members(of: valueIndex) {
-          let known = view.knownKey(nameIndex, in: keyTable)
-          func name() -> String { known?.rawValue ?? view.string(nameIndex).lowercased() }
-          switch view.kind(headerValueIndex) {
-          case .string where !view.tokens[headerValueIndex].stringHasEscapes, .number:
-            let token = view.tokens[headerValueIndex]
-            let quote = token.kind == .string ? 1 : 0
-            headerParser.add(
-              name: name(), known: known,
-              value: UnsafeBufferPointer(rebasing: view.bytes[Int(token.start) + quote..<Int(token.end) - quote]),
-              location: view.location(of: headerValueIndex))
-          case .string:
-            var text = view.string(headerValueIndex)
-            text.withUTF8 { bytes in
-              headerParser.add(name: name(), known: known, value: bytes, location: view.location(of: headerValueIndex))
-            }
-          default:
-            envelopeError(headerValueIndex, "headers.\(name())", "header values must be strings", hint: "write \"\(name())\": \"…\"")
-          }
-        }
-      case .payload:
-        payloadIndex = valueIndex
-      default:
-        let key = view.string(keyIndex)
+      func envelopeError(_ index: Int?, _ path: String?, _ message: String, hint: String) {
         record.diagnostics.append(
           Diagnostic(
-            .warning, .unknownEnvelopeKey, path: key, location: view.location(of: keyIndex),
-            message: "\(JSONValue.quoted(key)) is not an envelope key",
-            effect: "Pushdeck ignores it.", hint: "envelope keys are at, bundle, token, headers and payload"))
+            .error, .invalidEnvelope, path: path, location: view.location(of: index ?? 0), message: message,
+            effect: "Pushdeck cannot tell when or to which app this push was sent, so it is not replayed.",
+            hint: hint))
       }
-    }
-    if record.at == nil && !record.diagnostics.contains(where: { $0.path == "at" }) {
-      envelopeError(nil, "at", "the envelope has no \"at\" time", hint: "add \"at\": <UNIX seconds when received>")
-    }
-    if record.bundleID == nil && !record.diagnostics.contains(where: { $0.path == "bundle" }) {
-      envelopeError(nil, "bundle", "the envelope has no \"bundle\"", hint: "add \"bundle\": \"<bundle id>\"")
-    }
-    let headerDiagnostics: [Diagnostic]
-    (record.headers, headerDiagnostics) = headerParser.finish(bundleID: record.bundleID)
-    let pushType = record.headers.pushType
-    if !headerDiagnostics.isEmpty { record.diagnostics += headerDiagnostics }
-    guard let payloadIndex else {
-      envelopeError(nil, "payload", "the envelope has no \"payload\"", hint: "add \"payload\": {\"aps\": {…}}")
-      return
-    }
-    let token = view.tokens[payloadIndex]
-    let base = document.bytes.startIndex
-    record.rawBytes = document.bytes[base + Int(token.start)..<base + Int(token.end)]
-    record.byteCount = Int(token.end - token.start)
-    PayloadDecoder.decode(
-      view, at: payloadIndex,
-      context: .init(pushType: pushType, pathPrefix: "payload", keepsCustomValues: keepsCustomValues),
-      into: &record.payload, diagnostics: &record.diagnostics)
-    checkSize(&record, pushType: pushType) { view.location(of: payloadIndex) }
+      guard view.kind(0) == .object else {
+        envelopeError(
+          0, nil, "a capture line must be a JSON object (an envelope)",
+          hint: "write {\"at\": …, \"bundle\": …, \"payload\": {…}}")
+        return
+      }
+      var payloadIndex: Int?
+      var headerParser = HeaderParser()
+      let keyTable = KnownKey.table  // fetched once (see JSONView.knownKey(_:in:))
+      for (keyIndex, valueIndex) in view.members(of: 0) {
+        switch view.knownKey(keyIndex, in: keyTable) {
+        case .at:
+          if let at = view.double(valueIndex) {
+            record.at = at
+          } else {
+            envelopeError(
+              valueIndex, "at", "\"at\" must be a number of UNIX seconds", hint: "for example \"at\": 1767225600.125")
+          }
+        case .bundle:
+          if view.kind(valueIndex) == .string, view.stringByteCount(valueIndex) > 0 {
+            record.bundleID = view.string(valueIndex)
+          } else {
+            envelopeError(
+              valueIndex, "bundle", "\"bundle\" must be a non-empty bundle id string",
+              hint: "for example \"bundle\": \"com.example.app\"")
+          }
+        case .token:
+          if let token = view.stringValue(valueIndex) {
+            record.token = token
+            if let problem = DeviceToken.check(token, location: view.location(of: valueIndex)) {
+              record.diagnostics.append(problem)
+            }
+          } else {
+            envelopeError(valueIndex, "token", "\"token\" must be a hex string", hint: "omit it if unknown")
+          }
+        case .headers:
+          guard view.kind(valueIndex) == .object else {
+            envelopeError(
+              valueIndex, "headers", "\"headers\" must be an object of header names to values",
+              hint: "for example \"headers\": {\"apns-push-type\": \"alert\"}")
+            continue
+          }
+          for (nameIndex, headerValueIndex) in view.members(of: valueIndex) {
+            let known = view.knownKey(nameIndex, in: keyTable)
+            func name() -> String { known?.rawValue ?? view.string(nameIndex).lowercased() }
+            switch view.kind(headerValueIndex) {
+            case .string where !view.tokens[headerValueIndex].stringHasEscapes, .number:
+              let token = view.tokens[headerValueIndex]
+              let quote = token.kind == .string ? 1 : 0
+              headerParser.add(
+                name: name(), known: known,
+                value: UnsafeBufferPointer(rebasing: view.bytes[Int(token.start) + quote..<Int(token.end) - quote]),
+                location: view.location(of: headerValueIndex))
+            case .string:
+              var text = view.string(headerValueIndex)
+              text.withUTF8 { bytes in
+                headerParser.add(
+                  name: name(), known: known, value: bytes, location: view.location(of: headerValueIndex))
+              }
+            default:
+              envelopeError(
+                headerValueIndex, "headers.\(name())", "header values must be strings",
+                hint: "write \"\(name())\": \"…\"")
+            }
+          }
+        case .payload:
+          payloadIndex = valueIndex
+        default:
+          let key = view.string(keyIndex)
+          record.diagnostics.append(
+            Diagnostic(
+              .warning, .unknownEnvelopeKey, path: key, location: view.location(of: keyIndex),
+              message: "\(JSONValue.quoted(key)) is not an envelope key",
+              effect: "Pushdeck ignores it.", hint: "envelope keys are at, bundle, token, headers and payload"))
+        }
+      }
+      if record.at == nil && !record.diagnostics.contains(where: { $0.path == "at" }) {
+        envelopeError(nil, "at", "the envelope has no \"at\" time", hint: "add \"at\": <UNIX seconds when received>")
+      }
+      if record.bundleID == nil && !record.diagnostics.contains(where: { $0.path == "bundle" }) {
+        envelopeError(nil, "bundle", "the envelope has no \"bundle\"", hint: "add \"bundle\": \"<bundle id>\"")
+      }
+      let headerDiagnostics: [Diagnostic]
+      (record.headers, headerDiagnostics) = headerParser.finish(bundleID: record.bundleID)
+      let pushType = record.headers.pushType
+      if !headerDiagnostics.isEmpty { record.diagnostics += headerDiagnostics }
+      guard let payloadIndex else {
+        envelopeError(nil, "payload", "the envelope has no \"payload\"", hint: "add \"payload\": {\"aps\": {…}}")
+        return
+      }
+      let token = view.tokens[payloadIndex]
+      let base = document.bytes.startIndex
+      record.rawBytes = document.bytes[base + Int(token.start)..<base + Int(token.end)]
+      record.byteCount = Int(token.end - token.start)
+      PayloadDecoder.decode(
+        view, at: payloadIndex,
+        context: .init(pushType: pushType, pathPrefix: "payload", keepsCustomValues: keepsCustomValues),
+        into: &record.payload, diagnostics: &record.diagnostics)
+      checkSize(&record, pushType: pushType) { view.location(of: payloadIndex) }
     }
   }
 
@@ -198,7 +210,8 @@ public enum PushReader {
     record.diagnostics.insert(
       Diagnostic(
         .error, .payloadTooLarge, path: record.line == nil ? nil : "payload", location: location(),
-        message: "the payload is \(record.byteCount) bytes; the limit is \(limit)\(pushType == .voip ? " for VoIP" : "")",
+        message:
+          "the payload is \(record.byteCount) bytes; the limit is \(limit)\(pushType == .voip ? " for VoIP" : "")",
         effect: "APNs rejects it (413 PayloadTooLarge); nothing reaches the device.",
         hint: "move large data out of the payload and fetch it in the app or a service extension"),
       at: 0)

@@ -63,7 +63,9 @@ func readWholeFile(_ path: String, limit: Int) throws(InputProblem) -> [UInt8] {
   do {
     let data = try handle.read(upToCount: limit + 1) ?? Data()
     guard data.count <= limit else {
-      throw InputProblem(path: path, message: "the file is over \(limit >> 20) MiB; a payload is at most 4 KiB (a capture must be named .jsonl)")
+      throw InputProblem(
+        path: path,
+        message: "the file is over \(limit >> 20) MiB; a payload is at most 4 KiB (a capture must be named .jsonl)")
     }
     return [UInt8](data)
   } catch let problem as InputProblem {

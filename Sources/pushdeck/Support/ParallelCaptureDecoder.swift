@@ -118,7 +118,9 @@ final class ParallelCaptureDecoder<Result> {
       } else {
         // One line longer than a job: keep reading into it; the line reader will reject it.
         carry = job
-        if carry.count > PushReader.maximumLineBytes * 2 { carry.removeLast(carry.count - PushReader.maximumLineBytes - 1) }
+        if carry.count > PushReader.maximumLineBytes * 2 {
+          carry.removeLast(carry.count - PushReader.maximumLineBytes - 1)
+        }
         continue
       }
       if !job.isEmpty { submit(job) }

@@ -52,7 +52,8 @@ func readRecords<Result>(
       if count == 0 { break }
       pending.append(contentsOf: chunk[0..<count])
       if pending.count > PushReader.maximumFileBytes {
-        throw InputProblem(path: source, message: "standard input is over \(PushReader.maximumFileBytes >> 20) MiB and is not a capture")
+        throw InputProblem(
+          path: source, message: "standard input is over \(PushReader.maximumFileBytes >> 20) MiB and is not a capture")
       }
     }
     format = InputFormat.sniff(pending)
@@ -77,7 +78,8 @@ func readRecords<Result>(
     if pending.count <= PushReader.maximumFileBytes { pending.append(contentsOf: chunk) }
   }
   if pending.count > PushReader.maximumFileBytes {
-    throw InputProblem(path: source, message: "standard input is over \(PushReader.maximumFileBytes >> 20) MiB and is not a capture")
+    throw InputProblem(
+      path: source, message: "standard input is over \(PushReader.maximumFileBytes >> 20) MiB and is not a capture")
   }
   body(transform(PushReader.readPayloadFile(pending, source: source, format: .payload, bundleID: bundleID)))
 }
