@@ -57,7 +57,8 @@ final class LoopbackServer {
 @Suite(.serialized) struct HTTPHandlerTests {
   @Test func postsTheResponseJSONAndShowsTheStatus() async throws {
     let server = try LoopbackServer(status: 200)
-    let handler = HTTPHandler(url: "http://127.0.0.1:\(server.port)/responses", timeoutSeconds: 5, now: fixedTime)
+    // A generous timeout: under a full parallel test run the loopback round trip can be slow.
+    let handler = HTTPHandler(url: "http://127.0.0.1:\(server.port)/responses", timeoutSeconds: 30, now: fixedTime)
     let outcome = await handler.perform(invocation(text: "hi \"there\""))
     #expect(outcome == .succeeded("HTTP 200: order 1234 cancelled"))
     let body = try #require(server.body)
