@@ -59,6 +59,7 @@ let package = Package(
     .testTarget(name: "PushStoreTests", dependencies: ["PushStore", "PushStoreJournalChild"]),
     .testTarget(name: "PushHandlersTests", dependencies: ["PushHandlers", "PushTestSupport"]),
     .testTarget(name: "PushTerminalTests", dependencies: ["PushTerminal", "PushTestSupport"]),
-    .testTarget(name: "PushdeckCLITests", dependencies: ["pushdeck", "PushHandlers", "PushTestSupport"]),
+    .testTarget(
+      name: "PushdeckCLITests", dependencies: ["pushdeck", "PushHandlers", "PushTestSupport"], exclude: ["Goldens"]),
   ]
 )
