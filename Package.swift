@@ -19,6 +19,8 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+    .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+    .package(url: "https://github.com/apple/swift-nio-http2", from: "1.46.0"),
   ],
   targets: [
     .target(name: "PushWire"),
@@ -36,6 +38,17 @@ let package = Package(
       providers: [.apt(["libncursesw5-dev"])]
     ),
     .target(name: "PushTerminal", dependencies: ["PushRender", "CNCursesW"]),
+    // The APNs-compatible HTTP/2 endpoint (h2c for now): a shell target on swift-nio.
+    .target(
+      name: "PushServer",
+      dependencies: [
+        "PushWire",
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOPosix", package: "swift-nio"),
+        .product(name: "NIOHTTP1", package: "swift-nio"),
+        .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+      ]
+    ),
     .target(name: "PushRuntime", dependencies: ["PushRender", "PushUI"]),
     // Built-in action handlers (log, exec, http, open) and the registry: a shell target.
     .target(name: "PushHandlers", dependencies: ["PushUI", "PushCore"]),
@@ -43,7 +56,7 @@ let package = Package(
       name: "pushdeck",
       dependencies: [
         "PushWire", "PushCore", "PushUI", "PushRender", "PushTerminal", "PushRuntime", "PushScenario", "PushStore",
-        "PushHandlers",
+        "PushHandlers", "PushServer",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -57,9 +70,11 @@ let package = Package(
     // A child process for the kill-and-reopen test: appends batches until it is SIGKILLed.
     .executableTarget(name: "PushStoreJournalChild", dependencies: ["PushStore"], path: "Tests/PushStoreJournalChild"),
     .testTarget(name: "PushStoreTests", dependencies: ["PushStore", "PushStoreJournalChild"]),
+    .testTarget(name: "PushServerTests", dependencies: ["PushServer", "PushTestSupport"]),
     .testTarget(name: "PushHandlersTests", dependencies: ["PushHandlers", "PushTestSupport"]),
     .testTarget(name: "PushTerminalTests", dependencies: ["PushTerminal", "PushTestSupport"]),
     .testTarget(
-      name: "PushdeckCLITests", dependencies: ["pushdeck", "PushHandlers", "PushTestSupport"], exclude: ["Goldens"]),
+      name: "PushdeckCLITests", dependencies: ["pushdeck", "PushHandlers", "PushServer", "PushTestSupport"],
+      exclude: ["Goldens"]),
   ]
 )

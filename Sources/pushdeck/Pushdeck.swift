@@ -10,7 +10,10 @@ struct Pushdeck: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "pushdeck",
     abstract: "A terminal notification-center emulator for APNs payloads.",
-    subcommands: [RunCommand.self, RenderCommand.self, ValidateCommand.self, ExplainCommand.self, ReplayCommand.self],
+    subcommands: [
+      RunCommand.self, RenderCommand.self, ValidateCommand.self, ExplainCommand.self, ReplayCommand.self,
+      ServeCommand.self,
+    ],
     defaultSubcommand: RunCommand.self
   )
 

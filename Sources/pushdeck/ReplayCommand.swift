@@ -123,6 +123,11 @@ struct ReplayCommand: ParsableCommand {
   /// Makes the device profile for a start time: `--profile` as a YAML file (its own start), or a
   /// preset (the standard device) starting at the first push.
   func loadProfile() throws -> (SimInstant) throws -> DeviceProfile {
+    try Self.profileLoader(profile)
+  }
+
+  /// Makes the device profile loader for `--profile` (shared with `serve`).
+  static func profileLoader(_ profile: String?) throws -> (SimInstant) throws -> DeviceProfile {
     guard let profile, !Session.presets.contains(profile) else {
       let name = profile ?? "unlocked"
       _ = try Session.presetProfile(name, start: DemoScenario.start)
@@ -138,7 +143,7 @@ struct ReplayCommand: ParsableCommand {
 }
 
 /// The replay's state: the device, the batch being filled and the counts.
-private struct Replay {
+struct Replay {
   /// Commits batches to the state database; nil for `--ephemeral`.
   let committer: BackgroundCommitter?
   let restored: RestoredDevice?
@@ -236,7 +241,7 @@ private struct Replay {
 }
 
 /// What `replay` prints at the end.
-private struct ReplaySummary {
+struct ReplaySummary {
   var pushes: Int
   var dispositions: [Disposition: Int]
   var stored: Int
@@ -282,7 +287,7 @@ private struct ReplaySummary {
 ///
 /// A batch is durable once its commit returns; a replay killed mid-way keeps every batch
 /// committed before (at most two batches, 2,000 pushes by default, are still pending).
-private final class BackgroundCommitter: @unchecked Sendable {
+final class BackgroundCommitter: @unchecked Sendable {
   // `firstError` is guarded by `lock`; the journal is used from the queue only.
   private let journal: DeviceJournal
   private let queue = DispatchQueue(label: "pushdeck.replay.journal")

@@ -1,0 +1,153 @@
+import Foundation
+import PushWire
+
+/// The answer to one APNs request: accepted (200) or rejected with an APNs status and reason.
+public enum APNsOutcome: Sendable {
+  /// 200: the push was accepted and goes on to the device.
+  case accepted(record: PushRecord, token: String, apnsID: String)
+  /// An APNs error: `{"reason": …}` with this status.
+  case rejected(status: Int, reason: String)
+
+  /// The HTTP status code.
+  public var status: Int {
+    switch self {
+    case .accepted: 200
+    case .rejected(let status, _): status
+    }
+  }
+
+  /// The APNs reason, nil on success.
+  public var reason: String? {
+    if case .rejected(_, let reason) = self { return reason }
+    return nil
+  }
+}
+
+/// The APNs request rules: one pure function from a request to an outcome.
+///
+/// The header, token and payload rules are not repeated here: they are ``HeaderParser``'s,
+/// ``DeviceToken``'s and ``PushReader``'s, and their diagnostics are mapped to APNs reasons. Only
+/// what is about HTTP itself (method, path, missing or repeated headers) is decided here.
+public enum APNsRequest {
+  /// The path prefix of a push request.
+  public static let pathPrefix = "/3/device/"
+  /// The largest body ever accepted (VoIP); a body is read up to one byte more than this.
+  public static let maximumBodyBytes = PushType.voip.maximumPayloadBytes
+
+  /// The reason Pushdeck answers with when the body is not a JSON object with `aps`.
+  ///
+  /// APNs documents no reason for a body that is not JSON or has no `aps`; `BadRequest` names
+  /// the 400 status's own meaning ("bad request"), so clients that map unknown reasons to a
+  /// generic client error do the right thing.
+  public static let malformedPayloadReason = "BadRequest"
+
+  /// Decides one request.
+  ///
+  /// - Parameters:
+  ///   - method: the `:method`.
+  ///   - path: the `:path`.
+  ///   - headers: the request headers (names in any case), in order.
+  ///   - body: the body, at most ``maximumBodyBytes`` + 1 bytes.
+  ///   - bodyByteCount: the body's full size (more than `body.count` when it was cut).
+  ///   - receivedAt: UNIX seconds, for the record's `at`.
+  ///   - makeID: makes an `apns-id` when the request has none.
+  public static func decide(
+    method: String, path: String, headers: [(name: String, value: String)], body: [UInt8], bodyByteCount: Int,
+    receivedAt: Double, makeID: () -> String = { UUID().uuidString.lowercased() }
+  ) -> APNsOutcome {
+    guard method == "POST" else { return .rejected(status: 405, reason: "MethodNotAllowed") }
+    guard path.hasPrefix(pathPrefix) else { return .rejected(status: 404, reason: "BadPath") }
+    var token = Substring(path.dropFirst(pathPrefix.count))
+    if let query = token.firstIndex(of: "?") { token = token[..<query] }
+    guard !token.contains("/") else { return .rejected(status: 404, reason: "BadPath") }
+    guard !token.isEmpty else { return .rejected(status: 400, reason: "MissingDeviceToken") }
+    let tokenText = String(token)
+    if DeviceToken.check(tokenText) != nil { return .rejected(status: 400, reason: "BadDeviceToken") }
+
+    // APNs headers only: transport headers and `authorization` are neither checked nor recorded.
+    var apnsHeaders: [(name: String, value: String)] = []
+    var seen = Set<String>()
+    for (name, value) in headers {
+      let lowered = name.lowercased()
+      guard lowered.hasPrefix("apns-") else { continue }
+      guard seen.insert(lowered).inserted else { return .rejected(status: 400, reason: "DuplicateHeaders") }
+      apnsHeaders.append((lowered, value))
+    }
+    guard let topic = apnsHeaders.first(where: { $0.name == "apns-topic" })?.value, !topic.isEmpty else {
+      return .rejected(status: 400, reason: "MissingTopic")
+    }
+
+    if bodyByteCount == 0 { return .rejected(status: 400, reason: "PayloadEmpty") }
+    let rawType = apnsHeaders.first { $0.name == "apns-push-type" }?.value
+    let limit = (rawType.flatMap(PushType.init(rawValue:)) ?? .alert).maximumPayloadBytes
+    if bodyByteCount > limit { return .rejected(status: 413, reason: "PayloadTooLarge") }
+
+    let bundleID = bundle(fromTopic: topic, pushType: rawType.flatMap(PushType.init(rawValue:)))
+    var record = PushReader.readPayloadFile(
+      body, source: "apns", format: .payload, bundleID: bundleID, headers: apnsHeaders)
+    record.token = tokenText
+    record.at = receivedAt
+    if let reason = rejection(for: record.diagnostics) { return reason }
+    let apnsID = record.headers.apnsID ?? makeID()
+    return .accepted(record: record, token: tokenText, apnsID: apnsID)
+  }
+
+  /// The bundle id a topic names: the topic without the push type's suffix, when it has it.
+  ///
+  /// A topic without the suffix is taken as the bundle id itself, so ``HeaderParser`` then
+  /// reports `BadTopic` (a VoIP push to `com.example.app`, say).
+  public static func bundle(fromTopic topic: String, pushType: PushType?) -> String {
+    let suffix = (pushType ?? .alert).topicSuffix ?? ""
+    if !suffix.isEmpty, topic.hasSuffix(suffix), topic.count > suffix.count {
+      return String(topic.dropLast(suffix.count))
+    }
+    return topic
+  }
+
+  /// The APNs rejection for a record's diagnostics, nil when APNs would accept it.
+  ///
+  /// Header rules come first, as APNs reads headers before the body. Payload findings that APNs
+  /// does not check (value types, keys in the wrong place) do not reject the request: they are
+  /// the device's business, as on a real phone.
+  static func rejection(for diagnostics: [Diagnostic]) -> APNsOutcome? {
+    let errors = diagnostics.filter { $0.severity == .error }
+    let headerCodes: [DiagnosticCode] = [
+      .invalidPushType, .badPriority, .badExpirationDate, .badCollapseId, .badMessageId, .badTopic,
+    ]
+    for code in headerCodes where errors.contains(where: { $0.code == code }) {
+      return .rejected(status: 400, reason: code.rawValue)
+    }
+    if errors.contains(where: { $0.code == .payloadEmpty }) { return .rejected(status: 400, reason: "PayloadEmpty") }
+    if errors.contains(where: { $0.code == .payloadTooLarge }) {
+      return .rejected(status: 413, reason: "PayloadTooLarge")
+    }
+    let malformed = DiagnosticCode.syntaxCodes.union([.notAnObject, .missingAps])
+    if errors.contains(where: { malformed.contains($0.code) }) {
+      return .rejected(status: 400, reason: malformedPayloadReason)
+    }
+    return nil
+  }
+
+  /// The JSON body of a rejection.
+  public static func errorBody(reason: String) -> String {
+    "{\"reason\":\(JSONValue.quoted(reason))}"
+  }
+
+  /// One capture envelope line (without its newline) for an accepted push, replayable as is.
+  public static func captureLine(_ record: PushRecord) -> String {
+    var line = "{\"at\":"
+    line += String(record.at ?? 0)
+    line += ",\"bundle\":" + JSONValue.quoted(record.bundleID ?? "")
+    if let token = record.token { line += ",\"token\":" + JSONValue.quoted(token) }
+    line += ",\"headers\":{"
+    line += record.headers.all.map { "\(JSONValue.quoted($0.name)):\(JSONValue.quoted($0.value))" }
+      .joined(separator: ",")
+    line += "},\"payload\":"
+    // The body as sent, on one line: a valid JSON text has newlines only between tokens.
+    line += String(
+      decoding: record.rawBytes.map { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") ? UInt8(ascii: " ") : $0 },
+      as: UTF8.self)
+    line += "}"
+    return line
+  }
+}

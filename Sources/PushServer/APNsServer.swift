@@ -1,0 +1,171 @@
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOHTTP2
+import NIOPosix
+import PushWire
+
+/// One answered request, for the log.
+public struct APNsExchange: Sendable {
+  /// The HTTP status sent.
+  public var status: Int
+  /// The APNs reason, nil on success.
+  public var reason: String?
+  /// The `apns-topic` sent, if any.
+  public var topic: String?
+  /// The app: the accepted push's bundle id, or the one the topic names.
+  public var bundleID: String?
+  /// The `apns-id` answered with, on success.
+  public var apnsID: String?
+}
+
+/// An APNs-compatible HTTP/2 endpoint: `POST /3/device/<token>`, answered as APNs would.
+///
+/// This slice speaks cleartext HTTP/2 with prior knowledge (h2c). Accepted pushes are handed to
+/// `sink`, the same path replayed pushes take; every answer is reported to `log`.
+public final class APNsServer: Sendable {
+  /// Where and how to listen.
+  public struct Configuration: Sendable {
+    /// The address to bind; loopback unless the user says otherwise.
+    public var host: String
+    /// The port; 0 picks a free one (see ``APNsServer/port``).
+    public var port: Int
+    /// Whether `apns-unique-id` is sent (the development environment does).
+    public var sendsUniqueID: Bool
+
+    public init(host: String = "127.0.0.1", port: Int = 2197, sendsUniqueID: Bool = true) {
+      self.host = host
+      self.port = port
+      self.sendsUniqueID = sendsUniqueID
+    }
+  }
+
+  /// Receives each accepted push and its device token.
+  public typealias Sink = @Sendable (PushRecord, String) -> Void
+  /// Receives each answer.
+  public typealias Log = @Sendable (APNsExchange) -> Void
+
+  private let group: MultiThreadedEventLoopGroup
+  private let channel: Channel
+  /// The port actually bound.
+  public let port: Int
+
+  /// Binds and starts listening.
+  public init(
+    configuration: Configuration = .init(), threads: Int = System.coreCount, sink: @escaping Sink,
+    log: @escaping Log = { _ in }
+  ) async throws {
+    let group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, threads))
+    let sendsUniqueID = configuration.sendsUniqueID
+    let bootstrap = ServerBootstrap(group: group)
+      .serverChannelOption(ChannelOptions.backlog, value: 256)
+      .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
+      .childChannelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
+      .childChannelInitializer { channel in
+        channel.eventLoop.makeCompletedFuture {
+          _ = try channel.pipeline.syncOperations.configureHTTP2Pipeline(
+            mode: .server, connectionConfiguration: .init(), streamConfiguration: .init()
+          ) { stream in
+            stream.eventLoop.makeCompletedFuture {
+              try stream.pipeline.syncOperations.addHandlers([
+                HTTP2FramePayloadToHTTP1ServerCodec(),
+                APNsStreamHandler(sendsUniqueID: sendsUniqueID, sink: sink, log: log),
+              ])
+            }
+          }
+        }
+      }
+    do {
+      channel = try await bootstrap.bind(host: configuration.host, port: configuration.port).get()
+    } catch {
+      try? await group.shutdownGracefully()
+      throw error
+    }
+    self.group = group
+    port = channel.localAddress?.port ?? configuration.port
+  }
+
+  /// Waits until the server is closed.
+  public func wait() async throws {
+    try await channel.closeFuture.get()
+  }
+
+  /// Stops listening and releases the threads.
+  public func shutdown() async throws {
+    try? await channel.close().get()
+    try await group.shutdownGracefully()
+  }
+}
+
+/// Answers the one request of an HTTP/2 stream.
+final class APNsStreamHandler: ChannelInboundHandler {
+  typealias InboundIn = HTTPServerRequestPart
+  typealias OutboundOut = HTTPServerResponsePart
+
+  private let sendsUniqueID: Bool
+  private let sink: APNsServer.Sink
+  private let log: APNsServer.Log
+  private var head: HTTPRequestHead?
+  private var body: [UInt8] = []
+  private var bodyByteCount = 0
+
+  init(sendsUniqueID: Bool, sink: @escaping APNsServer.Sink, log: @escaping APNsServer.Log) {
+    self.sendsUniqueID = sendsUniqueID
+    self.sink = sink
+    self.log = log
+  }
+
+  func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    switch unwrapInboundIn(data) {
+    case .head(let head):
+      self.head = head
+    case .body(let buffer):
+      bodyByteCount += buffer.readableBytes
+      // Kept up to one byte past the largest payload: enough to know it is too large.
+      let room = APNsRequest.maximumBodyBytes + 1 - body.count
+      if room > 0 {
+        buffer.withUnsafeReadableBytes { body.append(contentsOf: $0.prefix(room)) }
+      }
+    case .end:
+      guard let head else { return }
+      respond(context: context, head: head)
+      self.head = nil
+    }
+  }
+
+  private func respond(context: ChannelHandlerContext, head: HTTPRequestHead) {
+    let outcome = APNsRequest.decide(
+      method: head.method.rawValue, path: head.uri, headers: head.headers.map { ($0.name, $0.value) }, body: body,
+      bodyByteCount: bodyByteCount, receivedAt: Date().timeIntervalSince1970)
+    var headers = HTTPHeaders()
+    var responseBody: ByteBuffer?
+    let topic = head.headers.first(name: "apns-topic")
+    var exchange = APNsExchange(
+      status: outcome.status, reason: outcome.reason, topic: topic,
+      bundleID: topic.map {
+        APNsRequest.bundle(fromTopic: $0, pushType: head.headers.first(name: "apns-push-type").flatMap(PushType.init))
+      })
+    switch outcome {
+    case .accepted(let record, let token, let apnsID):
+      headers.add(name: "apns-id", value: apnsID)
+      if sendsUniqueID { headers.add(name: "apns-unique-id", value: UUID().uuidString.lowercased()) }
+      exchange.apnsID = apnsID
+      exchange.bundleID = record.bundleID
+      sink(record, token)
+    case .rejected(_, let reason):
+      if let id = head.headers.first(name: "apns-id"), APNsHeaders.isCanonicalUUID(id) {
+        headers.add(name: "apns-id", value: id)
+      }
+      let text = APNsRequest.errorBody(reason: reason)
+      headers.add(name: "content-type", value: "application/json")
+      headers.add(name: "content-length", value: String(text.utf8.count))
+      responseBody = context.channel.allocator.buffer(string: text)
+    }
+    log(exchange)
+    let status = HTTPResponseStatus(statusCode: outcome.status)
+    context.write(
+      wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: status, headers: headers))), promise: nil)
+    if let responseBody { context.write(wrapOutboundOut(.body(.byteBuffer(responseBody))), promise: nil) }
+    context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+  }
+}

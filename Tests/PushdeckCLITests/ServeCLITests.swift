@@ -1,0 +1,72 @@
+import Foundation
+import PushTestSupport
+import Testing
+
+/// `pushdeck serve` as a developer runs it: headless, one log line per request, `--record`
+/// writing a capture that `validate` and `replay` accept, and Ctrl-C committing the device.
+@Suite(
+  .enabled(if: PushdeckProcess.binary != nil, "the pushdeck binary was not built"),
+  .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/curl"), "curl is not installed"))
+struct ServeCLITests {
+  @Test func servesLogsRecordsAndJournals() throws {
+    let directory = try PushdeckProcess.temporaryDirectory()
+    let capture = directory.appendingPathComponent("live.jsonl").path
+    let state = directory.appendingPathComponent("device.sqlite").path
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: try #require(PushdeckProcess.binary))
+    process.arguments = ["serve", "--port", "0", "--record", capture, "--state", state]
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    defer { if process.isRunning { process.terminate() } }
+
+    // The first line names the port it picked.
+    var text = ""
+    let deadline = Date().addingTimeInterval(20)
+    while !text.contains("\n"), Date() < deadline {
+      text += String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
+    }
+    let port = try #require(text.split(separator: "\n").first?.split(separator: ":").last.flatMap { Int($0) })
+
+    func curl(_ token: String, _ body: String) throws -> String {
+      let curl = Process()
+      curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+      curl.arguments = [
+        "-s", "-o", "/dev/null", "-w", "%{http_code}", "--http2-prior-knowledge", "--max-time", "20",
+        "-H", "apns-topic: com.example.app", "--data-binary", body, "http://127.0.0.1:\(port)/3/device/\(token)",
+      ]
+      let pipe = Pipe()
+      curl.standardOutput = pipe
+      try curl.run()
+      let data = pipe.fileHandleForReading.readDataToEndOfFile()
+      curl.waitUntilExit()
+      return String(decoding: data, as: UTF8.self)
+    }
+    let token = String(repeating: "0f", count: 32)
+    #expect(try curl(token, #"{"aps": {"alert": "one"}}"#) == "200")
+    #expect(try curl("nothex", #"{"aps": {"alert": "two"}}"#) == "400")
+    #expect(try curl(token, #"{"aps": {"alert": "three"}}"#) == "200")
+
+    kill(process.processIdentifier, SIGINT)
+    process.waitUntilExit()
+    text += String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    #expect(process.terminationStatus == 0)
+    let lines = text.split(separator: "\n").filter { $0.first?.isNumber == true }
+    #expect(lines.count == 3, "\(text)")
+    #expect(lines.first?.hasPrefix("200 apns-id=") == true)
+    #expect(lines.first?.hasSuffix(" com.example.app") == true)
+    #expect(lines.dropFirst().first == "400 BadDeviceToken com.example.app")
+
+    let validated = try PushdeckProcess.run(["validate", capture])
+    #expect(validated.status == 0, "\(validated.standardOutput)")
+    #expect(validated.standardError.contains("checked 2 payloads: 2 valid, 0 rejected"))
+
+    // The same pushes went through the device: replaying the capture on an empty device gives
+    // the same Notification Center as the one `serve` journalled.
+    let replayed = try PushdeckProcess.run(["replay", "--ephemeral", "--format", "json", capture])
+    #expect(replayed.standardOutput.contains(#""stored":2"#), "\(replayed.standardOutput)")
+    let continued = try PushdeckProcess.run(["replay", "--state", state, "--format", "json", capture])
+    #expect(continued.standardOutput.contains(#""stored":4"#), "\(continued.standardOutput)")
+  }
+}
