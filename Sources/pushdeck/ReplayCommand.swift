@@ -2,7 +2,6 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import PushCore
-import PushScenario
 import PushStore
 import PushWire
 
@@ -36,18 +35,7 @@ struct ReplayCommand: ParsableCommand {
   @Argument(help: "Captures (.jsonl), payload files (.json, .apns) or directories.")
   var inputs: [String] = []
 
-  @Option(
-    name: .long,
-    help: "A device profile: a YAML file, or a preset: unlocked (default), locked, dnd or sleep.")
-  var profile: String?
-
-  @Option(
-    name: .long,
-    help: "The device's state database (default: $XDG_DATA_HOME/pushdeck/device.sqlite).")
-  var state: String?
-
-  @Flag(name: .long, help: "Keep nothing: no state database is read or written.")
-  var ephemeral = false
+  @OptionGroup var device: DeviceOptions
 
   @Option(name: .long, help: "Deliveries per database transaction.")
   var batch: Int = 1_000
@@ -72,29 +60,22 @@ struct ReplayCommand: ParsableCommand {
       err.flush()
       return ExitCode(2)
     }
-    var journal: DeviceJournal?
-    var restored = RestoredDevice()
+    let journal: DeviceJournal?
+    let restored: RestoredDevice?
     do throws(StoreError) {
-      let location = try StateLocation.resolve(
-        statePath: state, ephemeral: ephemeral, environment: ProcessInfo.processInfo.environment)
-      if case .file = location {
-        // Checkpoint every 64 MiB of WAL instead of every 4 MiB: fewer syncs of a growing file.
-        let options = DeviceJournal.Options(writer: "Pushdeck replay", checkpointPages: 16_384)
-        let opened = try DeviceJournal.open(location, options: options)
-        journal = opened
-        restored = try opened.restore(keepsPayloadDetails: false)
-      }
+      // Checkpoint every 64 MiB of WAL instead of every 4 MiB: fewer syncs of a growing file.
+      (journal, restored) = try device.openState(
+        DeviceJournal.Options(writer: "Pushdeck replay", checkpointPages: 16_384))
     } catch {
       throw fail(error.description)
     }
     defer { try? journal?.close() }
-    let baseProfile = try loadProfile()
+    let baseProfile = try Session.profileLoader(device.profile)
     let (resolved, inputProblems) = resolveInputs(inputs)
     var problems = inputProblems.map { "\($0.path): \($0.message)" }
     var replay = Replay(
       committer: journal.map(BackgroundCommitter.init),
-      restored: restored.deliveryCount > 0 || !restored.notifications.isEmpty ? restored : nil,
-      batchSize: batch, makeProfile: { start in try baseProfile(start) })
+      restored: restored, batchSize: batch, makeProfile: { start in try baseProfile(start) })
     for input in resolved {
       do throws(InputProblem) {
         // Custom keys are not materialised: the journal keeps them in the raw payload.
@@ -118,27 +99,6 @@ struct ReplayCommand: ParsableCommand {
     err.flush()
     if !problems.isEmpty { throw ExitCode(2) }
     if summary.rejected > 0 { throw ExitCode(1) }
-  }
-
-  /// Makes the device profile for a start time: `--profile` as a YAML file (its own start), or a
-  /// preset (the standard device) starting at the first push.
-  func loadProfile() throws -> (SimInstant) throws -> DeviceProfile {
-    try Self.profileLoader(profile)
-  }
-
-  /// Makes the device profile loader for `--profile` (shared with `serve`).
-  static func profileLoader(_ profile: String?) throws -> (SimInstant) throws -> DeviceProfile {
-    guard let profile, !Session.presets.contains(profile) else {
-      let name = profile ?? "unlocked"
-      _ = try Session.presetProfile(name, start: DemoScenario.start)
-      return { start in try Session.presetProfile(name, start: start) }
-    }
-    do throws(ScenarioError) {
-      let loaded = try ScenarioLoader().loadProfile(path: profile)
-      return { _ in loaded }
-    } catch {
-      throw ValidationError(error.description)
-    }
   }
 }
 

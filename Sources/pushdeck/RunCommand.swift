@@ -112,14 +112,7 @@ struct RunCommand: AsyncParsableCommand {
   /// The profile a restored device starts from: `--profile` when it names a YAML file, else the
   /// standard device.
   func restoreProfile(start: SimInstant) throws -> DeviceProfile {
-    guard let profile, !Session.presets.contains(profile) else {
-      return try Session.presetProfile(profile ?? "unlocked", start: start)
-    }
-    do throws(ScenarioError) {
-      return try ScenarioLoader().loadProfile(path: profile)
-    } catch {
-      throw ValidationError(error.description)
-    }
+    try Session.profileLoader(profile)(start)
   }
 
   /// The demo, or a device with the inputs on its timeline.

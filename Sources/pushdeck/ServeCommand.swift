@@ -38,18 +38,7 @@ struct ServeCommand: AsyncParsableCommand {
   @Flag(name: .long, help: "Accept any well-formed device token (without a profile, every token is).")
   var acceptAnyToken = false
 
-  @Option(
-    name: .long,
-    help: "A device profile: a YAML file, or a preset: unlocked (default), locked, dnd or sleep.")
-  var profile: String?
-
-  @Option(
-    name: .long,
-    help: "The device's state database (default: $XDG_DATA_HOME/pushdeck/device.sqlite).")
-  var state: String?
-
-  @Flag(name: .long, help: "Keep nothing: no state database is read or written.")
-  var ephemeral = false
+  @OptionGroup var deviceOptions: DeviceOptions
 
   func validate() throws {
     guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535") }
@@ -69,7 +58,7 @@ struct ServeCommand: AsyncParsableCommand {
     }
     let device: LiveDevice
     do {
-      device = try LiveDevice(profile: profile, state: state, ephemeral: ephemeral)
+      device = try LiveDevice(options: deviceOptions)
     } catch let failure as ServeFailure {
       FileHandleError.write("pushdeck: \(terminalSafe(failure.message))\n")
       throw ExitCode(2)
@@ -134,26 +123,19 @@ final class LiveDevice: @unchecked Sendable {
   private let pending = Atomic<Int>(0)
   private let journal: DeviceJournal?
 
-  init(profile: String?, state: String?, ephemeral: Bool) throws {
-    var journal: DeviceJournal?
-    var restored = RestoredDevice()
+  init(options: DeviceOptions) throws {
+    let journal: DeviceJournal?
+    let restored: RestoredDevice?
     do throws(StoreError) {
-      let location = try StateLocation.resolve(
-        statePath: state, ephemeral: ephemeral, environment: ProcessInfo.processInfo.environment)
-      if case .file = location {
-        let opened = try DeviceJournal.open(location, options: DeviceJournal.Options(writer: "Pushdeck serve"))
-        journal = opened
-        restored = try opened.restore(keepsPayloadDetails: false)
-      }
+      (journal, restored) = try options.openState(DeviceJournal.Options(writer: "Pushdeck serve"))
     } catch {
       throw ServeFailure(message: error.description)
     }
     self.journal = journal
-    let makeProfile = try ReplayCommand.profileLoader(profile)
+    let makeProfile = try Session.profileLoader(options.profile)
     replay = Replay(
-      committer: journal.map(BackgroundCommitter.init),
-      restored: restored.deliveryCount > 0 || !restored.notifications.isEmpty ? restored : nil,
-      batchSize: 1_000, makeProfile: { start in try makeProfile(start) })
+      committer: journal.map(BackgroundCommitter.init), restored: restored, batchSize: 1_000,
+      makeProfile: { start in try makeProfile(start) })
   }
 
   /// The state database's path, nil when ephemeral.

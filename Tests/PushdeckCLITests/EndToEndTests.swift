@@ -84,146 +84,139 @@ struct EndToEndTests {
   }
 
   @Test func quittingWithQRestoresTheTerminalAndExitsZero() async throws {
-    let server = TmuxServer(executable: try #require(tmuxPath))
-    defer { server.kill() }
-    let pidFile = NSTemporaryDirectory() + server.socket + ".pid"
-    defer { try? FileManager.default.removeItem(atPath: pidFile) }
-    try start(server, pidFile: pidFile)
-    guard try await server.waitUntil("the lock screen", showsLockScreen) else { return }
-    try server.run(["send-keys", "-t", "t", "]"])
-    try await server.waitUntil("the clock to advance to 9:42") { screen in
-      screen.contains("9:42:00")
-    }
-    try server.run(["send-keys", "-t", "t", "q"])
-    try await server.waitUntil("exit=0 with the lock screen gone") { screen in
-      screen.contains("exit=0") && !showsLockScreen(screen)
+    try await withDemo { server, _ in
+      try server.run(["send-keys", "-t", "t", "]"])
+      try await server.waitUntil("the clock to advance to 9:42") { screen in
+        screen.contains("9:42:00")
+      }
+      try server.run(["send-keys", "-t", "t", "q"])
+      try await server.waitUntil("exit=0 with the lock screen gone") { screen in
+        screen.contains("exit=0") && !showsLockScreen(screen)
+      }
     }
   }
 
   @Test func bannerThenNotificationCenterWithAnExpandedStack() async throws {
-    let server = TmuxServer(executable: try #require(tmuxPath))
-    defer { server.kill() }
-    let pidFile = NSTemporaryDirectory() + server.socket + ".pid"
-    defer { try? FileManager.default.removeItem(atPath: pidFile) }
-    try start(server, pidFile: pidFile)
-    guard try await server.waitUntil("the lock screen", showsLockScreen) else { return }
-    // Unlock (banners show only on an unlocked phone), then step the clock to the next push.
-    try server.run(["send-keys", "-t", "t", "l"])
-    try await server.waitUntil("the phone to unlock") { $0.contains("🔓") }
-    try server.run(["send-keys", "-t", "t", "."])
-    guard
-      try await server.waitUntil(
-        "Ana's message as a banner",
-        { screen in
-          let lines = screen.split(separator: "\n")
-          return lines.count > 3 && lines[1].contains("Messages") && lines[3].contains("Great, see you there")
-        })
-    else { return }
-    try server.run(["send-keys", "-t", "t", "n"])
-    try await server.waitUntil("Notification Center") { $0.contains("Notification Center · manual") }
-    try server.run(["send-keys", "-t", "t", "Escape"])
-    try server.run(["send-keys", "-t", "t", "Enter"])
-    try await server.waitUntil("the Messages stack expanded") { screen in
-      screen.contains("Show less") && screen.contains("I booked a table")
+    try await withDemo { server, _ in
+      // Unlock (banners show only on an unlocked phone), then step the clock to the next push.
+      try server.run(["send-keys", "-t", "t", "l"])
+      try await server.waitUntil("the phone to unlock") { $0.contains("🔓") }
+      try server.run(["send-keys", "-t", "t", "."])
+      guard
+        try await server.waitUntil(
+          "Ana's message as a banner",
+          { screen in
+            let lines = screen.split(separator: "\n")
+            return lines.count > 3 && lines[1].contains("Messages") && lines[3].contains("Great, see you there")
+          })
+      else { return }
+      try server.run(["send-keys", "-t", "t", "n"])
+      try await server.waitUntil("Notification Center") { $0.contains("Notification Center · manual") }
+      try server.run(["send-keys", "-t", "t", "Escape"])
+      try server.run(["send-keys", "-t", "t", "Enter"])
+      try await server.waitUntil("the Messages stack expanded") { screen in
+        screen.contains("Show less") && screen.contains("I booked a table")
+      }
+      try server.run(["send-keys", "-t", "t", "q"])
+      try await server.waitUntil("exit=0") { $0.contains("exit=0") }
     }
-    try server.run(["send-keys", "-t", "t", "q"])
-    try await server.waitUntil("exit=0") { $0.contains("exit=0") }
   }
 
   @Test func resizingRedrawsWithoutGarbageAndTooSmallShowsAMessage() async throws {
-    let server = TmuxServer(executable: try #require(tmuxPath))
-    defer { server.kill() }
-    let pidFile = NSTemporaryDirectory() + server.socket + ".pid"
-    defer { try? FileManager.default.removeItem(atPath: pidFile) }
-    try start(server, pidFile: pidFile)
-    guard try await server.waitUntil("the lock screen", showsLockScreen) else { return }
-    try server.run(["send-keys", "-t", "t", "n"])
-    guard try await server.waitUntil("Notification Center", { $0.contains("Notification Center · manual") }) else {
-      return
+    try await withDemo { server, _ in
+      try server.run(["send-keys", "-t", "t", "n"])
+      guard try await server.waitUntil("Notification Center", { $0.contains("Notification Center · manual") }) else {
+        return
+      }
+      let binary = try #require(pushdeckBinary())
+      /// The frame `pushdeck render` draws for the same state, without the status line (which
+      /// shows the manual clock in the pane), trailing spaces trimmed as capture-pane does.
+      func expected(_ size: String) throws -> [String] {
+        let output = try runSubprocess(
+          binary, ["render", "--screen", "center", "--size", size, "--at", "09:41"], captureOutput: true
+        ).output
+        return Array(trimmedLines(output).dropLast())
+      }
+      func matches(_ screen: String, _ expected: [String], columns: Int) -> Bool {
+        let lines = trimmedLines(screen)
+        return lines.count == expected.count + 1 && Array(lines.dropLast()) == expected
+          && lines.allSatisfy { $0.unicodeScalars.count <= columns * 4 }
+      }
+      let small = try expected("60x20")
+      try server.run(["resize-window", "-t", "t", "-x", "60", "-y", "20"])
+      guard
+        try await server.waitUntil("the 60×20 frame, exactly as render draws it", { matches($0, small, columns: 60) })
+      else { return }
+      try server.run(["resize-window", "-t", "t", "-x", "30", "-y", "10"])
+      try await server.waitUntil("the too-small message") { screen in
+        screen.contains("Terminal too small") && !screen.contains("Notification Center")
+      }
+      let full = try expected("80x24")
+      try server.run(["resize-window", "-t", "t", "-x", "80", "-y", "24"])
+      try await server.waitUntil("the 80×24 frame again, with nothing left of the message") { screen in
+        matches(screen, full, columns: 80) && !screen.contains("too small")
+      }
+      try server.run(["send-keys", "-t", "t", "q"])
+      try await server.waitUntil("exit=0") { $0.contains("exit=0") }
     }
-    let binary = try #require(pushdeckBinary())
-    /// The frame `pushdeck render` draws for the same state, without the status line (which
-    /// shows the manual clock in the pane), trailing spaces trimmed as capture-pane does.
-    func expected(_ size: String) throws -> [String] {
-      let output = try runSubprocess(
-        binary, ["render", "--screen", "center", "--size", size, "--at", "09:41"], captureOutput: true
-      ).output
-      return Array(trimmedLines(output).dropLast())
-    }
-    func matches(_ screen: String, _ expected: [String], columns: Int) -> Bool {
-      let lines = trimmedLines(screen)
-      return lines.count == expected.count + 1 && Array(lines.dropLast()) == expected
-        && lines.allSatisfy { $0.unicodeScalars.count <= columns * 4 }
-    }
-    let small = try expected("60x20")
-    try server.run(["resize-window", "-t", "t", "-x", "60", "-y", "20"])
-    guard try await server.waitUntil("the 60×20 frame, exactly as render draws it", { matches($0, small, columns: 60) })
-    else { return }
-    try server.run(["resize-window", "-t", "t", "-x", "30", "-y", "10"])
-    try await server.waitUntil("the too-small message") { screen in
-      screen.contains("Terminal too small") && !screen.contains("Notification Center")
-    }
-    let full = try expected("80x24")
-    try server.run(["resize-window", "-t", "t", "-x", "80", "-y", "24"])
-    try await server.waitUntil("the 80×24 frame again, with nothing left of the message") { screen in
-      matches(screen, full, columns: 80) && !screen.contains("too small")
-    }
-    try server.run(["send-keys", "-t", "t", "q"])
-    try await server.waitUntil("exit=0") { $0.contains("exit=0") }
   }
 
   @Test func timelineStepsForwardAndSeeksBackToThePreviousPush() async throws {
-    let server = TmuxServer(executable: try #require(tmuxPath))
-    defer { server.kill() }
-    let pidFile = NSTemporaryDirectory() + server.socket + ".pid"
-    defer { try? FileManager.default.removeItem(atPath: pidFile) }
-    try start(server, pidFile: pidFile)
-    guard try await server.waitUntil("the lock screen", showsLockScreen) else { return }
-    try server.run(["send-keys", "-t", "t", "t"])
-    guard try await server.waitUntil("the timeline pane", { $0.contains("0 of 3 arrived") }) else { return }
-    try server.run(["send-keys", "-t", "t", "."])
-    guard try await server.waitUntil("the first push", { $0.contains("1 of 3 arrived") }) else { return }
-    try server.run(["send-keys", "-t", "t", "."])
-    guard try await server.waitUntil("the second push", { $0.contains("2 of 3 arrived") }) else { return }
-    try server.run(["send-keys", "-t", "t", ","])
-    guard
-      try await server.waitUntil(
-        "back to the first push",
-        { screen in
-          screen.contains("1 of 3 arrived") && screen.contains("▶ now 09:41:20")
-        })
-    else { return }
-    try server.run(["send-keys", "-t", "t", "g"])
-    try server.run(["send-keys", "-t", "t", "-l", "+5m"])
-    try server.run(["send-keys", "-t", "t", "Enter"])
-    try await server.waitUntil("everything arrived at 09:46:20") { screen in
-      screen.contains("3 of 3 arrived") && screen.contains("▶ now 09:46:20")
+    try await withDemo { server, _ in
+      try server.run(["send-keys", "-t", "t", "t"])
+      guard try await server.waitUntil("the timeline pane", { $0.contains("0 of 3 arrived") }) else { return }
+      try server.run(["send-keys", "-t", "t", "."])
+      guard try await server.waitUntil("the first push", { $0.contains("1 of 3 arrived") }) else { return }
+      try server.run(["send-keys", "-t", "t", "."])
+      guard try await server.waitUntil("the second push", { $0.contains("2 of 3 arrived") }) else { return }
+      try server.run(["send-keys", "-t", "t", ","])
+      guard
+        try await server.waitUntil(
+          "back to the first push",
+          { screen in
+            screen.contains("1 of 3 arrived") && screen.contains("▶ now 09:41:20")
+          })
+      else { return }
+      try server.run(["send-keys", "-t", "t", "g"])
+      try server.run(["send-keys", "-t", "t", "-l", "+5m"])
+      try server.run(["send-keys", "-t", "t", "Enter"])
+      try await server.waitUntil("everything arrived at 09:46:20") { screen in
+        screen.contains("3 of 3 arrived") && screen.contains("▶ now 09:46:20")
+      }
+      try server.run(["send-keys", "-t", "t", "q"])
+      try await server.waitUntil("exit=0") { $0.contains("exit=0") }
     }
-    try server.run(["send-keys", "-t", "t", "q"])
-    try await server.waitUntil("exit=0") { $0.contains("exit=0") }
   }
 
   @Test func mouseClickSelectsAndPressesSettings() async throws {
+    try await withDemo { server, _ in
+      try server.run(["send-keys", "-t", "t", "s"])
+      guard try await server.waitUntil("the settings pane", { $0.contains("○ Locked") }) else { return }
+      // An X10 mouse report (what ncurses reads for tmux): ESC [ M, button+32, column+33, row+33;
+      // a press and a release make a click. The "Phone" row is the pane's second line (row 2).
+      func click(column: Int, row: Int) -> String {
+        let position = String(UnicodeScalar(UInt8(33 + column))) + String(UnicodeScalar(UInt8(33 + row)))
+        return "\u{1B}[M " + position + "\u{1B}[M#" + position
+      }
+      try server.run(["send-keys", "-t", "t", "-l", click(column: 5, row: 2)])
+      guard try await server.waitUntil("the Phone row selected", { $0.contains("▸ Phone") }) else { return }
+      try server.run(["send-keys", "-t", "t", "-l", click(column: 5, row: 2)])
+      try await server.waitUntil("the phone unlocked by the second click") { $0.contains("● Unlocked") }
+      try server.run(["send-keys", "-t", "t", "q"])
+      try await server.waitUntil("exit=0") { $0.contains("exit=0") }
+    }
+  }
+
+  /// Starts the demo with a manual clock, waits for its lock screen, and runs `body` with the
+  /// server and the file holding pushdeck's pid; the server is killed afterwards.
+  private func withDemo(_ body: (TmuxServer, String) async throws -> Void) async throws {
     let server = TmuxServer(executable: try #require(tmuxPath))
     defer { server.kill() }
     let pidFile = NSTemporaryDirectory() + server.socket + ".pid"
     defer { try? FileManager.default.removeItem(atPath: pidFile) }
     try start(server, pidFile: pidFile)
     guard try await server.waitUntil("the lock screen", showsLockScreen) else { return }
-    try server.run(["send-keys", "-t", "t", "s"])
-    guard try await server.waitUntil("the settings pane", { $0.contains("○ Locked") }) else { return }
-    // An X10 mouse report (what ncurses reads for tmux): ESC [ M, button+32, column+33, row+33;
-    // a press and a release make a click. The "Phone" row is the pane's second line (row 2).
-    func click(column: Int, row: Int) -> String {
-      let position = String(UnicodeScalar(UInt8(33 + column))) + String(UnicodeScalar(UInt8(33 + row)))
-      return "\u{1B}[M " + position + "\u{1B}[M#" + position
-    }
-    try server.run(["send-keys", "-t", "t", "-l", click(column: 5, row: 2)])
-    guard try await server.waitUntil("the Phone row selected", { $0.contains("▸ Phone") }) else { return }
-    try server.run(["send-keys", "-t", "t", "-l", click(column: 5, row: 2)])
-    try await server.waitUntil("the phone unlocked by the second click") { $0.contains("● Unlocked") }
-    try server.run(["send-keys", "-t", "t", "q"])
-    try await server.waitUntil("exit=0") { $0.contains("exit=0") }
+    try await body(server, pidFile)
   }
 
   /// Starts `pushdeck` with arguments in an 80×24 pane.
@@ -301,39 +294,31 @@ struct EndToEndTests {
   }
 
   @Test func doNotDisturbMakesTheNextPushArriveQuietly() async throws {
-    let server = TmuxServer(executable: try #require(tmuxPath))
-    defer { server.kill() }
-    let pidFile = NSTemporaryDirectory() + server.socket + ".pid"
-    defer { try? FileManager.default.removeItem(atPath: pidFile) }
-    try start(server, pidFile: pidFile)
-    guard try await server.waitUntil("the lock screen", showsLockScreen) else { return }
-    try server.run(["send-keys", "-t", "t", "d"])
-    guard try await server.waitUntil("Do Not Disturb on", { $0.contains("☾ Do Not Disturb") }) else { return }
-    // Ana's message arrives while Do Not Disturb is on: stored, but not on the lock screen.
-    try server.run(["send-keys", "-t", "t", "."])
-    guard try await server.waitUntil("the seventh notification stored", { $0.contains("7 stored") }) else { return }
-    #expect(!server.capture().contains("Great, see you there"), "a silenced push must not light the lock screen")
-    // With Do Not Disturb off again, the next push shows on the lock screen.
-    try server.run(["send-keys", "-t", "t", "d"])
-    try await server.waitUntil("Do Not Disturb off") { !$0.contains("☾ Do Not Disturb") }
-    try server.run(["send-keys", "-t", "t", "."])
-    try await server.waitUntil("the bank's alert on the lock screen") { $0.contains("Unusual sign-in") }
-    try server.run(["send-keys", "-t", "t", "q"])
-    try await server.waitUntil("exit=0") { $0.contains("exit=0") }
+    try await withDemo { server, _ in
+      try server.run(["send-keys", "-t", "t", "d"])
+      guard try await server.waitUntil("Do Not Disturb on", { $0.contains("☾ Do Not Disturb") }) else { return }
+      // Ana's message arrives while Do Not Disturb is on: stored, but not on the lock screen.
+      try server.run(["send-keys", "-t", "t", "."])
+      guard try await server.waitUntil("the seventh notification stored", { $0.contains("7 stored") }) else { return }
+      #expect(!server.capture().contains("Great, see you there"), "a silenced push must not light the lock screen")
+      // With Do Not Disturb off again, the next push shows on the lock screen.
+      try server.run(["send-keys", "-t", "t", "d"])
+      try await server.waitUntil("Do Not Disturb off") { !$0.contains("☾ Do Not Disturb") }
+      try server.run(["send-keys", "-t", "t", "."])
+      try await server.waitUntil("the bank's alert on the lock screen") { $0.contains("Unusual sign-in") }
+      try server.run(["send-keys", "-t", "t", "q"])
+      try await server.waitUntil("exit=0") { $0.contains("exit=0") }
+    }
   }
 
   @Test func sigtermRestoresTheTerminalAndExits143() async throws {
-    let server = TmuxServer(executable: try #require(tmuxPath))
-    defer { server.kill() }
-    let pidFile = NSTemporaryDirectory() + server.socket + ".pid"
-    defer { try? FileManager.default.removeItem(atPath: pidFile) }
-    try start(server, pidFile: pidFile)
-    guard try await server.waitUntil("the lock screen", showsLockScreen) else { return }
-    let pidText = try String(contentsOfFile: pidFile, encoding: .utf8)
-    let pid = try #require(Int32(pidText.trimmingCharacters(in: .whitespacesAndNewlines)))
-    #expect(Foundation.kill(pid, SIGTERM) == 0)
-    try await server.waitUntil("exit=143 with the lock screen gone") { screen in
-      screen.contains("exit=143") && !showsLockScreen(screen)
+    try await withDemo { server, pidFile in
+      let pidText = try String(contentsOfFile: pidFile, encoding: .utf8)
+      let pid = try #require(Int32(pidText.trimmingCharacters(in: .whitespacesAndNewlines)))
+      #expect(Foundation.kill(pid, SIGTERM) == 0)
+      try await server.waitUntil("exit=143 with the lock screen gone") { screen in
+        screen.contains("exit=143") && !showsLockScreen(screen)
+      }
     }
   }
 
