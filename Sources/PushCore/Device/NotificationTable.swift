@@ -90,6 +90,15 @@ struct NotificationTable: Sendable {
     return page[id.rawValue & Self.pageMask]
   }
 
+  /// Whether a notification is held for the summary and whether it shows on the lock screen,
+  /// read without unpacking it.
+  func visibility(_ id: NotificationID) -> (held: Bool, onLockScreen: Bool)? {
+    guard let page = pages[id.rawValue >> Self.pageBits], let packed = page[id.rawValue & Self.pageMask] else {
+      return nil
+    }
+    return (packed.heldUntil != nil, StoredNotification.showsOnLockScreen(packed.surfaces))
+  }
+
   /// The notification with this id, unpacked; setting nil removes it.
   subscript(id: NotificationID) -> StoredNotification? {
     get { packed(id).map(Self.unpack) }
