@@ -69,6 +69,25 @@ public struct CellGrid: Equatable, Sendable {
     guard origin.row >= 0, origin.row < height else { return 0 }
     let limit = min(width, origin.column + (maxColumns ?? width))
     var column = origin.column
+    if GlyphNormalizer.isSimple(text) {
+      // One glyph per scalar (see GlyphNormalizer.isSimple): no segmentation, no glyph array.
+      for scalar in text.unicodeScalars {
+        let columns = scalar.value < 0x7F ? 1 : DisplayWidth.columns(ofScalar: scalar)
+        if column + columns > limit {
+          if column < limit {
+            put(.blank, at: column, origin.row, style, role)
+            column += 1
+          }
+          break
+        }
+        if column >= 0 {
+          put(.glyph(GlyphNormalizer.glyphText(scalar), columns: columns), at: column, origin.row, style, role)
+          if columns == 2 { put(.continuation, at: column + 1, origin.row, style, role) }
+        }
+        column += columns
+      }
+      return column - origin.column
+    }
     for glyph in GlyphNormalizer.glyphs(in: text) {
       if column + glyph.columns > limit {
         if column < limit {
