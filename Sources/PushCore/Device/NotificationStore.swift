@@ -193,6 +193,10 @@ public struct NotificationStore: Equatable, Sendable {
   /// Whether a notification with this id is stored (without unpacking it).
   public func contains(_ id: NotificationID) -> Bool { entries.packed(id) != nil }
 
+  /// Whether a stored notification waits for the Scheduled Summary (nil when it is not stored),
+  /// without unpacking it.
+  public func isHeld(_ id: NotificationID) -> Bool? { entries.visibility(id)?.held }
+
   /// The delivered notification an `apns-collapse-id` refers to.
   public func collapseTarget(bundleID: String, collapseID: String?) -> NotificationID? {
     guard let collapseID else { return nil }
