@@ -157,10 +157,13 @@ extension AppState {
   ///
   /// - Parameters:
   ///   - stored: the notification.
-  ///   - threadCount: how many notifications its stack holds, for `%u` in the placeholder.
-  public func displayed(_ stored: StoredNotification, threadCount: Int = 1) -> PushNotification {
+  ///   - threadCount: how many notifications its stack holds, for `%u` in the placeholder; by
+  ///     default, what its stack holds in Notification Center (as the stack's card says).
+  public func displayed(_ stored: StoredNotification, threadCount: Int? = nil) -> PushNotification {
     var notification = stored.notification
     guard previewsHidden(stored) else { return notification }
+    let threadCount =
+      threadCount ?? device.store.stack(stored.group, filter: .notificationCenter, memberLimit: 0)?.count ?? 1
     let category = category(of: notification)
     let options = category?.options ?? []
     if !options.contains(.hiddenPreviewsShowTitle) { notification.title = nil }
