@@ -120,6 +120,9 @@ import Testing
       #expect(
         store.stacks(filter: filter, memberLimit: 2, excluding: exclusion)
           == expected(store, filter, excluding: excluded, memberLimit: 2))
+      for group in store.rankedGroups(includeHeld: true) {
+        #expect(store.notifications(in: group.key) == group.notifications)
+      }
       let key = store.topGroups(limit: 1)[0].key
       let full = store.stacks(filter: filter, memberLimit: 1, fullGroups: [key], excluding: exclusion)
       #expect(

@@ -227,7 +227,7 @@ public struct DeviceSimulator: Sendable {
       guard let stored = store.remove(id) else { return nil }
       dismissed(stored)
     case .clearGroup(let key):
-      let members = store.rankedGroups(includeHeld: true).first { $0.key == key }?.notifications ?? []
+      let members = store.notifications(in: key)
       for stored in members {
         store.remove(stored.id)
         dismissed(stored)

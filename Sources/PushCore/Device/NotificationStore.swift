@@ -486,6 +486,12 @@ public struct NotificationStore: Equatable, Sendable {
     return NotificationGroup(key: key, notifications: members, score: group.score, count: count)
   }
 
+  /// Every notification of a stack, held ones included, newest first: O(stack), not a walk of
+  /// the store (clearing a stack with a million stored).
+  public func notifications(in key: GroupKey) -> [StoredNotification] {
+    groups[key]?.members.reversed().compactMap { entries[$0.id] } ?? []
+  }
+
   /// One stack as a screen shows it, or nil when nothing in it passes the filter.
   public func stack(
     _ key: GroupKey, filter: StackFilter, memberLimit: Int = .max, excluding exclusion: StackExclusion = .none
