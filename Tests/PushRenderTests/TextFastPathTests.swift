@@ -58,6 +58,22 @@ struct TextFastPathTests {
     }
   }
 
+  @Test func pastingAWholeGridGivesTheCellsAndRegionsOfTheCellByCellPath() {
+    var screen = CellGrid(width: 12, height: 3, style: .plain)
+    screen.write("Café 中文 ok", at: Point(column: 0, row: 0), style: Style(isBold: true))
+    screen.write("→ ＡＢ", at: Point(column: 3, row: 2), style: .plain)
+    screen.addHit(Rect(column: 1, row: 1, columns: 4, rows: 1), nil)
+    var whole = CellGrid(width: 12, height: 3, style: Style(isDim: true))
+    whole.paste(screen, at: Point(column: 0, row: 0))
+    // One column wider: the same cells are copied one by one.
+    var byCell = CellGrid(width: 13, height: 3, style: Style(isDim: true))
+    byCell.paste(screen, at: Point(column: 0, row: 0))
+    for row in 0..<3 {
+      for column in 0..<12 { #expect(whole[column, row] == byCell[column, row], "\(column), \(row)") }
+    }
+    #expect(whole.hitRegions == byCell.hitRegions)
+  }
+
   @Test func truncationReturnsFittingTextUnchangedAndCutsLikeTheGeneralPath() {
     #expect(TextLayout.truncate("Order 1234 shipped", toColumns: 18) == "Order 1234 shipped")
     #expect(TextLayout.truncate("Order 1234 shipped", toColumns: 10) == "Order 123…")

@@ -128,6 +128,17 @@ public struct CellGrid: Equatable, Sendable {
   /// Copies another grid's cells onto this one with its top-left corner at `origin`; cells that
   /// fall outside are dropped, and a wide glyph cut at the edge is blanked.
   public mutating func paste(_ other: CellGrid, at origin: Point) {
+    if origin == Point(column: 0, row: 0), other.width == width, other.height == height {
+      // Covers every cell: take the other grid's cells whole, then repair its edges as below.
+      cells = other.cells
+      for row in 0..<height where width > 0 {
+        let first = row * width
+        if cells[first].content == .continuation { cells[first].content = .blank }
+        if case .glyph(_, 2) = cells[first + width - 1].content { cells[first + width - 1].content = .blank }
+      }
+      hitRegions.append(contentsOf: other.hitRegions)
+      return
+    }
     for row in 0..<other.height {
       for column in 0..<other.width {
         let target = (column: origin.column + column, row: origin.row + row)
