@@ -130,4 +130,59 @@ import Testing
           == expected(store, filter, excluding: excluded, memberLimit: .max).first { $0.key == key })
     }
   }
+
+  @Test func clearingAStackCountsEveryDismissalAndRanksTheAppOnce() throws {
+    var profile = DeviceProfile(start: SimInstant(milliseconds: 1_800_000_000_000))
+    profile.apps = [AppProfile(info: .inferred(from: "com.example.chat"))]
+    var category = NotificationCategory(identifier: "MSG")
+    category.options = [.customDismissAction]
+    profile.apps[0].categories = [category]
+    var sim = DeviceSimulator(profile: profile)
+    for (index, thread) in ["a", "a", "a", "b"].enumerated() {
+      let payload = #"{"aps": {"alert": "m\#(index)", "thread-id": "\#(thread)", "category": "MSG"}}"#
+      sim.apply(.push(push(payload)), at: profile.start + .seconds(Int64(index + 1)))
+    }
+    let key = GroupKey(bundleID: "com.example.chat", thread: "a")
+    let cleared = sim.store.notifications(in: key).map(\.id)
+    #expect(cleared.count == 3)
+    sim.apply(.clearGroup(key), at: profile.start + .seconds(10))
+    #expect(sim.store.count == 1)
+    #expect(sim.profile.engagement["com.example.chat"]?.dismissals == 3)
+    #expect(sim.responses.map(\.id) == cleared, "one dismiss action per notification, newest first")
+    // The one left is ranked with the engagement after all three dismissals.
+    let left = try #require(sim.store.rankedGroups().first?.notifications.first)
+    #expect(left.rank.engagement == 2 * (sim.profile.engagement["com.example.chat"] ?? Engagement()).score)
+    sim.apply(.clearAll, at: profile.start + .seconds(11))
+    #expect(sim.store.count == 0 && sim.profile.engagement["com.example.chat"]?.dismissals == 4)
+    #expect(sim.responses.count == 4)
+  }
+
+  @Test func rerankingInPlaceGivesWhatRemovingAndReinsertingGave() {
+    var random = Random(state: 19)
+    var store = NotificationStore()
+    for number in 1...3_000 {
+      var stored = make(number, &random, clock: Int64(number) * 1_000)
+      stored.notification.sender = random.below(4) == 0 ? "someone" : nil
+      stored.notification.relevanceScore = random.below(3) == 0 ? Double(random.below(100)) / 100 : nil
+      stored.decision.effectiveLevel = InterruptionLevel.allCases[random.below(InterruptionLevel.allCases.count)]
+      stored.rank = RankTerms(
+        notification: stored.notification, level: stored.decision.effectiveLevel, engagement: Engagement())
+      // Now and then a rank that does not follow from the notification (a journal can hold one).
+      if random.below(50) == 0 { stored.rank.relevance += 0.5 }
+      store.insert(stored)
+    }
+    let engagement = Engagement(taps: 3, dismissals: 1)
+    var expected = store
+    let ids = store.all.filter { $0.notification.bundleID == "com.example.app2" }.map(\.id)
+    for var stored in ids.compactMap({ expected.remove($0) }) {
+      stored.rank = RankTerms(
+        notification: stored.notification, level: stored.decision.effectiveLevel, engagement: engagement)
+      expected.insert(stored)
+    }
+    let revision = store.revision
+    store.rerank(bundleID: "com.example.app2", engagement: engagement)
+    #expect(store == expected)
+    #expect(store.rankedGroups(includeHeld: true) == expected.rankedGroups(includeHeld: true))
+    #expect(Set(store.changedGroups(since: revision) ?? []) == Set(ids.compactMap { store[$0]?.group }))
+  }
 }

@@ -370,13 +370,34 @@ public struct NotificationStore: Equatable, Sendable {
   /// Re-ranks an app's notifications after its engagement changed.
   public mutating func rerank(bundleID: String, engagement: Engagement) {
     revision &+= 1
-    // Through the app's groups, not a scan of every notification.
-    let ids = groups.filter { $0.key.bundleID == bundleID }.flatMap { $0.value.members.map(\.id) }.sorted()
-    let restored = ids.compactMap { remove($0) }
-    for var stored in restored {
-      stored.rank = RankTerms(
-        notification: stored.notification, level: stored.decision.effectiveLevel, engagement: engagement)
-      insert(stored)
+    // Through the app's groups, not a scan of every notification; each member's score is
+    // recomputed in place from its packed entry (no unpacking, nothing moves inside a stack:
+    // the engagement term is the same for the whole app, so arrival order is kept), then the
+    // stack takes its new place in the order. O(the app's notifications), where removing and
+    // re-inserting each of them cost a rebuild of every one.
+    let term = 2 * engagement.score
+    for key in groups.keys.filter({ $0.bundleID == bundleID }).sorted() {
+      guard var group = groups.removeValue(forKey: key) else { continue }
+      let previous = group.score
+      var best = -Double.infinity
+      for index in group.members.indices {
+        let id = group.members[index].id
+        if let score = entries.setEngagementTerm(id, term) {
+          group.members[index].score = score
+        } else if var stored = entries[id] {
+          // A rank that does not follow from the notification: rebuilt as re-ranking does.
+          stored.rank = RankTerms(
+            notification: stored.notification, level: stored.decision.effectiveLevel, engagement: engagement)
+          entries[id] = stored
+          group.members[index].score = stored.rank.score
+        }
+        best = max(best, group.members[index].score)
+      }
+      group.score = best
+      groups[key] = group
+      logChange(key)
+      if previous > -.infinity { removeFromOrder(key, score: previous) }
+      if best > -.infinity { insertIntoOrder(key, score: best) }
     }
   }
 
