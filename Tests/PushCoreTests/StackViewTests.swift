@@ -54,7 +54,7 @@ import Testing
     var revision = store.revision
     var rebuilds = 0
     var inserted: [NotificationID] = []
-    for number in 1...3_000 {
+    for number in 1...1_500 {
       clock += Int64(random.below(5_000))
       switch random.below(20) {
       case 0:
@@ -85,7 +85,7 @@ import Testing
         center = store.stacks(filter: .notificationCenter, memberLimit: 1)
       }
       revision = store.revision
-      if number % 50 == 0 || number > 2_900 {
+      if number % 100 == 0 || number > 1_480 {
         #expect(lock == expected(store, .lockScreen, excluding: [], memberLimit: 1), "round \(number)")
         #expect(center == expected(store, .notificationCenter, excluding: [], memberLimit: 1), "round \(number)")
       }
