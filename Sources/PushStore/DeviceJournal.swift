@@ -510,6 +510,21 @@ public final class DeviceJournal: Sendable {
         isLocked: try reader.bool("is_locked"),
         activeFocusID: try reader.optionalString())
     }
+    // The silent-push budget: the last hour's silent deliveries, read newest first from the end
+    // of the log (deliveries are in time order) until one is older.
+    if let now = restored.state?.now {
+      let hourAgo = (now - .hours(1)).milliseconds
+      let recent = try Row.fetchCursor(db, sql: "SELECT at_ms, bundle_id, disposition FROM delivery ORDER BY seq DESC")
+      while let row = try recent.next() {
+        var reader = ColumnReader(row: row)
+        let atMilliseconds = try reader.int64("at_ms")
+        if atMilliseconds <= hourAgo { break }
+        let bundleID = try reader.string("bundle_id")
+        if try reader.string("disposition") == Disposition.silent.rawValue {
+          restored.silentPushes[bundleID, default: []].insert(SimInstant(milliseconds: atMilliseconds), at: 0)
+        }
+      }
+    }
     if let row = try Row.fetchOne(
       db,
       sql: "SELECT COALESCE(MAX(notification_id), 0) + 1, COALESCE(MAX(seq), -1) + 1 FROM delivery")
