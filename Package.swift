@@ -76,7 +76,7 @@ let package = Package(
       name: "PushRenderTests", dependencies: ["PushRender", "PushTestSupport"], exclude: ["Goldens"]),
     // A child process for the kill-and-reopen test: appends batches until it is SIGKILLed.
     .executableTarget(name: "PushStoreJournalChild", dependencies: ["PushStore"], path: "Tests/PushStoreJournalChild"),
-    .testTarget(name: "PushStoreTests", dependencies: ["PushStore", "PushStoreJournalChild"]),
+    .testTarget(name: "PushStoreTests", dependencies: ["PushStore", "PushStoreJournalChild", "PushTestSupport"]),
     .testTarget(name: "PushServerTests", dependencies: ["PushServer", "PushTestSupport"]),
     .testTarget(name: "PushHandlersTests", dependencies: ["PushHandlers", "PushTestSupport"]),
     .testTarget(name: "PushTerminalTests", dependencies: ["PushTerminal", "PushTestSupport"]),

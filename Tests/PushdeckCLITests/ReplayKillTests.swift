@@ -3,10 +3,6 @@ import PushStore
 import PushTestSupport
 import Testing
 
-#if canImport(Glibc)
-  import Glibc
-#endif
-
 /// `kill -9` during a 100,000-push `pushdeck replay`, at random points, three times on the same
 /// state: every push the replay reported saved is still there, the database is intact, and the
 /// restored Notification Center is exactly the one an uninterrupted replay of the same pushes
@@ -28,35 +24,11 @@ struct ReplayKillTests {
     let errors = Pipe()
     process.standardError = errors
     process.standardOutput = FileHandle.nullDevice
-    try process.run()
-    let killAfter = Int.random(in: 2...24)
-    var seen = 0
-    var reported = 0
-    var pending = Data()
-    var killed = false
-    let handle = errors.fileHandleForReading
-    while true {
-      let chunk = handle.availableData
-      if chunk.isEmpty { break }  // end of file: the replay is gone
-      pending.append(chunk)
-      while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
-        let line = String(decoding: pending[pending.startIndex..<newline], as: UTF8.self)
-        pending.removeSubrange(pending.startIndex...newline)
-        if line.hasPrefix("saved "), let count = Int(line.dropFirst(6).prefix { $0.isNumber }) {
-          reported = count
-          seen += 1
-        }
-      }
-      if !killed && seen >= killAfter {
-        usleep(UInt32.random(in: 0...50_000))
-        kill(process.processIdentifier, SIGKILL)
-        killed = true
-      }
-    }
-    process.waitUntilExit()
-    #expect(killed, "the replay ended before it was killed")
-    #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL)
-    return reported
+    let outcome = try KillAfterProgress.run(
+      process, reportingOn: errors, prefix: "saved ", reports: Int.random(in: 2...24), maximumDelay: 50_000)
+    #expect(outcome.killed, "the replay ended before it was killed")
+    #expect(outcome.diedOfSIGKILL)
+    return outcome.lastCount
   }
 
   /// The number after `"key":` in a one-line JSON summary.
