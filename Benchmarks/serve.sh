@@ -45,8 +45,9 @@ rss_kib() { awk '/VmRSS/ {print $2}' "/proc/$server/status"; }
 
 h2() { # h2load arguments...
   h2load -d "$work/payload.json" -H 'apns-topic: com.example.shop' -H 'apns-push-type: alert' \
-    -H 'apns-priority: 10' "$@" "$url"
+    -H 'apns-priority: 10' "${extra_headers[@]}" "$@" "$url"
 }
+extra_headers=()
 
 # p50 / p99 / max of the per-request latencies (microseconds, column 3 of h2load's log).
 percentiles() {
@@ -59,12 +60,15 @@ percentiles() {
 if [ "$mode" = soak ]; then
   seconds=${2:-600}
   rate=${3:-2000}
+  # One collapse id: each push replaces the last, so the device holds one notification and what
+  # could grow is the endpoint's own memory (connections, streams, buffers), not the store.
+  extra_headers=(-H 'apns-collapse-id: soak')
   start_server --ephemeral
   h2 -n 2000 -c 2 -m 10 >/dev/null  # warm up
   out="Benchmarks/results/serve-soak.txt"
   {
     echo "# serve soak, $(date -u +%Y-%m-%dT%H:%M:%SZ), $(nproc) cores, commit $(git rev-parse --short HEAD)"
-    echo "# $seconds s at $rate pushes/s (h2load --rps over 4 clients), --ephemeral; RSS every 30 s"
+    echo "# $seconds s at $rate pushes/s (h2load --rps over 4 clients), --ephemeral, one apns-collapse-id; RSS every 30 s"
     echo "t=0s rss $(rss_kib) KiB"
   } | tee "$out"
   h2 -c 4 -m 10 --rps $((rate / 4)) -D "$seconds" >"$work/h2load.txt" 2>&1 &
