@@ -104,9 +104,7 @@ extension DeviceSimulator {
         reason = "action"
       }
     case .clearGroup(let key):
-      let members =
-        store.rankedGroups(includeHeld: true).first { $0.key == key }?.notifications ?? []
-      candidates = members.map(\.id)
+      candidates = store.notifications(in: key).map(\.id)
       bundles.insert(key.bundleID)
       reason = "cleared"
     case .clearAll:
