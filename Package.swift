@@ -21,6 +21,7 @@ let package = Package(
     .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     .package(url: "https://github.com/apple/swift-nio-http2", from: "1.46.0"),
+    .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
   ],
   targets: [
     .target(name: "PushWire"),
@@ -50,8 +51,12 @@ let package = Package(
       ]
     ),
     .target(name: "PushRuntime", dependencies: ["PushRender", "PushUI"]),
-    // Built-in action handlers (log, exec, http, open) and the registry: a shell target.
-    .target(name: "PushHandlers", dependencies: ["PushUI", "PushCore"]),
+    // Built-in action handlers (log, exec, http, open), service extensions (attach-media,
+    // decrypt, exec) and their registries: a shell target.
+    .target(
+      name: "PushHandlers",
+      dependencies: ["PushUI", "PushCore", .product(name: "Crypto", package: "swift-crypto")]
+    ),
     .executableTarget(
       name: "pushdeck",
       dependencies: [

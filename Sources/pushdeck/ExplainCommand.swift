@@ -65,7 +65,9 @@ struct ExplainCommand: ParsableCommand {
     for input in inputs {
       if input.lowercased().hasSuffix(".yaml") || input.lowercased().hasSuffix(".yml") {
         do throws(ScenarioError) {
-          let scenario = try loader.loadScenario(path: input, defaultProfile: baseProfile)
+          var scenario = try loader.loadScenario(path: input, defaultProfile: baseProfile)
+          scenario.timeline = ServiceExtensionRegistry(profile: scenario.profile).processBlocking(
+            scenario.timeline, profile: scenario.profile)
           let run = scenario.run()
           rejected = rejected || run.records.contains { $0.decision.disposition == .rejected }
           chunks.append(render(run.records, device: run.device, color: color))
@@ -111,6 +113,7 @@ struct ExplainCommand: ParsableCommand {
   /// from the start (never before the device's clock).
   static func play(_ records: [PushRecord], on profile: DeviceProfile) -> DeviceSimulator {
     var device = DeviceSimulator(profile: profile)
+    let extensions = ServiceExtensionRegistry(profile: profile)
     var payloadFiles: Int64 = 0
     for record in records {
       var at: SimInstant
@@ -123,6 +126,7 @@ struct ExplainCommand: ParsableCommand {
         at = device.now
       }
       if at < device.now { at = device.now }
+      let record = extensions.isEmpty ? record : extensions.processBlocking(record, profile: device.profile)
       device.apply(.push(record), at: at)
     }
     return device

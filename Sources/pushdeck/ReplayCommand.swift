@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import PushCore
+import PushHandlers
 import PushStore
 import PushWire
 
@@ -115,6 +116,8 @@ struct Replay {
   var dispositions: [Disposition: Int] = [:]
   var payloadFiles: Int64 = 0
   var origin = DemoScenario.start
+  /// The profile's service extensions, run on each push that has `mutable-content: 1`.
+  var extensions = ServiceExtensionRegistry()
   /// The first error that stopped the replay (a profile problem).
   private var ownFailure: String?
 
@@ -142,6 +145,7 @@ struct Replay {
       made.keepsRecords = false
       made.keepsPayloadDetails = false
       origin = made.now
+      extensions = ServiceExtensionRegistry(profile: profile)
       return made
     } catch {
       ownFailure = "\(error)"
@@ -169,6 +173,8 @@ struct Replay {
       at = current.now
     }
     if at < current.now { at = current.now }
+    // The app's service extension runs here, in the shell; the device reads its result.
+    let record = extensions.isEmpty ? record : extensions.processBlocking(record, profile: current.profile)
     let delivery =
       committer == nil
       ? current.apply(.push(record), at: at) : current.apply(.push(record), at: at, journalingInto: &batch)

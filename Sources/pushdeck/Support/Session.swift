@@ -1,5 +1,6 @@
 import ArgumentParser
 import PushCore
+import PushHandlers
 import PushScenario
 import PushUI
 
@@ -75,6 +76,16 @@ struct Session {
       let preset = try presetProfile(profileOption, start: profile.start)
       profile.isLocked = preset.isLocked
       profile.activeFocusID = preset.activeFocusID
+    }
+    // Service extensions run before the front end starts, in the shell; the device reads
+    // each push's result when it arrives (docs/DECISIONS.md, Service extensions).
+    let extensions = ServiceExtensionRegistry(profile: profile)
+    if !extensions.isEmpty {
+      entries = entries.map { entry in
+        guard case .device(.push(let record, let sender)) = entry.event else { return entry }
+        return TimelineEntry(
+          at: entry.at, event: .device(.push(extensions.processBlocking(record, profile: profile), sender: sender)))
+      }
     }
     return Session(state: AppState(device: DeviceSimulator(profile: profile), timeline: entries))
   }
