@@ -331,3 +331,75 @@ func entry(_ serviceExtension: any ServiceExtension, budget: Double) -> ServiceE
     #expect(result.notes.count == 1 && result.notes[0].contains("only file://, http:// and https:// URLs"))
   }
 }
+
+/// A loopback server that serves one directory's files over HTTP GET.
+final class FileServer {
+  let process = Process()
+  let port: Int
+
+  init(serving directory: String) throws {
+    let script = directory + "/serve.py"
+    try """
+    import http.server, functools, os, sys
+    H = functools.partial(http.server.SimpleHTTPRequestHandler, directory=sys.argv[1])
+    H.log_message = lambda *a: None
+    s = http.server.HTTPServer(('127.0.0.1', 0), H)
+    open(sys.argv[1] + '/port.tmp', 'w').write(str(s.server_port))
+    os.rename(sys.argv[1] + '/port.tmp', sys.argv[1] + '/port')
+    s.serve_forever()
+    """.write(toFile: script, atomically: true, encoding: .utf8)
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["python3", script, directory]
+    try process.run()
+    var found: Int?
+    for _ in 0..<200 {
+      if let text = try? String(contentsOfFile: directory + "/port", encoding: .utf8), let value = Int(text) {
+        found = value
+        break
+      }
+      usleep(25_000)
+    }
+    guard let found else {
+      kill(process.processIdentifier, SIGKILL)
+      throw CocoaError(.fileNoSuchFile)
+    }
+    port = found
+  }
+
+  deinit {
+    kill(process.processIdentifier, SIGKILL)
+    process.waitUntilExit()
+  }
+}
+
+@Suite(.serialized) struct AttachMediaDownloadTests {
+  @Test func httpURLsAreDownloadedThenChecked() async throws {
+    let served = try scratchDirectory("served")
+    let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Array(repeating: 0, count: 56)
+    FileManager.default.createFile(atPath: served + "/photo.png", contents: Data(png))
+    FileManager.default.createFile(atPath: served + "/page.html", contents: Data("<html>".utf8))
+    let server = try FileServer(serving: served)
+    let downloads = try scratchDirectory("downloads")
+    let base = "http://127.0.0.1:\(server.port)"
+    let userInfo = JSONValue.object([
+      JSONMember(
+        key: "media",
+        value: .array([
+          .string(base + "/photo.png"), .string(base + "/page.html"), .string(base + "/missing.png"),
+        ]))
+    ])
+    let result = await ServiceExtensionRegistry.run(
+      ServiceExtensionRegistry.Entry(
+        name: "attach-media", budgetSeconds: 120,
+        serviceExtension: AttachMediaExtension(keys: ["media"], directory: downloads)),
+      request: extensionRequest(userInfo: userInfo))
+    #expect(result.outcome == .modified)
+    let attached = try #require(result.content?.attachments.first)
+    #expect(result.content?.attachments.count == 1)
+    #expect(attached.identifier == "media-1" && attached.type == "png" && attached.byteCount == 64)
+    #expect(attached.path.hasPrefix(downloads + "/") && attached.path.hasSuffix(".png"))
+    #expect(result.refusedAttachments.count == 1 && result.refusedAttachments[0].contains(#""media-2""#))
+    #expect(result.refusedAttachments[0].contains("(attachmentUnrecognizedType, 101)"))
+    #expect(result.notes.count == 1 && result.notes[0].contains("missing.png: HTTP 404"))
+  }
+}
