@@ -31,11 +31,23 @@ struct DetailView {
       lines += TextLayout.wrap(body, toColumns: inner).map { ($0, .cardBody) }
     }
     if lines.isEmpty { lines.append(("Notification", .cardBody)) }
-    let attachments = notification.customKeys.filter {
-      $0.key.lowercased().contains("attachment") || $0.key == "image-url"
+    for attachment in notification.attachments {
+      lines.append((TextLayout.truncate(Self.chip(attachment), toColumns: inner), .cardMeta))
     }
-    for member in attachments {
-      lines.append((TextLayout.truncate("📎 \(member.key): \(member.value.compactText)", toColumns: inner), .cardMeta))
+    // Space is not limited here: up to 10 of the category's actions, in order.
+    let actions = state.actions(for: id, space: .unlimited)
+    if !actions.isEmpty {
+      var row = ""
+      for action in actions {
+        let chip = "[ \(action.title) ]"
+        if !row.isEmpty, DisplayWidth.columns(of: row + " " + chip) > inner {
+          lines.append((row, .actionButton))
+          row = ""
+        }
+        row += (row.isEmpty ? "" : " ") + chip
+      }
+      lines.append(("", .cardBody))
+      lines.append((TextLayout.truncate(row, toColumns: inner), .actionButton))
     }
     let received = CivilTime(notification.receivedAt, utcOffsetSeconds: state.device.profile.utcOffsetSeconds).clock
     var meta = "Received \(received)"
@@ -55,5 +67,25 @@ struct DetailView {
       grid.write(
         text, at: Point(column: left + 2, row: rect.row + 1 + index), style: theme[role], role: role, maxColumns: inner)
     }
+  }
+
+  /// A labelled chip for an attachment: `🖼 image-url · PNG image · 12 KB`, `🔊 … audio`, `🎬 … movie`.
+  static func chip(_ attachment: NotificationAttachment) -> String {
+    let glyph =
+      switch attachment.kind {
+      case .image: "🖼"
+      case .audio: "🔊"
+      case .movie: "🎬"
+      }
+    return
+      "\(glyph) \(attachment.identifier) · \(attachment.type.uppercased()) \(attachment.kind.rawValue) · \(Self.size(attachment.byteCount))"
+  }
+
+  /// `812 bytes`, `12 KB`, `3.4 MB`.
+  static func size(_ bytes: Int) -> String {
+    if bytes < 1024 { return "\(bytes) bytes" }
+    if bytes < 1024 * 1024 { return "\(bytes / 1024) KB" }
+    let tenths = bytes * 10 / (1024 * 1024)
+    return "\(tenths / 10).\(tenths % 10) MB"
   }
 }
