@@ -39,6 +39,10 @@ let package = Package(
       providers: [.apt(["libncursesw5-dev"])]
     ),
     .target(name: "PushTerminal", dependencies: ["PushRender", "CNCursesW"]),
+    // PNG and JPEG decoding for attachment thumbnails: C shims with setjmp error handlers.
+    .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+    .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg-dev"])]),
+    .target(name: "PushMedia", dependencies: ["PushWire", "CPNG", "CJPEG"]),
     // The APNs-compatible HTTP/2 endpoint (h2c for now): a shell target on swift-nio.
     .target(
       name: "PushServer",
@@ -61,7 +65,7 @@ let package = Package(
       name: "pushdeck",
       dependencies: [
         "PushWire", "PushCore", "PushUI", "PushRender", "PushTerminal", "PushRuntime", "PushScenario", "PushStore",
-        "PushHandlers", "PushServer",
+        "PushHandlers", "PushServer", "PushMedia",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -78,6 +82,8 @@ let package = Package(
     .testTarget(name: "PushServerTests", dependencies: ["PushServer", "PushTestSupport"]),
     .testTarget(name: "PushHandlersTests", dependencies: ["PushHandlers", "PushTestSupport"]),
     .testTarget(name: "PushTerminalTests", dependencies: ["PushTerminal", "PushTestSupport"]),
+    .testTarget(
+      name: "PushMediaTests", dependencies: ["PushMedia", "PushRender", "PushUI", "PushCore"], exclude: ["Fixtures"]),
     .testTarget(
       name: "PushdeckCLITests", dependencies: ["pushdeck", "PushHandlers", "PushServer", "PushTestSupport"],
       exclude: ["Goldens"]),

@@ -85,6 +85,8 @@ public struct ServiceExtensionRegistry: Sendable {
 
   /// The extensions by bundle id.
   public private(set) var entries: [String: Entry] = [:]
+  /// Applied to each accepted attachment (the app layer makes image thumbnails here).
+  public var decorateAttachment: (@Sendable (NotificationAttachment) -> NotificationAttachment)?
 
   /// Creates an empty registry.
   public init() {}
@@ -143,7 +145,8 @@ public struct ServiceExtensionRegistry: Sendable {
   /// - A thrown error or nil shows the original content.
   /// Attachments in the content are then checked (``AttachmentCheck``); refused ones are dropped.
   public static func run(
-    _ entry: Entry, request: ServiceExtensionRequest
+    _ entry: Entry, request: ServiceExtensionRequest,
+    decorate: (@Sendable (NotificationAttachment) -> NotificationAttachment)? = nil
   ) async -> ServiceExtensionResult {
     enum Ending: Sendable {
       case returned(NotificationContent?)
@@ -183,7 +186,7 @@ public struct ServiceExtensionRegistry: Sendable {
     result.notes = bestAttempt.notes
     if var content = result.content {
       let (accepted, refused) = AttachmentCheck.check(content.attachments)
-      content.attachments = accepted
+      content.attachments = decorate.map { accepted.map($0) } ?? accepted
       result.refusedAttachments = refused
       result.content = content
     }
@@ -212,7 +215,7 @@ public struct ServiceExtensionRegistry: Sendable {
       let request = Self.request(for: record, app: app, budgetSeconds: entry.budgetSeconds)
     else { return record }
     var record = record
-    record.serviceExtension = await Self.run(entry, request: request)
+    record.serviceExtension = await Self.run(entry, request: request, decorate: decorateAttachment)
     return record
   }
 

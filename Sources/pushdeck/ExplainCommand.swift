@@ -69,7 +69,7 @@ struct ExplainCommand: ParsableCommand {
       if input.lowercased().hasSuffix(".yaml") || input.lowercased().hasSuffix(".yml") {
         do throws(ScenarioError) {
           var scenario = try loader.loadScenario(path: input, defaultProfile: baseProfile)
-          scenario.timeline = ServiceExtensionRegistry(profile: scenario.profile).processBlocking(
+          scenario.timeline = ServiceExtensionRegistry.withThumbnails(profile: scenario.profile).processBlocking(
             scenario.timeline, profile: scenario.profile)
           let run = scenario.run()
           rejected = rejected || run.records.contains { $0.decision.disposition == .rejected }
@@ -117,7 +117,7 @@ struct ExplainCommand: ParsableCommand {
   /// from the start (never before the device's clock).
   static func play(_ records: [PushRecord], on profile: DeviceProfile) -> DeviceSimulator {
     var device = DeviceSimulator(profile: profile)
-    let extensions = ServiceExtensionRegistry(profile: profile)
+    let extensions = ServiceExtensionRegistry.withThumbnails(profile: profile)
     var payloadFiles: Int64 = 0
     for record in records {
       var at: SimInstant

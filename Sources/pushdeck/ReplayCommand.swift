@@ -145,7 +145,7 @@ struct Replay {
       made.keepsRecords = false
       made.keepsPayloadDetails = false
       origin = made.now
-      extensions = ServiceExtensionRegistry(profile: profile)
+      extensions = ServiceExtensionRegistry.withThumbnails(profile: profile)
       return made
     } catch {
       ownFailure = "\(error)"

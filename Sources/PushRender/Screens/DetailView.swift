@@ -31,8 +31,20 @@ struct DetailView {
       lines += TextLayout.wrap(body, toColumns: inner).map { ($0, .cardBody) }
     }
     if lines.isEmpty { lines.append(("Notification", .cardBody)) }
+    // Images are drawn as half-block thumbnails under their chip; rows are kept for them here.
+    var thumbnails: [(line: Int, image: ImageThumbnail, size: Size)] = []
+    let thumbnailRows = max(2, min(10, grid.height - 14))
     for attachment in notification.attachments {
       lines.append((TextLayout.truncate(Self.chip(attachment), toColumns: inner), .cardMeta))
+      if let image = attachment.thumbnail {
+        let size = ThumbnailView.size(of: image, maxColumns: min(inner, 32), maxRows: thumbnailRows)
+        thumbnails.append((lines.count, image, size))
+        lines += Array(repeating: ("", .cardBody), count: size.rows)
+      } else if let problem = attachment.thumbnailProblem {
+        lines += TextLayout.wrap("Cannot show the image: \(problem)", toColumns: inner, maxLines: 2).map {
+          ($0, .cardMeta)
+        }
+      }
     }
     // Space is not limited here: up to 10 of the category's actions, in order.
     let actions = state.actions(for: id, space: .unlimited)
@@ -67,13 +79,19 @@ struct DetailView {
       grid.write(
         text, at: Point(column: left + 2, row: rect.row + 1 + index), style: theme[role], role: role, maxColumns: inner)
     }
+    let shownLines = lines.count - (lines.last?.0 == "…" ? 1 : 0)
+    for thumbnail in thumbnails where thumbnail.line + thumbnail.size.rows <= shownLines {
+      ThumbnailView.draw(
+        thumbnail.image, into: &grid, at: Point(column: left + 2, row: rect.row + 1 + thumbnail.line),
+        size: thumbnail.size)
+    }
   }
 
-  /// A labelled chip for an attachment: `🖼 image-url · PNG image · 12 KB`, `🔊 … audio`, `🎬 … movie`.
+  /// A labelled chip for an attachment: `📷 image-url · PNG image · 12 KB`, `🔊 … audio`, `🎬 … movie`.
   static func chip(_ attachment: NotificationAttachment) -> String {
     let glyph =
       switch attachment.kind {
-      case .image: "🖼"
+      case .image: "📷"
       case .audio: "🔊"
       case .movie: "🎬"
       }

@@ -1,3 +1,27 @@
+/// A small decoded image: 8-bit RGB pixels, row by row, top to bottom.
+public struct ImageThumbnail: Equatable, Hashable, Sendable {
+  public var width: Int
+  public var height: Int
+  /// `width * height * 3` bytes.
+  public var rgb: [UInt8]
+
+  /// Creates a thumbnail; `rgb` must hold `width * height * 3` bytes.
+  public init(width: Int, height: Int, rgb: [UInt8]) {
+    precondition(width >= 0 && height >= 0 && rgb.count == width * height * 3, "thumbnail size and pixels disagree")
+    self.width = width
+    self.height = height
+    self.rgb = rgb
+  }
+
+  /// The pixel at a column and row, clamped to the image.
+  public func pixel(_ x: Int, _ y: Int) -> (red: UInt8, green: UInt8, blue: UInt8) {
+    let column = min(max(x, 0), width - 1)
+    let row = min(max(y, 0), height - 1)
+    let offset = (row * width + column) * 3
+    return (rgb[offset], rgb[offset + 1], rgb[offset + 2])
+  }
+}
+
 /// A file a notification carries (`UNNotificationAttachment`): added by a service extension and
 /// accepted by the device's checks of type and size.
 public struct NotificationAttachment: Equatable, Hashable, Sendable {
@@ -25,14 +49,23 @@ public struct NotificationAttachment: Equatable, Hashable, Sendable {
   public var type: String
   /// The file's size in bytes.
   public var byteCount: Int
+  /// For an image the shell could decode: a small copy to draw (see ``ImageThumbnail``).
+  public var thumbnail: ImageThumbnail?
+  /// Why the image could not be decoded, when it could not.
+  public var thumbnailProblem: String?
 
   /// Creates an attachment.
-  public init(identifier: String, path: String, kind: Kind, type: String, byteCount: Int) {
+  public init(
+    identifier: String, path: String, kind: Kind, type: String, byteCount: Int, thumbnail: ImageThumbnail? = nil,
+    thumbnailProblem: String? = nil
+  ) {
     self.identifier = identifier
     self.path = path
     self.kind = kind
     self.type = type
     self.byteCount = byteCount
+    self.thumbnail = thumbnail
+    self.thumbnailProblem = thumbnailProblem
   }
 
   /// Its JSON form in content JSON: `{"identifier", "url", "type", "kind", "size"}`.

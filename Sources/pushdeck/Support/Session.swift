@@ -79,7 +79,7 @@ struct Session {
     }
     // Service extensions run before the front end starts, in the shell; the device reads
     // each push's result when it arrives (docs/DECISIONS.md, Service extensions).
-    let extensions = ServiceExtensionRegistry(profile: profile)
+    let extensions = ServiceExtensionRegistry.withThumbnails(profile: profile)
     if !extensions.isEmpty {
       entries = entries.map { entry in
         guard case .device(.push(let record, let sender)) = entry.event else { return entry }
