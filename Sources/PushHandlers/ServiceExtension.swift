@@ -222,9 +222,7 @@ public struct ServiceExtensionRegistry: Sendable {
   /// ``process(_:profile:)`` for callers outside Swift concurrency (the commands' main
   /// threads): waits on a semaphore while the extension runs on the pool.
   public func processBlocking(_ record: PushRecord, profile: DeviceProfile) -> PushRecord {
-    guard let bundleID = record.bundleID, entries[bundleID] != nil, record.payload?.aps.mutableContent == true else {
-      return record
-    }
+    guard mayRun(for: record) else { return record }
     let box = Mutex<PushRecord?>(nil)
     let done = DispatchSemaphore(value: 0)
     let registry = self
@@ -237,14 +235,57 @@ public struct ServiceExtensionRegistry: Sendable {
     return box.withLock { $0 } ?? record
   }
 
-  /// A scenario's timeline with every push's extension run (``processBlocking(_:profile:)``).
-  public func processBlocking(_ timeline: [TimedEvent], profile: DeviceProfile) -> [TimedEvent] {
-    guard !isEmpty else { return timeline }
-    return timeline.map { timed in
-      guard case .device(.push(let record, let sender)) = timed.event else { return timed }
-      var processed = timed
-      processed.event = .device(.push(processBlocking(record, profile: profile), sender: sender))
+  /// Whether a push may need its app's extension (cheap: no decoding).
+  func mayRun(for record: PushRecord) -> Bool {
+    guard let bundleID = record.bundleID else { return false }
+    return entries[bundleID] != nil && record.payload?.aps.mutableContent == true
+  }
+
+  /// Every push with its app's extension run, the extensions running side by side (a timeline
+  /// of slow extensions takes about the slowest one's time, not their sum); order is kept.
+  public func processAll(_ records: [PushRecord], profile: DeviceProfile) async -> [PushRecord] {
+    await withTaskGroup(of: (Int, PushRecord).self) { group in
+      for (index, record) in records.enumerated() where mayRun(for: record) {
+        group.addTask { (index, await self.process(record, profile: profile)) }
+      }
+      var processed = records
+      for await (index, record) in group { processed[index] = record }
       return processed
     }
+  }
+
+  /// ``processAll(_:profile:)`` for callers outside Swift concurrency.
+  public func processAllBlocking(_ records: [PushRecord], profile: DeviceProfile) -> [PushRecord] {
+    guard records.contains(where: mayRun) else { return records }
+    let box = Mutex<[PushRecord]?>(nil)
+    let done = DispatchSemaphore(value: 0)
+    let registry = self
+    Task.detached {
+      let processed = await registry.processAll(records, profile: profile)
+      box.withLock { $0 = processed }
+      done.signal()
+    }
+    done.wait()
+    return box.withLock { $0 } ?? records
+  }
+
+  /// A scenario's timeline with every push's extension run (``processAllBlocking(_:profile:)``).
+  public func processBlocking(_ timeline: [TimedEvent], profile: DeviceProfile) -> [TimedEvent] {
+    guard !isEmpty else { return timeline }
+    var slots: [Int] = []
+    var records: [PushRecord] = []
+    for (index, timed) in timeline.enumerated() {
+      if case .device(.push(let record, _)) = timed.event {
+        slots.append(index)
+        records.append(record)
+      }
+    }
+    var processed = timeline
+    for (slot, record) in zip(slots, processAllBlocking(records, profile: profile)) {
+      if case .device(.push(_, let sender)) = processed[slot].event {
+        processed[slot].event = .device(.push(record, sender: sender))
+      }
+    }
+    return processed
   }
 }

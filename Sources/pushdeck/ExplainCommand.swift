@@ -118,6 +118,7 @@ struct ExplainCommand: ParsableCommand {
   static func play(_ records: [PushRecord], on profile: DeviceProfile) -> DeviceSimulator {
     var device = DeviceSimulator(profile: profile)
     let extensions = ServiceExtensionRegistry.withThumbnails(profile: profile)
+    let records = extensions.isEmpty ? records : extensions.processAllBlocking(records, profile: profile)
     var payloadFiles: Int64 = 0
     for record in records {
       var at: SimInstant
@@ -130,7 +131,6 @@ struct ExplainCommand: ParsableCommand {
         at = device.now
       }
       if at < device.now { at = device.now }
-      let record = extensions.isEmpty ? record : extensions.processBlocking(record, profile: device.profile)
       device.apply(.push(record), at: at)
     }
     return device

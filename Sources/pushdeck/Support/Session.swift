@@ -81,10 +81,14 @@ struct Session {
     // each push's result when it arrives (docs/DECISIONS.md, Service extensions).
     let extensions = ServiceExtensionRegistry.withThumbnails(profile: profile)
     if !extensions.isEmpty {
-      entries = entries.map { entry in
-        guard case .device(.push(let record, let sender)) = entry.event else { return entry }
-        return TimelineEntry(
-          at: entry.at, event: .device(.push(extensions.processBlocking(record, profile: profile), sender: sender)))
+      let pushes: [(slot: Int, record: PushRecord, sender: String?)] = entries.indices.compactMap { slot in
+        guard case .device(.push(let record, let sender)) = entries[slot].event else { return nil }
+        return (slot, record, sender)
+      }
+      let processed = extensions.processAllBlocking(pushes.map(\.record), profile: profile)
+      for (push, record) in zip(pushes, processed) {
+        entries[push.slot] = TimelineEntry(
+          at: entries[push.slot].at, event: .device(.push(record, sender: push.sender)))
       }
     }
     return Session(state: AppState(device: DeviceSimulator(profile: profile), timeline: entries))
