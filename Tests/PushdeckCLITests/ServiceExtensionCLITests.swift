@@ -39,4 +39,46 @@ struct ServiceExtensionCLITests {
     #expect(output.standardOutput.contains("Breaking story (summary still loading)"))
     #expect(!output.standardOutput.contains("New message"))
   }
+
+  /// A profile with the example's decrypt extension and one capture line sealed with its key.
+  func captureAndProfile() throws -> (directory: String, profile: String, capture: String) {
+    let directory = NSTemporaryDirectory() + "pushdeck-nse-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    try """
+    apps:
+      - bundle: com.example.signal
+        serviceExtension: {type: decrypt, key: "XhUiBTQ1y5k74Ov9O3IRQ8DIGpSROF58V9IzgcZR5gI="}
+    """.write(toFile: directory + "/profile.yaml", atomically: true, encoding: .utf8)
+    let sealed =
+      "AAECAwQFBgcICQoLDnPax4ZSpVo0xDLTEI8edqUTOZw/wB7EW+LKIVEsJ/GdVypuAQpvShKZ8mO9zo2suVfpEUpGCaHRqdBMnZDyG1VU9jUgkKZBgQ=="
+    try """
+    {"at": 1795426860, "bundle": "com.example.signal", "payload": {"aps": {"alert": {"title": "Whisper", "body": "New message"}, "mutable-content": 1}, "encrypted": "\(sealed)"}}
+
+    """.write(toFile: directory + "/capture.jsonl", atomically: true, encoding: .utf8)
+    return (directory, directory + "/profile.yaml", directory + "/capture.jsonl")
+  }
+
+  @Test func capturesPlayedOnAProfileGoThroughTheExtension() throws {
+    let files = try captureAndProfile()
+    let output = try PushdeckProcess.run(["explain", "--format", "json", "--profile", files.profile, files.capture])
+    #expect(output.status == 0, "\(output.standardError)")
+    #expect(output.standardOutput.contains(#""title":"Ana Sousa""#))
+    #expect(output.standardOutput.contains("serviceExtensionModified"))
+  }
+
+  @Test func replayJournalsTheModifiedContent() throws {
+    let files = try captureAndProfile()
+    let state = files.directory + "/state.sqlite"
+    let output = try PushdeckProcess.run(["replay", "--profile", files.profile, "--state", state, files.capture])
+    #expect(output.status == 0, "\(output.standardError)")
+    let query = try runSubprocess(
+      "/usr/bin/env",
+      [
+        "python3", "-c",
+        "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute('select title, body from delivery').fetchall())",
+        state,
+      ],
+      captureOutput: true)
+    #expect(query.output.contains("Ana Sousa") && query.output.contains("The door code is 4711"), "\(query.output)")
+  }
 }
