@@ -176,5 +176,10 @@ func scratch(_ name: String) throws -> String {
     )
     #expect(
       blocks.suffix(4).allSatisfy { $0.style.foreground == .indexed256(21) && $0.style.background == .indexed256(21) })
+    _ = reduce(into: &state, .command(.toggleInspector))
+    let inspected = render(state, size: Size(columns: 120, rows: 40), theme: .builtInDefault).textDump()
+    #expect(inspected.contains("Attachments"))
+    #expect(inspected.contains("thumbnail 4×4 px"))
+    #expect(inspected.contains("cannot show the image: PNG: the file ends early"))
   }
 }
