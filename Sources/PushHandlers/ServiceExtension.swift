@@ -223,16 +223,8 @@ public struct ServiceExtensionRegistry: Sendable {
   /// threads): waits on a semaphore while the extension runs on the pool.
   public func processBlocking(_ record: PushRecord, profile: DeviceProfile) -> PushRecord {
     guard mayRun(for: record) else { return record }
-    let box = Mutex<PushRecord?>(nil)
-    let done = DispatchSemaphore(value: 0)
     let registry = self
-    Task.detached {
-      let processed = await registry.process(record, profile: profile)
-      box.withLock { $0 = processed }
-      done.signal()
-    }
-    done.wait()
-    return box.withLock { $0 } ?? record
+    return waitFor { await registry.process(record, profile: profile) }
   }
 
   /// Whether a push may need its app's extension (cheap: no decoding).
@@ -257,16 +249,8 @@ public struct ServiceExtensionRegistry: Sendable {
   /// ``processAll(_:profile:)`` for callers outside Swift concurrency.
   public func processAllBlocking(_ records: [PushRecord], profile: DeviceProfile) -> [PushRecord] {
     guard records.contains(where: mayRun) else { return records }
-    let box = Mutex<[PushRecord]?>(nil)
-    let done = DispatchSemaphore(value: 0)
     let registry = self
-    Task.detached {
-      let processed = await registry.processAll(records, profile: profile)
-      box.withLock { $0 = processed }
-      done.signal()
-    }
-    done.wait()
-    return box.withLock { $0 } ?? records
+    return waitFor { await registry.processAll(records, profile: profile) }
   }
 
   /// A scenario's timeline with every push's extension run (``processAllBlocking(_:profile:)``).
@@ -288,4 +272,19 @@ public struct ServiceExtensionRegistry: Sendable {
     }
     return processed
   }
+}
+
+/// Runs async work to the end from synchronous code outside Swift concurrency (a command's
+/// main thread, a Dispatch queue): the work runs on the pool while this thread waits. Never call
+/// it from a task, which would hold a pool thread.
+public func waitFor<Value: Sendable>(_ work: @escaping @Sendable () async -> Value) -> Value {
+  let box = Mutex<Value?>(nil)
+  let done = DispatchSemaphore(value: 0)
+  Task.detached {
+    let value = await work()
+    box.withLock { $0 = value }
+    done.signal()
+  }
+  done.wait()
+  return box.withLock { $0 }!
 }

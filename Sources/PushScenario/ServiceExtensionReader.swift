@@ -57,18 +57,7 @@ extension ProfileReader {
       kind = .decrypt(key: Array(data), payloadKey: payloadKey, placeholder: placeholder)
     default:
       let argvValue = try map.required("argv", "the program and its arguments as a list, such as [./nse.py]")
-      guard case .sequence = argvValue.node else {
-        throw argvValue.error(
-          "expected a list such as [./nse.py, --verbose], got \(argvValue.described); programs run without a shell, so give each argument separately"
-        )
-      }
-      var argv: [String] = []
-      for item in try argvValue.list() { argv.append(try item.string()) }
-      guard let program = argv.first, !program.isEmpty else {
-        throw argvValue.error("expected at least the program to run")
-      }
-      if program.contains("/") { argv[0] = ScenarioFiles.join(directory, program) }
-      kind = .exec(argv: argv)
+      kind = .exec(argv: try argv(argvValue, example: "./nse.py"))
     }
     return ServiceExtensionConfig(kind: kind, budgetSeconds: budget)
   }

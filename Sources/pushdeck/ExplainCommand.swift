@@ -1,10 +1,8 @@
 import ArgumentParser
-import Dispatch
 import PushCore
 import PushHandlers
 import PushScenario
 import PushUI
-import Synchronization
 
 /// `pushdeck explain`: what a device does with each push, and why.
 struct ExplainCommand: ParsableCommand {
@@ -450,17 +448,4 @@ struct HandlerRun {
 
   /// `succeeded: Shop: order 1234 cancelled`.
   var outcomeText: String { outcomeName + (message.map { ": " + $0 } ?? "") }
-}
-
-/// Runs async work to the end from synchronous code on a thread outside Swift concurrency.
-func waitFor<Value: Sendable>(_ work: @escaping @Sendable () async -> Value) -> Value {
-  let box = Mutex<Value?>(nil)
-  let done = DispatchSemaphore(value: 0)
-  Task.detached {
-    let value = await work()
-    box.withLock { $0 = value }
-    done.signal()
-  }
-  done.wait()
-  return box.withLock { $0 }!
 }

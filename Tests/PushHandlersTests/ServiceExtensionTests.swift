@@ -348,22 +348,7 @@ final class FileServer {
     os.rename(sys.argv[1] + '/port.tmp', sys.argv[1] + '/port')
     s.serve_forever()
     """.write(toFile: script, atomically: true, encoding: .utf8)
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3", script, directory]
-    try process.run()
-    var found: Int?
-    for _ in 0..<200 {
-      if let text = try? String(contentsOfFile: directory + "/port", encoding: .utf8), let value = Int(text) {
-        found = value
-        break
-      }
-      usleep(25_000)
-    }
-    guard let found else {
-      kill(process.processIdentifier, SIGKILL)
-      throw CocoaError(.fileNoSuchFile)
-    }
-    port = found
+    port = try launchLoopbackScript(process, script: script, directory: directory)
   }
 
   deinit {
