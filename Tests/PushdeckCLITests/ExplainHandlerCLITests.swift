@@ -6,7 +6,7 @@ import Testing
 /// and reports how they ended.
 @Suite(.enabled(if: PushdeckProcess.binary != nil, "the pushdeck binary was not built"))
 struct ExplainHandlerCLITests {
-  @Test func theHandlerFieldListsRoutesAndWhatRan() throws {
+  @Test func theHandlerFieldListsRoutesAndWhatRan() async throws {
     let directory =
       NSTemporaryDirectory() + "pushdeck-explain-handlers-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -31,7 +31,7 @@ struct ExplainHandlerCLITests {
         action: {notification: 1, id: CANCEL}
       - open: 2
     """.write(toFile: scenario, atomically: true, encoding: .utf8)
-    let output = try PushdeckProcess.run(["explain", "--format", "json", scenario])
+    let output = try await pushdeckOffPool(["explain", "--format", "json", scenario])
     #expect(output.status == 0, "\(output.standardError)")
     let objects = try output.standardOutput.split(separator: "\n").map {
       try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
@@ -56,7 +56,7 @@ struct ExplainHandlerCLITests {
       log.contains(#""notification":2"#) && log.contains(#""action":"com.apple.UNNotificationDefaultActionIdentifier""#)
     )
 
-    let text = try PushdeckProcess.run(["explain", scenario])
+    let text = try await pushdeckOffPool(["explain", scenario])
     #expect(
       text.standardOutput.contains(
         "  Handled: CANCEL → exec printf \"order cancelled\" (timeout 5 s): succeeded: Shop: order cancelled"))

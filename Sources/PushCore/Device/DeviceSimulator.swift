@@ -180,6 +180,11 @@ public struct DeviceSimulator: Sendable {
     liveActivities = restored.liveActivities
     nextID = max(restored.nextNotificationID, (restored.notifications.map(\.id.rawValue).max() ?? 0) + 1, 1)
     earlierDeliveries = restored.deliveryCount
+    let hourAgo = now - .hours(1)
+    for (bundleID, times) in restored.silentPushes {
+      let recent = times.filter { $0 > hourAgo }
+      if !recent.isEmpty { silentHistory[bundleID] = recent }
+    }
   }
 
   /// The Focus that is on.
