@@ -31,7 +31,7 @@ struct ExplainHandlerCLITests {
         action: {notification: 1, id: CANCEL}
       - open: 2
     """.write(toFile: scenario, atomically: true, encoding: .utf8)
-    let output = try await pushdeckOffPool(["explain", "--format", "json", scenario])
+    let output = try await PushdeckProcess.runOffPool(["explain", "--format", "json", scenario])
     #expect(output.status == 0, "\(output.standardError)")
     let objects = try output.standardOutput.split(separator: "\n").map {
       try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
@@ -56,7 +56,7 @@ struct ExplainHandlerCLITests {
       log.contains(#""notification":2"#) && log.contains(#""action":"com.apple.UNNotificationDefaultActionIdentifier""#)
     )
 
-    let text = try await pushdeckOffPool(["explain", scenario])
+    let text = try await PushdeckProcess.runOffPool(["explain", scenario])
     #expect(
       text.standardOutput.contains(
         "  Handled: CANCEL → exec printf \"order cancelled\" (timeout 5 s): succeeded: Shop: order cancelled"))

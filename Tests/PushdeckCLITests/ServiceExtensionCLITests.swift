@@ -2,14 +2,6 @@ import Foundation
 import PushTestSupport
 import Testing
 
-/// Runs pushdeck on a thread of its own, so waiting for it holds no thread of the concurrency
-/// pool (other tests' deadlines need one).
-func pushdeckOffPool(_ arguments: [String], directory: URL? = nil) async throws -> PushdeckProcess.Output {
-  try await withCheckedThrowingContinuation { continuation in
-    Thread { continuation.resume(with: Result { try PushdeckProcess.run(arguments, directory: directory) }) }.start()
-  }
-}
-
 /// Service extensions change what `explain` reports and what `render` draws.
 @Suite(.enabled(if: PushdeckProcess.binary != nil, "the pushdeck binary was not built"))
 struct ServiceExtensionCLITests {
@@ -17,7 +9,8 @@ struct ServiceExtensionCLITests {
   static let scenario = "Examples/service-extensions/scenario.yaml"
 
   @Test func explainReportsEachExtensionsOutcomeAndTheContentItChose() async throws {
-    let output = try await pushdeckOffPool(["explain", "--format", "json", Self.scenario], directory: Self.root)
+    let output = try await PushdeckProcess.runOffPool(
+      ["explain", "--format", "json", Self.scenario], directory: Self.root)
     #expect(output.status == 0, "\(output.standardError)")
     let objects = try output.standardOutput.split(separator: "\n").map {
       try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
@@ -39,7 +32,7 @@ struct ServiceExtensionCLITests {
   }
 
   @Test func renderDrawsTheModifiedContent() async throws {
-    let output = try await pushdeckOffPool(
+    let output = try await PushdeckProcess.runOffPool(
       ["render", "--screen", "center", "--size", "80x40", Self.scenario], directory: Self.root)
     #expect(output.status == 0, "\(output.standardError)")
     #expect(output.standardOutput.contains("🔒 Encrypted message"))
@@ -68,7 +61,9 @@ struct ServiceExtensionCLITests {
 
   @Test func capturesPlayedOnAProfileGoThroughTheExtension() async throws {
     let files = try captureAndProfile()
-    let output = try await pushdeckOffPool(["explain", "--format", "json", "--profile", files.profile, files.capture])
+    let output = try await PushdeckProcess.runOffPool([
+      "explain", "--format", "json", "--profile", files.profile, files.capture,
+    ])
     #expect(output.status == 0, "\(output.standardError)")
     #expect(output.standardOutput.contains(#""title":"Ana Sousa""#))
     #expect(output.standardOutput.contains("serviceExtensionModified"))
@@ -77,7 +72,9 @@ struct ServiceExtensionCLITests {
   @Test func replayJournalsTheModifiedContent() async throws {
     let files = try captureAndProfile()
     let state = files.directory + "/state.sqlite"
-    let output = try await pushdeckOffPool(["replay", "--profile", files.profile, "--state", state, files.capture])
+    let output = try await PushdeckProcess.runOffPool([
+      "replay", "--profile", files.profile, "--state", state, files.capture,
+    ])
     #expect(output.status == 0, "\(output.standardError)")
     let query = try runSubprocess(
       "/usr/bin/env",
