@@ -13,8 +13,9 @@ public struct ImageDecodeError: Error, Equatable, Sendable, CustomStringConverti
 /// system libraries) and makes the small thumbnails the front end draws. A bad file is an
 /// error value with libpng's or libjpeg's message, never a crash or an exit.
 public enum ImageDecoder {
-  /// The largest image side decoded (bigger images are refused before their pixels are allocated).
-  public static let maxSide = 8192
+  /// The largest PNG side decoded, and of a JPEG after libjpeg's scaling (bigger images are
+  /// refused before their pixels are allocated).
+  public static let maxSide = 4096
 
   /// Decodes PNG or JPEG bytes, chosen by their signature, to RGB.
   public static func decode(_ bytes: [UInt8]) -> Result<ImageThumbnail, ImageDecodeError> {
@@ -32,8 +33,9 @@ public enum ImageDecoder {
         isPNG
           ? pushdeck_png_decode_rgb(
             buffer.baseAddress, buffer.count, UInt32(maxSide), &pixels, &width, &height, text.baseAddress, text.count)
+          // libjpeg scales by up to 1/8 while decoding, so a JPEG may be 8 times larger.
           : pushdeck_jpeg_decode_rgb(
-            buffer.baseAddress, buffer.count, 64, UInt32(maxSide), &pixels, &width, &height, text.baseAddress,
+            buffer.baseAddress, buffer.count, 64, UInt32(maxSide * 8), &pixels, &width, &height, text.baseAddress,
             text.count)
       }
     }
