@@ -163,13 +163,14 @@ public struct ExecHandler: ActionHandler {
     var spawned: Int32 = 0
     // ETXTBSY: a script just written may still be open for writing in a child another thread
     // is forking; that passes in a moment.
-    for attempt in 0..<20 {
+    // Up to about 4 s in all: under load the other thread's child can take that long to exec.
+    for attempt in 0..<50 {
       spawned =
         argv[0].contains("/")
         ? posix_spawn(&pid, argv[0], &actions, &attributes, cArguments, cEnvironment)
         : posix_spawnp(&pid, argv[0], &actions, &attributes, cArguments, cEnvironment)
       guard spawned == ETXTBSY else { break }
-      usleep(UInt32(5_000 * (attempt + 1)))
+      usleep(UInt32(min(100_000, 5_000 * (attempt + 1))))
     }
     close(stdinPipe[0])
     close(stdoutPipe[1])
