@@ -21,6 +21,7 @@ let package = Package(
     .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     .package(url: "https://github.com/apple/swift-nio-http2", from: "1.46.0"),
+    .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
   ],
   targets: [
     .target(name: "PushWire"),
@@ -45,6 +46,10 @@ let package = Package(
       providers: [.apt(["libncursesw5-dev"])]
     ),
     .target(name: "PushTerminal", dependencies: ["PushRender", "CNCursesW"]),
+    // PNG and JPEG decoding for attachment thumbnails: C shims with setjmp error handlers.
+    .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+    .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg-dev"])]),
+    .target(name: "PushMedia", dependencies: ["PushWire", "CPNG", "CJPEG"]),
     // The APNs-compatible HTTP/2 endpoint (h2c for now): a shell target on swift-nio.
     .target(
       name: "PushServer",
@@ -57,13 +62,17 @@ let package = Package(
       ]
     ),
     .target(name: "PushRuntime", dependencies: ["PushRender", "PushUI"]),
-    // Built-in action handlers (log, exec, http, open) and the registry: a shell target.
-    .target(name: "PushHandlers", dependencies: ["PushUI", "PushCore"]),
+    // Built-in action handlers (log, exec, http, open), service extensions (attach-media,
+    // decrypt, exec) and their registries: a shell target.
+    .target(
+      name: "PushHandlers",
+      dependencies: ["PushUI", "PushCore", .product(name: "Crypto", package: "swift-crypto")]
+    ),
     .executableTarget(
       name: "pushdeck",
       dependencies: [
         "PushWire", "PushCore", "PushUI", "PushRender", "PushTerminal", "PushRuntime", "PushScenario", "PushStore",
-        "PushHandlers", "PushServer",
+        "PushHandlers", "PushServer", "PushMedia",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -80,6 +89,8 @@ let package = Package(
     .testTarget(name: "PushServerTests", dependencies: ["PushServer", "PushTestSupport"]),
     .testTarget(name: "PushHandlersTests", dependencies: ["PushHandlers", "PushTestSupport"]),
     .testTarget(name: "PushTerminalTests", dependencies: ["PushTerminal", "PushTestSupport"]),
+    .testTarget(
+      name: "PushMediaTests", dependencies: ["PushMedia", "PushRender", "PushUI", "PushCore"], exclude: ["Fixtures"]),
     .testTarget(
       name: "PushdeckCLITests",
       dependencies: ["pushdeck", "PushHandlers", "PushServer", "PushStore", "PushTestSupport"],

@@ -96,15 +96,20 @@ public struct ExecHandler: ActionHandler {
   }
 
   /// Runs a program to the end or the timeout on a thread of its own, so no task waits on it.
+  ///
+  /// `onOutput`, when given, is called on that thread with each chunk of standard output as it
+  /// arrives (a service extension reads its attempts this way).
   public static func run(
-    argv: [String], environment: [String: String], input: [UInt8], timeoutSeconds: Double
+    argv: [String], environment: [String: String], input: [UInt8], timeoutSeconds: Double,
+    onOutput: (@Sendable ([UInt8]) -> Void)? = nil
   ) async throws -> Result {
     try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Result, any Error>) in
       let thread = Thread {
         do {
           continuation.resume(
             returning: try runBlocking(
-              argv: argv, environment: environment, input: input, timeoutSeconds: timeoutSeconds))
+              argv: argv, environment: environment, input: input, timeoutSeconds: timeoutSeconds,
+              onOutput: onOutput))
         } catch {
           continuation.resume(throwing: error)
         }
@@ -117,7 +122,8 @@ public struct ExecHandler: ActionHandler {
   /// Spawns, feeds stdin, drains stdout and stderr with `poll`, and reaps — or kills the
   /// process group at the deadline.
   static func runBlocking(
-    argv: [String], environment: [String: String], input: [UInt8], timeoutSeconds: Double
+    argv: [String], environment: [String: String], input: [UInt8], timeoutSeconds: Double,
+    onOutput: (@Sendable ([UInt8]) -> Void)? = nil
   ) throws(SpawnError) -> Result {
     var stdinPipe: [Int32] = [-1, -1]
     var stdoutPipe: [Int32] = [-1, -1]
@@ -157,13 +163,14 @@ public struct ExecHandler: ActionHandler {
     var spawned: Int32 = 0
     // ETXTBSY: a script just written may still be open for writing in a child another thread
     // is forking; that passes in a moment.
-    for attempt in 0..<20 {
+    // Up to about 4 s in all: under load the other thread's child can take that long to exec.
+    for attempt in 0..<50 {
       spawned =
         argv[0].contains("/")
         ? posix_spawn(&pid, argv[0], &actions, &attributes, cArguments, cEnvironment)
         : posix_spawnp(&pid, argv[0], &actions, &attributes, cArguments, cEnvironment)
       guard spawned == ETXTBSY else { break }
-      usleep(UInt32(5_000 * (attempt + 1)))
+      usleep(UInt32(min(100_000, 5_000 * (attempt + 1))))
     }
     close(stdinPipe[0])
     close(stdoutPipe[1])
@@ -225,6 +232,7 @@ public struct ExecHandler: ActionHandler {
           let count = read(entry.fd, &buffer, buffer.count)
           if count > 0 {
             if collected[slot].count < cap { collected[slot] += buffer[0..<min(count, cap - collected[slot].count)] }
+            if slot == 0 { onOutput?(Array(buffer[0..<count])) }
           } else if count == 0 || (errno != EAGAIN && errno != EINTR) {
             close(entry.fd)
             readFDs[slot] = -1

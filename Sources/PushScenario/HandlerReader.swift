@@ -33,18 +33,7 @@ extension ProfileReader {
     case "exec":
       let argvValue = try map.required(
         "argv", "the program and its arguments as a list, such as [./cancel.sh, --order]")
-      guard case .sequence = argvValue.node else {
-        throw argvValue.error(
-          "expected a list such as [./cancel.sh, --verbose], got \(argvValue.described); programs run without a shell, so give each argument separately"
-        )
-      }
-      var argv: [String] = []
-      for item in try argvValue.list() { argv.append(try item.string()) }
-      guard let program = argv.first, !program.isEmpty else {
-        throw argvValue.error("expected at least the program to run")
-      }
-      if program.contains("/") { argv[0] = ScenarioFiles.join(directory, program) }
-      kind = .exec(argv: argv, timeoutSeconds: timeout)
+      kind = .exec(argv: try argv(argvValue, example: "./cancel.sh"), timeoutSeconds: timeout)
     case "http":
       let urlValue = try map.required("url", "the URL to POST responses to")
       let url = try urlValue.nonEmptyString("a URL")
@@ -65,5 +54,24 @@ extension ProfileReader {
     }
     return HandlerBinding(
       app: try pattern("app"), category: try pattern("category"), action: try pattern("action"), kind: kind)
+  }
+}
+
+extension ProfileReader {
+  /// Reads an `argv:` list (a program run without a shell); an `argv[0]` with a slash starts
+  /// from the profile's directory.
+  func argv(_ value: YAMLValue, example: String) throws(ScenarioError) -> [String] {
+    guard case .sequence = value.node else {
+      throw value.error(
+        "expected a list such as [\(example), --verbose], got \(value.described); programs run without a shell, so give each argument separately"
+      )
+    }
+    var argv: [String] = []
+    for item in try value.list() { argv.append(try item.string()) }
+    guard let program = argv.first, !program.isEmpty else {
+      throw value.error("expected at least the program to run")
+    }
+    if program.contains("/") { argv[0] = ScenarioFiles.join(directory, program) }
+    return argv
   }
 }

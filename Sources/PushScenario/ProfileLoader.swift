@@ -152,7 +152,10 @@ struct ProfileReader {
       }
     }
     if let localizations = map["localizations"] { app.localizations = try self.localizations(localizations) }
-    if let extensionFlag = map["serviceExtension"] { app.hasServiceExtension = try extensionFlag.bool() }
+    if let extensionValue = map["serviceExtension"] {
+      app.serviceExtension = try serviceExtension(extensionValue)
+      app.hasServiceExtension = app.serviceExtension != nil
+    }
     if let background = map["backgroundMode"] { app.backgroundRemoteNotifications = try background.bool() }
     if let entitlements = map["entitlements"] {
       app.criticalAlertsEntitled = false

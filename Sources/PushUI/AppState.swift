@@ -226,8 +226,15 @@ public struct AppState: Sendable {
 
   /// The actions the action sheet offers for a notification: the category's, in order, at most 10.
   public func actions(for id: NotificationID) -> [NotificationAction] {
+    actions(for: id, space: .unlimited)
+  }
+
+  /// The actions shown for a notification where there is `space`: the category's, in
+  /// registration order, at most 2 where space is limited (a banner) and 10 where it is not
+  /// (the action sheet, the opened notification), as on iOS.
+  public func actions(for id: NotificationID, space: ActionSpace) -> [NotificationAction] {
     guard let stored = device.store[id] else { return [] }
-    return Array((category(of: stored.notification)?.actions ?? []).prefix(10))
+    return Array((category(of: stored.notification)?.actions ?? []).prefix(space.maxActions))
   }
 
   /// Whether the app that sent a notification is provisionally authorized (Keep… / Turn Off).
@@ -235,4 +242,15 @@ public struct AppState: Sendable {
     guard let stored = device.store[id] else { return false }
     return device.app(stored.notification.bundleID)?.authorization == .provisional
   }
+}
+
+/// How much room a notification's actions have (`UNNotificationCategory`'s actions).
+public enum ActionSpace: Sendable {
+  /// A banner or another compact presentation: at most 2 actions.
+  case limited
+  /// The action sheet or the opened notification: up to 10.
+  case unlimited
+
+  /// The most actions shown.
+  public var maxActions: Int { self == .limited ? 2 : 10 }
 }

@@ -429,10 +429,27 @@ extension AppState {
       case .item(_, let stored):
         screen = .detail(stored.id)
       }
-    case .detail:
-      return []
+    case .detail(let id):
+      return tap(id)
     }
     return []
+  }
+
+  /// A tap on an opened notification: the default action. The app opens (unlocking first, as
+  /// Face ID would), the notification leaves Notification Center, and the shell sends
+  /// `UNNotificationDefaultActionIdentifier` to the app's handler.
+  private mutating func tap(_ id: NotificationID) -> [Effect] {
+    guard let stored = device.store[id] else { return [] }
+    let notification = stored.notification
+    if device.isLocked { apply(.unlock, at: now) }
+    let invocation = ActionInvocation(
+      id: nextInvocationID, notification: id, bundleID: notification.bundleID, categoryID: notification.category,
+      actionID: defaultActionIdentifier, actionTitle: "Open", text: nil, payload: notification.rawPayload)
+    nextInvocationID += 1
+    apply(.open(id), at: now)
+    leaveDetailIfGone()
+    showToast("Opening \(appInfo(notification.bundleID).displayName)…")
+    return [.perform(invocation)]
   }
 
   private mutating func choose(in sheet: ActionSheet) -> [Effect] {

@@ -57,7 +57,7 @@ public struct KeyMap: Equatable, Sendable {
       "↑ ↓  k j", "move the selection",
       [(.up, .moveUp), (.character("k"), .moveUp), (.down, .moveDown), (.character("j"), .moveDown)]
     ),
-    ("Enter", "open · expand/collapse a stack · choose", [(.enter, .activate)]),
+    ("Enter", "open · tap an opened one · expand · choose", [(.enter, .activate)]),
     ("Space", "expand or collapse a stack", [(.character(" "), .toggleExpand)]),
     ("o", "open the notification in full", [(.character("o"), .openSelected)]),
     ("n  Tab", "Notification Center ⇄ lock screen", [(.character("n"), .openCenter), (.tab, .toggleCenter)]),

@@ -2,6 +2,7 @@ import ArgumentParser
 import PushCore
 import PushHandlers
 import PushScenario
+import PushUI
 
 /// `pushdeck explain`: what a device does with each push, and why.
 struct ExplainCommand: ParsableCommand {
@@ -65,10 +66,13 @@ struct ExplainCommand: ParsableCommand {
     for input in inputs {
       if input.lowercased().hasSuffix(".yaml") || input.lowercased().hasSuffix(".yml") {
         do throws(ScenarioError) {
-          let scenario = try loader.loadScenario(path: input, defaultProfile: baseProfile)
+          var scenario = try loader.loadScenario(path: input, defaultProfile: baseProfile)
+          scenario.timeline = ServiceExtensionRegistry.withThumbnails(profile: scenario.profile).processBlocking(
+            scenario.timeline, profile: scenario.profile)
           let run = scenario.run()
           rejected = rejected || run.records.contains { $0.decision.disposition == .rejected }
-          chunks.append(render(run.records, device: run.device, color: color))
+          let ran = Self.runHandlers(run, profile: scenario.profile)
+          chunks.append(render(run.records, device: run.device, color: color, ran: ran))
         } catch {
           problems.append(error.description)
         }
@@ -111,6 +115,8 @@ struct ExplainCommand: ParsableCommand {
   /// from the start (never before the device's clock).
   static func play(_ records: [PushRecord], on profile: DeviceProfile) -> DeviceSimulator {
     var device = DeviceSimulator(profile: profile)
+    let extensions = ServiceExtensionRegistry.withThumbnails(profile: profile)
+    let records = extensions.isEmpty ? records : extensions.processAllBlocking(records, profile: profile)
     var payloadFiles: Int64 = 0
     for record in records {
       var at: SimInstant
@@ -128,8 +134,43 @@ struct ExplainCommand: ParsableCommand {
     return device
   }
 
-  func render(_ records: [DeliveryRecord], device: DeviceSimulator, color: Bool) -> String {
-    let printer = ExplainPrinter(color: color, profile: device.profile)
+  /// Sends the responses a scenario's timeline made (taps, actions, replies, dismissals) to the
+  /// handlers its profile binds, in order, as `run` would: what ran and how it ended, by
+  /// notification.
+  static func runHandlers(_ run: ScenarioRun, profile: DeviceProfile) -> [NotificationID: [HandlerRun]] {
+    guard !profile.handlers.isEmpty, !run.device.responses.isEmpty else { return [:] }
+    let registry = HandlerRegistry(profile: profile)
+    var notifications: [NotificationID: PushNotification] = [:]
+    for record in run.records {
+      if let notification = record.notification { notifications[notification.id] = notification }
+    }
+    var ran: [NotificationID: [HandlerRun]] = [:]
+    for (index, response) in run.device.responses.enumerated() {
+      guard let notification = notifications[response.id] else { continue }
+      let title =
+        switch response.actionID {
+        case defaultActionIdentifier: "Open"
+        case dismissActionIdentifier: "Dismiss"
+        default:
+          profile.app(notification.bundleID)?.category(notification.category)?.actions.first {
+            $0.identifier == response.actionID
+          }?.title ?? response.actionID
+        }
+      let invocation = ActionInvocation(
+        id: index + 1, notification: response.id, bundleID: notification.bundleID, categoryID: notification.category,
+        actionID: response.actionID, actionTitle: title, text: response.text, payload: notification.rawPayload)
+      let route = registry.route(app: notification.bundleID, category: notification.category, action: response.actionID)
+      let outcome = waitFor { await registry.perform(invocation) }
+      ran[response.id, default: []].append(
+        HandlerRun(action: response.actionID, handler: route?.summary, outcome: outcome))
+    }
+    return ran
+  }
+
+  func render(
+    _ records: [DeliveryRecord], device: DeviceSimulator, color: Bool, ran: [NotificationID: [HandlerRun]] = [:]
+  ) -> String {
+    let printer = ExplainPrinter(color: color, profile: device.profile, ran: ran)
     var text = ""
     for record in records {
       switch format {
@@ -145,6 +186,8 @@ struct ExplainCommand: ParsableCommand {
 struct ExplainPrinter {
   let color: Bool
   let profile: DeviceProfile
+  /// The handlers that ran for each notification's responses (scenarios with `handlers:`).
+  var ran: [NotificationID: [HandlerRun]] = [:]
 
   private func iso(_ instant: SimInstant) -> String {
     CivilTime.iso8601(instant, utcOffsetSeconds: profile.utcOffsetSeconds)
@@ -210,6 +253,9 @@ struct ExplainPrinter {
         + ",\"message\":\(quoted(diagnostic.message))}"
     }
     fields.append("\"diagnostics\":[" + diagnostics.joined(separator: ",") + "]")
+    if !profile.handlers.isEmpty {
+      fields.append("\"handler\":" + handlerJSON(record.notification))
+    }
     return "{" + fields.joined(separator: ",") + "}"
   }
 
@@ -277,6 +323,11 @@ struct ExplainPrinter {
     }
     if !profile.handlers.isEmpty, let notification = record.notification {
       lines.append("  Handlers: " + terminalSafe(handlerRoutes(notification)))
+      for run in ran[notification.id] ?? [] {
+        lines.append(
+          "  Handled: " + terminalSafe(Self.responseLabel(run.action)) + " → "
+            + terminalSafe(run.handler ?? "no handler") + ": " + terminalSafe(run.outcomeText))
+      }
     }
     if let group = record.group {
       var stack = "  Stack: " + terminalSafe(group.description)
@@ -298,8 +349,17 @@ struct ExplainPrinter {
     return lines.joined(separator: "\n") + "\n\n"
   }
 
-  /// Where each response to a notification would go under the profile's `handlers:`.
-  private func handlerRoutes(_ notification: PushNotification) -> String {
+  /// `tap`, `dismiss`, or the action's identifier.
+  static func responseLabel(_ action: String) -> String {
+    switch action {
+    case defaultActionIdentifier: "tap"
+    case dismissActionIdentifier: "dismiss"
+    default: action
+    }
+  }
+
+  /// Each response a notification can get and the handler it would go to (nil: none).
+  private func routes(_ notification: PushNotification) -> [(label: String, action: String, handler: String?)] {
     let category = profile.app(notification.bundleID)?.category(notification.category)
     var responses = [("tap", defaultActionIdentifier)]
     responses += (category?.actions ?? []).prefix(10).map { ($0.identifier, $0.identifier) }
@@ -309,8 +369,26 @@ struct ExplainPrinter {
     return responses.map { label, action in
       let binding = HandlerBinding.best(
         in: profile.handlers, app: notification.bundleID, category: notification.category, action: action)
-      return label + " → " + (binding.map { HandlerRegistry.summary($0.binding.kind) } ?? "no handler")
-    }.joined(separator: "; ")
+      return (label, action, binding.map { HandlerRegistry.summary($0.binding.kind) })
+    }
+  }
+
+  /// Where each response to a notification would go under the profile's `handlers:`.
+  private func handlerRoutes(_ notification: PushNotification) -> String {
+    routes(notification).map { $0.label + " → " + ($0.handler ?? "no handler") }.joined(separator: "; ")
+  }
+
+  /// `{"routes":[{response, action, handler}], "ran":[{action, handler, outcome, message}]}`.
+  private func handlerJSON(_ notification: PushNotification?) -> String {
+    guard let notification else { return "null" }
+    let routes = routes(notification).map {
+      "{\"response\":\(quoted($0.label)),\"action\":\(quoted($0.action)),\"handler\":\(quoted($0.handler))}"
+    }
+    let runs = (ran[notification.id] ?? []).map {
+      "{\"action\":\(quoted($0.action)),\"handler\":\(quoted($0.handler)),\"outcome\":\(quoted($0.outcomeName)),"
+        + "\"message\":\(quoted($0.message))}"
+    }
+    return "{\"routes\":[" + routes.joined(separator: ",") + "],\"ran\":[" + runs.joined(separator: ",") + "]}"
   }
 
   private func disposition(_ decision: DeliveryDecision) -> (String, String) {
@@ -341,4 +419,33 @@ extension String {
   fileprivate func replacingSuffix() -> String {
     count == 2 && hasSuffix("0") ? String(dropLast()) : self
   }
+}
+
+/// One response a scenario made, as its handler answered.
+struct HandlerRun {
+  var action: String
+  /// The route's summary; nil when no binding covers it.
+  var handler: String?
+  var outcome: ActionOutcome
+
+  /// `succeeded`, `failed` or `unhandled`.
+  var outcomeName: String {
+    switch outcome {
+    case .succeeded: "succeeded"
+    case .failed: "failed"
+    case .unhandled: "unhandled"
+    }
+  }
+
+  /// The handler's message, if any.
+  var message: String? {
+    switch outcome {
+    case .succeeded(let message): message
+    case .failed(let message): message
+    case .unhandled: nil
+    }
+  }
+
+  /// `succeeded: Shop: order 1234 cancelled`.
+  var outcomeText: String { outcomeName + (message.map { ": " + $0 } ?? "") }
 }

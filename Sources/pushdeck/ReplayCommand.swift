@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import PushCore
+import PushHandlers
 import PushStore
 import PushWire
 
@@ -120,6 +121,8 @@ struct Replay {
   var dispositions: [Disposition: Int] = [:]
   var payloadFiles: Int64 = 0
   var origin = DemoScenario.start
+  /// The profile's service extensions, run on each push that has `mutable-content: 1`.
+  var extensions = ServiceExtensionRegistry()
   /// The first error that stopped the replay (a profile problem).
   private var ownFailure: String?
 
@@ -146,6 +149,7 @@ struct Replay {
       made.keepsRecords = false
       made.keepsPayloadDetails = false
       origin = made.now
+      extensions = ServiceExtensionRegistry.withThumbnails(profile: profile)
       device = made
     } catch {
       ownFailure = "\(error)"
@@ -173,6 +177,8 @@ struct Replay {
       at = now
     }
     if at < now { at = now }
+    // The app's service extension runs here, in the shell; the device reads its result.
+    let record = extensions.isEmpty ? record : extensions.processBlocking(record, profile: device!.profile)
     // `device!` mutates the simulator in place: copying it out and back retained every one of
     // its fields for each push.
     let delivery =

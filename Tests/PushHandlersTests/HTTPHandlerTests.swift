@@ -2,6 +2,21 @@ import Foundation
 import PushHandlers
 import Testing
 
+/// Starts a Python server script that writes its port to `directory/port`, and waits for it.
+func launchLoopbackScript(_ process: Process, script: String, directory: String) throws -> Int {
+  process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+  process.arguments = ["python3", script, directory]
+  try process.run()
+  for _ in 0..<200 {
+    if let text = try? String(contentsOfFile: directory + "/port", encoding: .utf8), let value = Int(text) {
+      return value
+    }
+    usleep(25_000)
+  }
+  kill(process.processIdentifier, SIGKILL)
+  throw CocoaError(.fileNoSuchFile)
+}
+
 /// A loopback HTTP server in Python that records each POST body and answers with a status.
 final class LoopbackServer {
   let process = Process()
@@ -27,22 +42,7 @@ final class LoopbackServer {
     import os; os.rename(sys.argv[1] + '/port.tmp', sys.argv[1] + '/port')
     s.serve_forever()
     """.write(toFile: script, atomically: true, encoding: .utf8)
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3", script, directory]
-    try process.run()
-    var found: Int?
-    for _ in 0..<200 {
-      if let text = try? String(contentsOfFile: directory + "/port", encoding: .utf8), let value = Int(text) {
-        found = value
-        break
-      }
-      usleep(25_000)
-    }
-    guard let found else {
-      kill(process.processIdentifier, SIGKILL)
-      throw CocoaError(.fileNoSuchFile)
-    }
-    port = found
+    port = try launchLoopbackScript(process, script: script, directory: directory)
   }
 
   var body: String? { try? String(contentsOfFile: directory + "/body", encoding: .utf8) }

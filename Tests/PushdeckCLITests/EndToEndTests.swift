@@ -1,4 +1,5 @@
 import Foundation
+import PushTestSupport
 import Testing
 
 /// Where the tmux binary is, if installed.
@@ -348,6 +349,62 @@ struct EndToEndTests {
       try server.run(["send-keys", "-t", "t", "q"])
       try await server.waitUntil("exit=0") { $0.contains("exit=0") }
     }
+  }
+
+  @Test func tappingAnOpenedNotificationRunsTheDefaultActionsHandler() async throws {
+    let directory = NSTemporaryDirectory() + "pushdeck-tap-" + UUID().uuidString
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let scenario = directory + "/shop.yaml"
+    try """
+    profile:
+      apps:
+        - {bundle: com.example.shop, name: Shop}
+      handlers:
+        - {app: com.example.shop, action: default, handler: open, file: opened.jsonl}
+    timeline:
+      - at: +1m
+        push: {bundle: com.example.shop, payload: {aps: {alert: "Order 1234 shipped"}, url: "shop://orders/1234"}}
+    """.write(toFile: scenario, atomically: true, encoding: .utf8)
+    let server = TmuxServer(executable: try #require(tmuxPath))
+    defer { server.kill() }
+    try start(server, arguments: ["run", scenario, "--clock", "manual"])
+    guard try await server.waitUntil("the lock screen", { $0.contains("Lock Screen") }) else { return }
+    try server.run(["send-keys", "-t", "t", "."])
+    guard try await server.waitUntil("the push to arrive", { $0.contains("Order 1234") }) else { return }
+    try server.run(["send-keys", "-t", "t", "n"])
+    try await Task.sleep(for: .milliseconds(300))
+    try server.run(["send-keys", "-t", "t", "Enter"])
+    guard try await server.waitUntil("the opened notification", { $0.contains("open app") }) else { return }
+    try server.run(["send-keys", "-t", "t", "Enter"])
+    try await server.waitUntil("the open handler's toast") { $0.contains("Shop: opens shop://orders/1234") }
+    let log = try String(contentsOfFile: directory + "/opened.jsonl", encoding: .utf8)
+    #expect(log.contains(#""action":"com.apple.UNNotificationDefaultActionIdentifier""#))
+    #expect(log.contains(#""opens":"shop://orders/1234""#))
+    #expect(server.capture().contains("0 stored"))
+    try server.run(["send-keys", "-t", "t", "q"])
+    try await server.waitUntil("exit=0") { $0.contains("exit=0") }
+  }
+
+  @Test func anAttachedPhotoShowsAsAThumbnailInTheOpenedNotification() async throws {
+    let scenario = Corpus.repositoryRoot().appendingPathComponent("Examples/service-extensions/scenario.yaml").path
+    let server = TmuxServer(executable: try #require(tmuxPath))
+    defer { server.kill() }
+    try start(server, arguments: ["run", scenario, "--clock", "manual"])
+    guard try await server.waitUntil("the lock screen", { $0.contains("Lock Screen") }) else { return }
+    // The first push arrives at the start; each `.` brings the next.
+    for expected in ["Encrypted message", "Jonas added a photo"] {
+      try server.run(["send-keys", "-t", "t", "."])
+      guard try await server.waitUntil("the push \(expected)", { $0.contains(expected) }) else { return }
+    }
+    try server.run(["send-keys", "-t", "t", "n"])
+    try await Task.sleep(for: .milliseconds(300))
+    try server.run(["send-keys", "-t", "t", "Enter"])
+    try await server.waitUntil("the opened photo with its thumbnail") { screen in
+      screen.contains("📷 photo · PNG image") && screen.contains("▀▀▀▀")
+    }
+    try server.run(["send-keys", "-t", "t", "q"])
+    try await server.waitUntil("exit=0") { $0.contains("exit=0") }
   }
 
   @Test func doNotDisturbMakesTheNextPushArriveQuietly() async throws {

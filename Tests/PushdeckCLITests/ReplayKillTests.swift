@@ -15,17 +15,22 @@ struct ReplayKillTests {
 
   /// Runs `pushdeck replay --progress` on the capture and kills it with SIGKILL after a random
   /// number of saved batches plus a random delay; returns the last count it reported saved.
-  func replayAndKill(capture: String, state: String) throws -> Int {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: try #require(PushdeckProcess.binary))
-    process.arguments = [
-      "replay", "--state", state, "--batch", String(Self.batchSize), "--progress", "--format", "json", capture,
-    ]
-    let errors = Pipe()
-    process.standardError = errors
-    process.standardOutput = FileHandle.nullDevice
-    let outcome = try KillAfterProgress.run(
-      process, reportingOn: errors, prefix: "saved ", reports: Int.random(in: 2...24), maximumDelay: 50_000)
+  func replayAndKill(capture: String, state: String) async throws -> Int {
+    let binary = try #require(PushdeckProcess.binary)
+    let batchSize = Self.batchSize
+    // Off the concurrency pool: the wait is long and blocking (PushTestSupport.offPool).
+    let outcome = try await offPool {
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: binary)
+      process.arguments = [
+        "replay", "--state", state, "--batch", String(batchSize), "--progress", "--format", "json", capture,
+      ]
+      let errors = Pipe()
+      process.standardError = errors
+      process.standardOutput = FileHandle.nullDevice
+      return try KillAfterProgress.run(
+        process, reportingOn: errors, prefix: "saved ", reports: Int.random(in: 2...24), maximumDelay: 50_000)
+    }
     #expect(outcome.killed, "the replay ended before it was killed")
     #expect(outcome.diedOfSIGKILL)
     return outcome.lastCount
@@ -37,7 +42,7 @@ struct ReplayKillTests {
     return Int(json[range.upperBound...].prefix { $0.isNumber })
   }
 
-  @Test func killingAReplayLosesNoSavedPush() throws {
+  @Test func killingAReplayLosesNoSavedPush() async throws {
     let (capture, expected) = try CaptureGenerator.generate(lines: 100_000, seed: 29)
     let directory = try PushdeckProcess.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
@@ -49,7 +54,7 @@ struct ReplayKillTests {
     var delivered = Data()
     var previous = 0
     for round in 1...3 {
-      let reported = try replayAndKill(capture: capture.path, state: state)
+      let reported = try await replayAndKill(capture: capture.path, state: state)
       #expect(reported > 0, "round \(round): nothing was saved before the kill")
       let journal = try DeviceJournal.open(at: state)
       let (count, isContiguous) = try journal.deliveryCount()
@@ -71,7 +76,7 @@ struct ReplayKillTests {
       // The same pushes replayed without interruption build the same Notification Center.
       let prefix = directory.appendingPathComponent("delivered-\(round).jsonl")
       try delivered.write(to: prefix)
-      let whole = try PushdeckProcess.run(["replay", "--ephemeral", "--format", "json", prefix.path])
+      let whole = try await PushdeckProcess.runOffPool(["replay", "--ephemeral", "--format", "json", prefix.path])
       #expect(number("pushes", in: whole.standardOutput) == count, "\(whole.standardError)")
       #expect(
         number("stored", in: whole.standardOutput) == restored.notifications.count,

@@ -155,6 +155,8 @@ public struct AppProfile: Equatable, Sendable {
   public var localizations: [String: String]
   /// Whether the app ships a Notification Service Extension.
   public var hasServiceExtension: Bool
+  /// What the extension does, when the profile says (nil with `serviceExtension: true`).
+  public var serviceExtension: ServiceExtensionConfig? = nil
   /// Whether `UIBackgroundModes` contains `remote-notification`.
   public var backgroundRemoteNotifications: Bool
   /// Whether the app holds the critical-alerts entitlement (and the user consented).

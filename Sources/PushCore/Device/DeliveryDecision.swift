@@ -103,6 +103,10 @@ public enum ReasonCode: String, Sendable, CaseIterable, Codable {
   case collapsedReplacement
   case serviceExtensionRuns
   case serviceExtensionMissing
+  case serviceExtensionModified
+  case serviceExtensionExpired
+  case serviceExtensionFailed
+  case attachmentRefused
   case mixedPushWakesApp
   case liveActivityStarted
   case liveActivityUpdated

@@ -111,7 +111,7 @@ public enum DeliveryPolicy {
     let level = decision.effectiveLevel
 
     if notification.isMutableContent && notification.hasVisibleContent {
-      if app.hasServiceExtension {
+      if runsServiceExtension(notification, app: app) {
         decision.callbacks.append(.serviceExtension)
         decision.reasons.append(
           Reason(

@@ -314,9 +314,16 @@ public struct DeviceSimulator: Sendable {
     let app = resolvedApp(bundleID)
     let id = NotificationID(nextID)
     nextID += 1
-    guard let notification = PushNotification(record: record, id: id, receivedAt: now, app: app, sender: sender) else {
+    guard var notification = PushNotification(record: record, id: id, receivedAt: now, app: app, sender: sender) else {
       keep(delivery)
       return delivery
+    }
+    var extensionReasons: [Reason] = []
+    if let result = record.serviceExtension, let app,
+      DeliveryPolicy.runsServiceExtension(notification, app: app)
+    {
+      extensionReasons = ServiceExtensionReasons.reasons(for: result)
+      if let content = result.content { notification = notification.applying(content) }
     }
     delivery.notification = notification
     if notification.pushType == .liveactivity || notification.liveActivity != nil {
@@ -331,7 +338,11 @@ public struct DeviceSimulator: Sendable {
       summaryTimes: profile.summaryTimes, utcOffsetSeconds: profile.utcOffsetSeconds,
       silentPushesPerHour: profile.silentPushesPerHour, recentSilentPushes: recentSilent,
       collapseTarget: store.collapseTarget(bundleID: bundleID, collapseID: notification.collapseID))
-    let decision = DeliveryPolicy.decide(notification, app: app, context: context)
+    var decision = DeliveryPolicy.decide(notification, app: app, context: context)
+    if !extensionReasons.isEmpty {
+      let at = (decision.reasons.firstIndex { $0.code == .serviceExtensionRuns }).map { $0 + 1 } ?? 0
+      decision.reasons.insert(contentsOf: extensionReasons, at: at)
+    }
     delivery.decision = decision
     if decision.disposition == .silent {
       silentHistory[bundleID, default: []].append(now)

@@ -59,11 +59,13 @@ struct NotificationTable: Sendable {
     /// The decision's Scheduled Summary time and the notification it replaced.
     let decisionHeldUntil: SimInstant?
     let replaces: NotificationID?
+    /// Files a service extension attached.
+    let attachments: [NotificationAttachment]
 
     init(
       rawPayload: String, customKeys: [JSONMember], liveActivity: LiveActivityContent?, reasons: [Reason],
       filterCriteria: String?, group: GroupKey?, rank: RankTerms?, decisionHeldUntil: SimInstant?,
-      replaces: NotificationID?
+      replaces: NotificationID?, attachments: [NotificationAttachment] = []
     ) {
       self.rawPayload = rawPayload
       self.customKeys = customKeys
@@ -74,6 +76,7 @@ struct NotificationTable: Sendable {
       self.rank = rank
       self.decisionHeldUntil = decisionHeldUntil
       self.replaces = replaces
+      self.attachments = attachments
     }
 
     static func == (lhs: Extras, rhs: Extras) -> Bool {
@@ -81,6 +84,7 @@ struct NotificationTable: Sendable {
         && lhs.reasons == rhs.reasons && lhs.filterCriteria == rhs.filterCriteria
         && lhs.group == rhs.group && lhs.rank == rhs.rank
         && lhs.decisionHeldUntil == rhs.decisionHeldUntil && lhs.replaces == rhs.replaces
+        && lhs.attachments == rhs.attachments
     }
   }
 
@@ -241,13 +245,13 @@ struct NotificationTable: Sendable {
     var extras: Extras?
     if !rankIsDerived || decision.heldUntil != nil || decision.replaces != nil || !note.rawPayload.isEmpty
       || !note.customKeys.isEmpty || note.liveActivity != nil || !decision.reasons.isEmpty
-      || note.filterCriteria != nil || groupForm == 3
+      || note.filterCriteria != nil || groupForm == 3 || !note.attachments.isEmpty
     {
       extras = Extras(
         rawPayload: note.rawPayload, customKeys: note.customKeys, liveActivity: note.liveActivity,
         reasons: decision.reasons, filterCriteria: note.filterCriteria,
         group: groupForm == 3 ? stored.group : nil, rank: rankIsDerived ? nil : stored.rank,
-        decisionHeldUntil: decision.heldUntil, replaces: decision.replaces)
+        decisionHeldUntil: decision.heldUntil, replaces: decision.replaces, attachments: note.attachments)
     }
     return Packed(
       id: note.id, receivedAt: note.receivedAt, engagementTerm: stored.rank.engagement, text: text, level: note.level,
@@ -298,6 +302,7 @@ struct NotificationTable: Sendable {
     note.sender = strings[8]
     note.liveActivity = packed.extras?.liveActivity
     note.customKeys = packed.extras?.customKeys ?? []
+    note.attachments = packed.extras?.attachments ?? []
     let decision = DeliveryDecision(
       disposition: packed.disposition, surfaces: packed.surfaces, playsSound: packed.playsSound,
       sound: sound(strings[10]), badge: packed.decisionBadge, effectiveLevel: packed.effectiveLevel,

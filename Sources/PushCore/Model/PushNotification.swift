@@ -77,6 +77,8 @@ public struct PushNotification: Equatable, Sendable, Identifiable {
   public var liveActivity: LiveActivityContent?
   /// `launch-image`, `target-content-id` and other custom keys, kept whole for handlers.
   public var customKeys: [JSONMember] = []
+  /// Files the app's service extension attached and the device accepted.
+  public var attachments: [NotificationAttachment] = []
 
   /// Creates a notification; every content field defaults to absent.
   public init(

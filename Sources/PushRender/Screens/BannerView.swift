@@ -22,6 +22,8 @@ struct BannerView {
       return
     }
     var shown = card
+    // Space is limited in a banner: at most two of the category's actions (iOS).
+    shown.actionTitles = state.actions(for: banner.notification, space: .limited).map(\.title)
     shown.label = banner.isPersistent ? "Persistent" : nil
     if banner.isPersistent == false, shown.notification.level >= .timeSensitive { shown.label = nil }
     shown.draw(into: &grid, at: Point(column: left, row: 1), columns: columns, theme: theme)

@@ -31,11 +31,35 @@ struct DetailView {
       lines += TextLayout.wrap(body, toColumns: inner).map { ($0, .cardBody) }
     }
     if lines.isEmpty { lines.append(("Notification", .cardBody)) }
-    let attachments = notification.customKeys.filter {
-      $0.key.lowercased().contains("attachment") || $0.key == "image-url"
+    // Images are drawn as half-block thumbnails under their chip; rows are kept for them here.
+    var thumbnails: [(line: Int, image: ImageThumbnail, size: Size)] = []
+    let thumbnailRows = max(2, min(10, grid.height - 14))
+    for attachment in notification.attachments {
+      lines.append((TextLayout.truncate(Self.chip(attachment), toColumns: inner), .cardMeta))
+      if let image = attachment.thumbnail {
+        let size = ThumbnailView.size(of: image, maxColumns: min(inner, 32), maxRows: thumbnailRows)
+        thumbnails.append((lines.count, image, size))
+        lines += Array(repeating: ("", .cardBody), count: size.rows)
+      } else if let problem = attachment.thumbnailProblem {
+        lines += TextLayout.wrap("Cannot show the image: \(problem)", toColumns: inner, maxLines: 2).map {
+          ($0, .cardMeta)
+        }
+      }
     }
-    for member in attachments {
-      lines.append((TextLayout.truncate("📎 \(member.key): \(member.value.compactText)", toColumns: inner), .cardMeta))
+    // Space is not limited here: up to 10 of the category's actions, in order.
+    let actions = state.actions(for: id, space: .unlimited)
+    if !actions.isEmpty {
+      var row = ""
+      for action in actions {
+        let chip = "[ \(action.title) ]"
+        if !row.isEmpty, DisplayWidth.columns(of: row + " " + chip) > inner {
+          lines.append((row, .actionButton))
+          row = ""
+        }
+        row += (row.isEmpty ? "" : " ") + chip
+      }
+      lines.append(("", .cardBody))
+      lines.append((TextLayout.truncate(row, toColumns: inner), .actionButton))
     }
     let received = CivilTime(notification.receivedAt, utcOffsetSeconds: state.device.profile.utcOffsetSeconds).clock
     var meta = "Received \(received)"
@@ -55,5 +79,31 @@ struct DetailView {
       grid.write(
         text, at: Point(column: left + 2, row: rect.row + 1 + index), style: theme[role], role: role, maxColumns: inner)
     }
+    let shownLines = lines.count - (lines.last?.0 == "…" ? 1 : 0)
+    for thumbnail in thumbnails where thumbnail.line + thumbnail.size.rows <= shownLines {
+      ThumbnailView.draw(
+        thumbnail.image, into: &grid, at: Point(column: left + 2, row: rect.row + 1 + thumbnail.line),
+        size: thumbnail.size)
+    }
+  }
+
+  /// A labelled chip for an attachment: `📷 image-url · PNG image · 12 KB`, `🔊 … audio`, `🎬 … movie`.
+  static func chip(_ attachment: NotificationAttachment) -> String {
+    let glyph =
+      switch attachment.kind {
+      case .image: "📷"
+      case .audio: "🔊"
+      case .movie: "🎬"
+      }
+    return
+      "\(glyph) \(attachment.identifier) · \(attachment.type.uppercased()) \(attachment.kind.rawValue) · \(Self.size(attachment.byteCount))"
+  }
+
+  /// `812 bytes`, `12 KB`, `3.4 MB`.
+  static func size(_ bytes: Int) -> String {
+    if bytes < 1024 { return "\(bytes) bytes" }
+    if bytes < 1024 * 1024 { return "\(bytes / 1024) KB" }
+    let tenths = bytes * 10 / (1024 * 1024)
+    return "\(tenths / 10).\(tenths % 10) MB"
   }
 }

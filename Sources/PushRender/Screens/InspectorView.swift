@@ -28,6 +28,19 @@ struct InspectorView {
     lines.append(("Reasons", .groupHeader))
     if decision.reasons.isEmpty { lines.append(("none: delivered as the app's settings allow", .cardMeta)) }
     for reason in decision.reasons { lines.append(("• \(reason.code.rawValue): \(reason.text)", .cardBody)) }
+    if !notification.attachments.isEmpty {
+      lines.append(("Attachments", .groupHeader))
+      for attachment in notification.attachments {
+        lines.append((DetailView.chip(attachment), .cardBody))
+        if let image = attachment.thumbnail {
+          lines.append(("  thumbnail \(image.width)×\(image.height) px · \(attachment.path)", .cardMeta))
+        } else if let problem = attachment.thumbnailProblem {
+          lines.append(("  cannot show the image: \(problem)", .warning))
+        } else {
+          lines.append(("  \(attachment.path)", .cardMeta))
+        }
+      }
+    }
     lines.append(("Callbacks", .groupHeader))
     let fired =
       decision.callbacks.map(\.rawValue)

@@ -28,6 +28,8 @@ public struct NotificationCardView: Sendable {
   public var isSelected = false
   /// A label shown before the time instead of "Time Sensitive" (for example "Live").
   public var label: String?
+  /// Action buttons drawn as a row of chips under the body (a banner shows at most 2).
+  public var actionTitles: [String] = []
 
   /// Creates a card.
   public init(
@@ -70,6 +72,10 @@ public struct NotificationCardView: Sendable {
       }
     }
     if lines.isEmpty { lines.append(("Notification", .cardBody)) }
+    if !actionTitles.isEmpty {
+      lines.append(
+        (TextLayout.truncate(actionTitles.map { "[ \($0) ]" }.joined(separator: " "), toColumns: inner), .actionButton))
+    }
     return lines
   }
 

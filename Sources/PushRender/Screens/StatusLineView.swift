@@ -34,7 +34,10 @@ struct StatusLineView {
         [("⏎", "open/expand"), ("x", "clear"), ("a", "actions"), ("i", "inspect"), ("Esc", "back"), ("?", "help")]
       )
     case .detail:
-      return ("Notification", [("a", "actions"), ("x", "clear"), ("i", "inspect"), ("Esc", "back"), ("?", "help")])
+      return (
+        "Notification",
+        [("⏎", "open app"), ("a", "actions"), ("x", "clear"), ("i", "inspect"), ("Esc", "back"), ("?", "help")]
+      )
     }
   }
 

@@ -55,6 +55,9 @@ public struct PushRecord: Sendable {
   public var byteCount: Int
   /// Every finding, errors first in source order.
   public var diagnostics: [Diagnostic]
+  /// What the app's service extension made of it, when the shell ran one before handing the
+  /// push to the device (the device uses it only when its policy says the extension runs).
+  public var serviceExtension: ServiceExtensionResult? = nil
 
   /// Whether nothing is wrong enough for APNs or the device to reject it.
   public var isValid: Bool { !diagnostics.contains { $0.severity == .error } }

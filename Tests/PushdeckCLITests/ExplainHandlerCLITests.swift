@@ -1,0 +1,64 @@
+import Foundation
+import PushTestSupport
+import Testing
+
+/// `explain --format json` names each response's handler, runs the ones the timeline makes,
+/// and reports how they ended.
+@Suite(.enabled(if: PushdeckProcess.binary != nil, "the pushdeck binary was not built"))
+struct ExplainHandlerCLITests {
+  @Test func theHandlerFieldListsRoutesAndWhatRan() async throws {
+    let directory =
+      NSTemporaryDirectory() + "pushdeck-explain-handlers-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    let scenario = directory + "/s.yaml"
+    try """
+    profile:
+      apps:
+        - bundle: com.example.shop
+          name: Shop
+          categories:
+            - id: ORDER
+              actions:
+                - {id: CANCEL, title: Cancel order, options: [destructive]}
+                - {id: TRACK, title: Track}
+      handlers:
+        - {app: com.example.shop, action: CANCEL, handler: exec, argv: [printf, "order cancelled"]}
+        - {app: com.example.shop, action: default, handler: log, file: taps.jsonl}
+    timeline:
+      - push: {bundle: com.example.shop, payload: {aps: {alert: Order 1234 shipped, category: ORDER}}}
+      - push: {bundle: com.example.shop, payload: {aps: {alert: Order 99 shipped, category: ORDER}}}
+      - after: 10s
+        action: {notification: 1, id: CANCEL}
+      - open: 2
+    """.write(toFile: scenario, atomically: true, encoding: .utf8)
+    let output = try await PushdeckProcess.runOffPool(["explain", "--format", "json", scenario])
+    #expect(output.status == 0, "\(output.standardError)")
+    let objects = try output.standardOutput.split(separator: "\n").map {
+      try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+    }
+    #expect(objects.count == 2)
+    let first = try #require(objects[0]["handler"] as? [String: Any])
+    let routes = try #require(first["routes"] as? [[String: Any]])
+    #expect(routes.map { $0["response"] as? String } == ["tap", "CANCEL", "TRACK"])
+    #expect(routes[0]["handler"] as? String == "log to \(directory)/taps.jsonl")
+    #expect(routes[2]["handler"] is NSNull)
+    let ran = try #require(first["ran"] as? [[String: Any]])
+    #expect(ran.count == 1)
+    #expect(ran.first?["action"] as? String == "CANCEL")
+    #expect(ran.first?["outcome"] as? String == "succeeded")
+    #expect(ran.first?["message"] as? String == "Shop: order cancelled")
+    #expect((ran.first?["handler"] as? String)?.hasPrefix("exec printf") == true)
+    let second = try #require((objects[1]["handler"] as? [String: Any])?["ran"] as? [[String: Any]])
+    #expect(second.first?["action"] as? String == "com.apple.UNNotificationDefaultActionIdentifier")
+    #expect(second.first?["message"] as? String == "Shop: Open logged")
+    let log = try String(contentsOfFile: directory + "/taps.jsonl", encoding: .utf8)
+    #expect(
+      log.contains(#""notification":2"#) && log.contains(#""action":"com.apple.UNNotificationDefaultActionIdentifier""#)
+    )
+
+    let text = try await PushdeckProcess.runOffPool(["explain", scenario])
+    #expect(
+      text.standardOutput.contains(
+        "  Handled: CANCEL → exec printf \"order cancelled\" (timeout 5 s): succeeded: Shop: order cancelled"))
+  }
+}
