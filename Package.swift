@@ -21,6 +21,7 @@ let package = Package(
     .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     .package(url: "https://github.com/apple/swift-nio-http2", from: "1.46.0"),
+    .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
   ],
   targets: [
     .target(name: "PushWire"),
@@ -47,6 +48,7 @@ let package = Package(
         .product(name: "NIOPosix", package: "swift-nio"),
         .product(name: "NIOHTTP1", package: "swift-nio"),
         .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+        .product(name: "Crypto", package: "swift-crypto"),
       ]
     ),
     .target(name: "PushRuntime", dependencies: ["PushRender", "PushUI"]),
@@ -70,7 +72,9 @@ let package = Package(
     // A child process for the kill-and-reopen test: appends batches until it is SIGKILLed.
     .executableTarget(name: "PushStoreJournalChild", dependencies: ["PushStore"], path: "Tests/PushStoreJournalChild"),
     .testTarget(name: "PushStoreTests", dependencies: ["PushStore", "PushStoreJournalChild"]),
-    .testTarget(name: "PushServerTests", dependencies: ["PushServer", "PushTestSupport"]),
+    .testTarget(
+      name: "PushServerTests",
+      dependencies: ["PushServer", "PushTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
     .testTarget(name: "PushHandlersTests", dependencies: ["PushHandlers", "PushTestSupport"]),
     .testTarget(name: "PushTerminalTests", dependencies: ["PushTerminal", "PushTestSupport"]),
     .testTarget(

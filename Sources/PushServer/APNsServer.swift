@@ -17,6 +17,8 @@ public struct APNsExchange: Sendable {
   public var bundleID: String?
   /// The `apns-id` answered with, on success.
   public var apnsID: String?
+  /// Why it was rejected, beyond the reason (an unknown `kid`, say), for the log.
+  public var detail: String?
 }
 
 /// An APNs-compatible HTTP/2 endpoint: `POST /3/device/<token>`, answered as APNs would.
@@ -32,11 +34,21 @@ public final class APNsServer: Sendable {
     public var port: Int
     /// Whether `apns-unique-id` is sent (the development environment does).
     public var sendsUniqueID: Bool
+    /// The trusted provider-token keys; with at least one, every request needs a valid
+    /// `authorization: bearer <JWT>`. Empty: no authentication.
+    public var providerKeys: [ProviderTokenKey]
+    /// The known device tokens; nil accepts every well-formed token.
+    public var registry: TokenRegistry?
 
-    public init(host: String = "127.0.0.1", port: Int = 2197, sendsUniqueID: Bool = true) {
+    public init(
+      host: String = "127.0.0.1", port: Int = 2197, sendsUniqueID: Bool = true, providerKeys: [ProviderTokenKey] = [],
+      registry: TokenRegistry? = nil
+    ) {
       self.host = host
       self.port = port
       self.sendsUniqueID = sendsUniqueID
+      self.providerKeys = providerKeys
+      self.registry = registry
     }
   }
 
@@ -57,19 +69,24 @@ public final class APNsServer: Sendable {
   ) async throws {
     let group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, threads))
     let sendsUniqueID = configuration.sendsUniqueID
+    let registry = configuration.registry
+    let verifier = configuration.providerKeys.isEmpty ? nil : ProviderTokenVerifier(keys: configuration.providerKeys)
     let bootstrap = ServerBootstrap(group: group)
       .serverChannelOption(ChannelOptions.backlog, value: 256)
       .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
       .childChannelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
       .childChannelInitializer { channel in
-        channel.eventLoop.makeCompletedFuture {
+        // Provider tokens are per connection (the refresh rule counts per connection).
+        let session = verifier.map(ProviderTokenSession.init)
+        return channel.eventLoop.makeCompletedFuture {
           _ = try channel.pipeline.syncOperations.configureHTTP2Pipeline(
             mode: .server, connectionConfiguration: .init(), streamConfiguration: .init()
           ) { stream in
             stream.eventLoop.makeCompletedFuture {
               try stream.pipeline.syncOperations.addHandlers([
                 HTTP2FramePayloadToHTTP1ServerCodec(),
-                APNsStreamHandler(sendsUniqueID: sendsUniqueID, sink: sink, log: log),
+                APNsStreamHandler(
+                  sendsUniqueID: sendsUniqueID, session: session, registry: registry, sink: sink, log: log),
               ])
             }
           }
@@ -103,14 +120,21 @@ final class APNsStreamHandler: ChannelInboundHandler {
   typealias OutboundOut = HTTPServerResponsePart
 
   private let sendsUniqueID: Bool
+  private let session: ProviderTokenSession?
+  private let registry: TokenRegistry?
   private let sink: APNsServer.Sink
   private let log: APNsServer.Log
   private var head: HTTPRequestHead?
   private var body: [UInt8] = []
   private var bodyByteCount = 0
 
-  init(sendsUniqueID: Bool, sink: @escaping APNsServer.Sink, log: @escaping APNsServer.Log) {
+  init(
+    sendsUniqueID: Bool, session: ProviderTokenSession?, registry: TokenRegistry?, sink: @escaping APNsServer.Sink,
+    log: @escaping APNsServer.Log
+  ) {
     self.sendsUniqueID = sendsUniqueID
+    self.session = session
+    self.registry = registry
     self.sink = sink
     self.log = log
   }
@@ -134,9 +158,15 @@ final class APNsStreamHandler: ChannelInboundHandler {
   }
 
   private func respond(context: ChannelHandlerContext, head: HTTPRequestHead) {
+    let now = Date().timeIntervalSince1970
+    let session = self.session
     let outcome = APNsRequest.decide(
       method: head.method.rawValue, path: head.uri, headers: head.headers.map { ($0.name, $0.value) }, body: body,
-      bodyByteCount: bodyByteCount, receivedAt: Date().timeIntervalSince1970)
+      bodyByteCount: bodyByteCount, receivedAt: now,
+      authorize: { authorization in
+        guard let refusal = session?.check(authorization: authorization, now: now) else { return nil }
+        return .rejected(status: refusal.status, reason: refusal.reason, detail: refusal.detail)
+      }, registry: registry)
     var headers = HTTPHeaders()
     var responseBody: ByteBuffer?
     let topic = head.headers.first(name: "apns-topic")
@@ -145,6 +175,7 @@ final class APNsStreamHandler: ChannelInboundHandler {
       bundleID: topic.map {
         APNsRequest.bundle(fromTopic: $0, pushType: head.headers.first(name: "apns-push-type").flatMap(PushType.init))
       })
+    exchange.detail = outcome.detail
     switch outcome {
     case .accepted(let record, let token, let apnsID):
       headers.add(name: "apns-id", value: apnsID)
@@ -152,11 +183,11 @@ final class APNsStreamHandler: ChannelInboundHandler {
       exchange.apnsID = apnsID
       exchange.bundleID = record.bundleID
       sink(record, token)
-    case .rejected(_, let reason):
+    case .rejected(_, let reason, let timestamp, _):
       if let id = head.headers.first(name: "apns-id"), APNsHeaders.isCanonicalUUID(id) {
         headers.add(name: "apns-id", value: id)
       }
-      let text = APNsRequest.errorBody(reason: reason)
+      let text = APNsRequest.errorBody(reason: reason, timestamp: timestamp)
       headers.add(name: "content-type", value: "application/json")
       headers.add(name: "content-length", value: String(text.utf8.count))
       responseBody = context.channel.allocator.buffer(string: text)

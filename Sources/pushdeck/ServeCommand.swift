@@ -35,8 +35,7 @@ struct ServeCommand: AsyncParsableCommand {
   @Option(name: .long, help: "Append each accepted push to this JSON Lines capture, for replay.")
   var record: String?
 
-  @Flag(name: .long, help: "Accept any well-formed device token (without a profile, every token is).")
-  var acceptAnyToken = false
+  @OptionGroup var endpointOptions: EndpointOptions
 
   @OptionGroup var deviceOptions: DeviceOptions
 
@@ -45,6 +44,7 @@ struct ServeCommand: AsyncParsableCommand {
   }
 
   func run() async throws {
+    let (keys, registry) = try endpointOptions.endpoint(profile: deviceOptions.profile)
     let recorder: CaptureRecorder?
     if let record {
       do throws(RecorderError) {
@@ -67,7 +67,7 @@ struct ServeCommand: AsyncParsableCommand {
     let server: APNsServer
     do {
       server = try await APNsServer(
-        configuration: .init(host: bind, port: port),
+        configuration: .init(host: bind, port: port, providerKeys: keys, registry: registry),
         sink: { record, _ in
           // The one pipeline: what replay does with a capture line, the endpoint does here.
           recorder?.append(record)
@@ -75,7 +75,8 @@ struct ServeCommand: AsyncParsableCommand {
         },
         log: { exchange in
           let outcome = exchange.reason ?? "apns-id=\(exchange.apnsID ?? "")"
-          printer.line("\(exchange.status) \(outcome) \(terminalSafe(exchange.bundleID ?? "-"))")
+          let detail = exchange.detail.map { " (\(terminalSafe($0)))" } ?? ""
+          printer.line("\(exchange.status) \(outcome) \(terminalSafe(exchange.bundleID ?? "-"))\(detail)")
         })
     } catch {
       FileHandleError.write("pushdeck: cannot listen on \(bind):\(port): \(error)\n")
@@ -93,6 +94,16 @@ struct ServeCommand: AsyncParsableCommand {
       return source
     }
     printer.line("pushdeck serve: listening on h2c://\(bind):\(server.port)")
+    printer.line(
+      "pushdeck serve: provider tokens "
+        + (keys.isEmpty
+          ? "not required"
+          : "required (keys: " + keys.map { "\($0.keyID) team \($0.teamID)" }.joined(separator: ", ") + ")"))
+    printer.line(
+      "pushdeck serve: device tokens "
+        + (registry.map {
+          $0.acceptsUnknownTokens ? "from the profile, and any other token" : "from the profile only"
+        } ?? "any"))
     printer.line("pushdeck serve: state " + (device.statePath.map(terminalSafe) ?? "ephemeral (nothing saved)"))
     try await server.wait()
     withExtendedLifetime(signals) {}
