@@ -12,7 +12,7 @@ struct Pushdeck: AsyncParsableCommand {
     abstract: "A terminal notification-center emulator for APNs payloads.",
     subcommands: [
       RunCommand.self, RenderCommand.self, ValidateCommand.self, ExplainCommand.self, ReplayCommand.self,
-      ServeCommand.self,
+      ServeCommand.self, PushCommand.self,
     ],
     defaultSubcommand: RunCommand.self
   )
