@@ -3,7 +3,9 @@ import NIOCore
 import NIOHTTP1
 import NIOHTTP2
 import NIOPosix
+import NIOSSL
 import PushWire
+import Synchronization
 
 /// One push to send: the device token, the request headers (`apns-*`, `authorization`) and the body.
 public struct APNsClientRequest: Sendable {
@@ -43,27 +45,33 @@ public struct APNsClientError: Error, CustomStringConvertible, Sendable {
 /// An HTTP/2 client for APNs-compatible endpoints (Pushdeck's own, or any other): one
 /// connection, any number of pushes on it, one stream each.
 public final class APNsClient: Sendable {
+  /// Prepares a new connection's pipeline before HTTP/2 (adds the TLS handler).
+  public typealias ConnectionSetup = @Sendable (Channel) throws -> Void
+
   private let group: MultiThreadedEventLoopGroup
   private let channel: Channel
   private let multiplexer: NIOHTTP2Handler.StreamMultiplexer
   private let authority: String
   private let secure: Bool
+  private let connectionError: ConnectionErrorRecorder
 
   /// Connects with cleartext HTTP/2 and prior knowledge (h2c), or through `tls`.
   ///
   /// - Parameter tls: adds the TLS handler (with ALPN h2) to a new connection's pipeline; nil
   ///   for h2c.
   public init(
-    host: String, port: Int, tls: (@Sendable (Channel) throws -> Void)? = nil, timeout: TimeAmount = .seconds(20)
+    host: String, port: Int, tls: ConnectionSetup? = nil, timeout: TimeAmount = .seconds(20)
   ) async throws {
     let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
     let promise = group.next().makePromise(of: NIOHTTP2Handler.StreamMultiplexer.self)
+    let recorder = ConnectionErrorRecorder()
     let bootstrap = ClientBootstrap(group: group)
       .connectTimeout(timeout)
       .channelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
       .channelInitializer { channel in
         channel.eventLoop.makeCompletedFuture {
           try tls?(channel)
+          try channel.pipeline.syncOperations.addHandler(recorder)
           let multiplexer = try channel.pipeline.syncOperations.configureHTTP2Pipeline(
             mode: .client, connectionConfiguration: .init(), streamConfiguration: .init()
           ) { stream in stream.eventLoop.makeSucceededVoidFuture() }
@@ -81,6 +89,7 @@ public final class APNsClient: Sendable {
     self.group = group
     authority = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
     secure = tls != nil
+    connectionError = recorder
   }
 
   /// Sends one push and waits for its answer.
@@ -100,6 +109,7 @@ public final class APNsClient: Sendable {
       }.get()
     } catch {
       responsePromise.fail(error)
+      if let failure = connectionError.error { throw APNsClientError(message: Self.describeConnection(failure)) }
       throw APNsClientError(message: "cannot open a stream: \(Self.describe(error))")
     }
     var headers = HTTPHeaders()
@@ -120,9 +130,16 @@ public final class APNsClient: Sendable {
     defer { deadline.cancel() }
     do {
       return try await responsePromise.futureResult.get()
-    } catch let error as APNsClientError {
-      throw error
     } catch {
+      // A failed TLS handshake closes the connection: say so rather than "the stream closed".
+      if let failure = connectionError.error { throw APNsClientError(message: Self.describeConnection(failure)) }
+      if let error = error as? APNsClientError {
+        guard secure || !error.message.hasPrefix("the stream closed") else {
+          throw APNsClientError(
+            message: error.message + " (a TLS endpoint does not answer h2c: give --tls, or --cacert FILE)")
+        }
+        throw error
+      }
       throw APNsClientError(message: "the request failed: \(Self.describe(error))")
     }
   }
@@ -133,6 +150,16 @@ public final class APNsClient: Sendable {
     try? await group.shutdownGracefully()
   }
 
+  static func describeConnection(_ error: Error) -> String {
+    let text = "\(error)"
+    if text.contains("CERTIFICATE_VERIFY_FAILED") {
+      return
+        "TLS handshake failed: the server's certificate is not trusted (give --cacert with the certificate pushdeck serve printed)"
+    }
+    if error is NIOSSLError || text.contains("handshake") { return "TLS handshake failed: \(text)" }
+    return "the connection failed: \(describe(error))"
+  }
+
   static func describe(_ error: Error) -> String {
     if let error = error as? NIOConnectionError, let first = error.connectionErrors.first {
       return describe(first.error)
@@ -140,6 +167,19 @@ public final class APNsClient: Sendable {
     if let error = error as? IOError { return String(cString: strerror(error.errnoCode)).lowercased() }
     if error is ChannelError { return "the connection closed (\(error))" }
     return "\(error)"
+  }
+}
+
+/// Keeps the first error the connection reports (a failed TLS handshake, say).
+final class ConnectionErrorRecorder: ChannelInboundHandler, Sendable {
+  typealias InboundIn = Any
+  private let firstError = Mutex<(any Error)?>(nil)
+
+  var error: (any Error)? { firstError.withLock { $0 } }
+
+  func errorCaught(context: ChannelHandlerContext, error: Error) {
+    firstError.withLock { if $0 == nil { $0 = error } }
+    context.fireErrorCaught(error)
   }
 }
 

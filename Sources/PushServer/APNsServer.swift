@@ -23,7 +23,7 @@ public struct APNsExchange: Sendable {
 
 /// An APNs-compatible HTTP/2 endpoint: `POST /3/device/<token>`, answered as APNs would.
 ///
-/// This slice speaks cleartext HTTP/2 with prior knowledge (h2c). Accepted pushes are handed to
+/// It speaks HTTP/2 over TLS (ALPN h2) or cleartext with prior knowledge (h2c). Accepted pushes are handed to
 /// `sink`, the same path replayed pushes take; every answer is reported to `log`.
 public final class APNsServer: Sendable {
   /// Where and how to listen.
@@ -39,16 +39,19 @@ public final class APNsServer: Sendable {
     public var providerKeys: [ProviderTokenKey]
     /// The known device tokens; nil accepts every well-formed token.
     public var registry: TokenRegistry?
+    /// TLS with ALPN h2; nil for cleartext HTTP/2 with prior knowledge (h2c).
+    public var tls: ServerTLS?
 
     public init(
       host: String = "127.0.0.1", port: Int = 2197, sendsUniqueID: Bool = true, providerKeys: [ProviderTokenKey] = [],
-      registry: TokenRegistry? = nil
+      registry: TokenRegistry? = nil, tls: ServerTLS? = nil
     ) {
       self.host = host
       self.port = port
       self.sendsUniqueID = sendsUniqueID
       self.providerKeys = providerKeys
       self.registry = registry
+      self.tls = tls
     }
   }
 
@@ -70,6 +73,7 @@ public final class APNsServer: Sendable {
     let group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, threads))
     let sendsUniqueID = configuration.sendsUniqueID
     let registry = configuration.registry
+    let tls = configuration.tls
     let verifier = configuration.providerKeys.isEmpty ? nil : ProviderTokenVerifier(keys: configuration.providerKeys)
     let bootstrap = ServerBootstrap(group: group)
       .serverChannelOption(ChannelOptions.backlog, value: 256)
@@ -79,6 +83,7 @@ public final class APNsServer: Sendable {
         // Provider tokens are per connection (the refresh rule counts per connection).
         let session = verifier.map(ProviderTokenSession.init)
         return channel.eventLoop.makeCompletedFuture {
+          try tls?.addHandler(to: channel)
           _ = try channel.pipeline.syncOperations.configureHTTP2Pipeline(
             mode: .server, connectionConfiguration: .init(), streamConfiguration: .init()
           ) { stream in

@@ -26,6 +26,16 @@ struct PushCommand: AsyncParsableCommand {
   @Option(name: .long, help: "The endpoint's port.")
   var port: Int = 2197
 
+  @Flag(name: .long, help: "Connect with TLS (ALPN h2) instead of h2c; --cacert implies it.")
+  var tls = false
+
+  @Option(
+    name: .long,
+    help: ArgumentHelp(
+      "Trust this certificate (PEM), such as the one pushdeck serve --tls prints; the system's otherwise.",
+      valueName: "file"))
+  var cacert: String?
+
   @Option(name: .long, help: "The device token, as hex (default: 64 zeros).")
   var token: String = String(repeating: "0", count: 64)
 
@@ -102,9 +112,17 @@ struct PushCommand: AsyncParsableCommand {
     if let apnsId { headers.append(("apns-id", apnsId)) }
     if let jwtKey { headers.append(("authorization", "bearer " + (try signedToken(jwtKey)))) }
 
+    var installer: APNsClient.ConnectionSetup?
+    if tls || cacert != nil {
+      do throws(TLSSetupError) {
+        installer = try ClientTLS.installer(trusting: cacert, serverHostname: host)
+      } catch {
+        throw Failure(error.description)
+      }
+    }
     let client: APNsClient
     do {
-      client = try await APNsClient(host: host, port: port)
+      client = try await APNsClient(host: host, port: port, tls: installer)
     } catch {
       throw Failure("\(error); is pushdeck serve running there?")
     }

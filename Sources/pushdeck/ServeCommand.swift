@@ -15,9 +15,11 @@ import Synchronization
 struct ServeCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "serve",
-    abstract: "Run a local APNs-compatible HTTP/2 endpoint (h2c).",
+    abstract: "Run a local APNs-compatible HTTP/2 endpoint (h2c, or TLS with --tls).",
     discussion: """
-      Listens for POST /3/device/<token> over cleartext HTTP/2 with prior knowledge (h2c) and \
+      Listens for POST /3/device/<token> over cleartext HTTP/2 with prior knowledge (h2c), or \
+      over TLS with ALPN h2 (--tls: --cert/--key, or a self-signed certificate kept beside the \
+      state and printed at start), and \
       answers exactly as APNs does: 200 with apns-id, or the APNs status and {"reason": …}. One \
       line per request is printed: status, reason or apns-id, and the bundle id.
 
@@ -41,10 +43,12 @@ struct ServeCommand: AsyncParsableCommand {
 
   func validate() throws {
     guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535") }
+    try endpointOptions.validateTLS()
   }
 
   func run() async throws {
     let (keys, registry) = try endpointOptions.endpoint(profile: deviceOptions.profile)
+    let tls = try endpointOptions.serverTLS(statePath: deviceOptions.state)
     let recorder: CaptureRecorder?
     if let record {
       do throws(RecorderError) {
@@ -67,7 +71,7 @@ struct ServeCommand: AsyncParsableCommand {
     let server: APNsServer
     do {
       server = try await APNsServer(
-        configuration: .init(host: bind, port: port, providerKeys: keys, registry: registry),
+        configuration: .init(host: bind, port: port, providerKeys: keys, registry: registry, tls: tls),
         sink: { record, _ in
           // The one pipeline: what replay does with a capture line, the endpoint does here.
           recorder?.append(record)
@@ -93,7 +97,14 @@ struct ServeCommand: AsyncParsableCommand {
       source.resume()
       return source
     }
-    printer.line("pushdeck serve: listening on h2c://\(bind):\(server.port)")
+    let address = bind.contains(":") ? "[\(bind)]" : bind
+    printer.line("pushdeck serve: listening on \(tls == nil ? "h2c" : "https")://\(address):\(server.port)")
+    if let tls {
+      printer.line(
+        "pushdeck serve: TLS certificate \(terminalSafe(tls.certificatePath))"
+          + (tls.isNew ? " (self-signed, made now)" : "")
+          + "; trust it with curl --cacert \(terminalSafe(tls.certificatePath))")
+    }
     printer.line(
       "pushdeck serve: provider tokens "
         + (keys.isEmpty

@@ -185,7 +185,7 @@ enum ExternalTools {
 
   /// Runs a program; its standard output. Throws when it exits non-zero.
   @discardableResult
-  static func run(_ program: String, _ arguments: [String]) throws -> String {
+  static func run(_ program: String, _ arguments: [String], check: Bool = true) throws -> String {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: program)
     process.arguments = arguments
@@ -195,7 +195,9 @@ enum ExternalTools {
     try process.run()
     let data = pipe.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
-    guard process.terminationStatus == 0 else { throw ExternalToolError(program: program, arguments: arguments) }
+    guard process.terminationStatus == 0 || !check else {
+      throw ExternalToolError(program: program, arguments: arguments)
+    }
     return String(decoding: data, as: UTF8.self)
   }
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PushScenario
 import PushServer
+import PushStore
 import PushWire
 
 /// Provider-token authentication: on when a key is configured, unless `--auth none`.
@@ -35,6 +36,58 @@ struct EndpointOptions: ParsableArguments {
     name: .long,
     help: "Accept device tokens the profile's apns.tokens does not list (without that list, every token is).")
   var acceptAnyToken = false
+
+  @Flag(
+    name: .long,
+    help: "Serve HTTP/2 over TLS (ALPN h2), with --cert/--key or a self-signed certificate made on first use.")
+  var tls = false
+
+  @Flag(name: .long, help: "Serve cleartext HTTP/2 with prior knowledge (the default).")
+  var h2c = false
+
+  @Option(name: .long, help: ArgumentHelp("The TLS certificate (chain), PEM; implies --tls.", valueName: "file"))
+  var cert: String?
+
+  @Option(name: .long, help: ArgumentHelp("The TLS certificate's private key, PEM.", valueName: "file"))
+  var key: String?
+
+  func validateTLS() throws {
+    if h2c, tls || cert != nil { throw ValidationError("--h2c is cleartext; it does not go with --tls or --cert") }
+    if (cert == nil) != (key == nil) {
+      throw ValidationError("--cert and --key go together: the certificate (PEM) and its private key (PEM)")
+    }
+  }
+
+  /// The TLS set-up: the user's certificate, or the self-signed one beside the state (made on
+  /// first use), nil for h2c.
+  ///
+  /// - Parameter statePath: `--state`, whose directory keeps the self-signed certificate
+  ///   (the default data directory otherwise, `--ephemeral` included).
+  func serverTLS(statePath: String?) throws -> ServerTLS? {
+    try validateTLS()
+    if let cert, let key {
+      do throws(TLSSetupError) {
+        return try ServerTLS.load(certificatePath: cert, keyPath: key)
+      } catch {
+        throw ValidationError(error.description)
+      }
+    }
+    guard tls else { return nil }
+    let location: StateLocation
+    do throws(StoreError) {
+      location = try StateLocation.resolve(
+        statePath: statePath, ephemeral: false, environment: ProcessInfo.processInfo.environment)
+    } catch {
+      throw ValidationError("--tls: no directory for the self-signed certificate (\(error)); give --cert and --key")
+    }
+    guard case .file(let path) = location else { return nil }
+    let directory = (path as NSString).deletingLastPathComponent
+    do throws(TLSSetupError) {
+      return try ServerTLS.selfSigned(directory: directory.isEmpty ? "." : directory)
+    } catch {
+      throw ValidationError(error.description)
+    }
+  }
 
   /// What the endpoint checks: the trusted keys (empty when no authentication) and the known
   /// tokens (nil when any token is accepted), from the flags and the profile's `apns:` section.
