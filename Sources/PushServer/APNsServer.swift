@@ -1,5 +1,6 @@
 import Foundation
 import NIOCore
+import NIOHPACK
 import NIOHTTP1
 import NIOHTTP2
 import NIOPosix
@@ -88,11 +89,11 @@ public final class APNsServer: Sendable {
             mode: .server, connectionConfiguration: .init(), streamConfiguration: .init()
           ) { stream in
             stream.eventLoop.makeCompletedFuture {
-              try stream.pipeline.syncOperations.addHandlers([
-                HTTP2FramePayloadToHTTP1ServerCodec(),
+              // HTTP/2 frames straight to the handler: NIO's HTTP/1 translation insists on
+              // :authority, which real APNs clients (aioapns) leave out for a host header.
+              try stream.pipeline.syncOperations.addHandler(
                 APNsStreamHandler(
-                  sendsUniqueID: sendsUniqueID, session: session, registry: registry, sink: sink, log: log),
-              ])
+                  sendsUniqueID: sendsUniqueID, session: session, registry: registry, sink: sink, log: log))
             }
           }
         }
@@ -119,19 +120,20 @@ public final class APNsServer: Sendable {
   }
 }
 
-/// Answers the one request of an HTTP/2 stream.
+/// Answers the one request of an HTTP/2 stream, reading and writing HTTP/2 frames directly.
 final class APNsStreamHandler: ChannelInboundHandler {
-  typealias InboundIn = HTTPServerRequestPart
-  typealias OutboundOut = HTTPServerResponsePart
+  typealias InboundIn = HTTP2Frame.FramePayload
+  typealias OutboundOut = HTTP2Frame.FramePayload
 
   private let sendsUniqueID: Bool
   private let session: ProviderTokenSession?
   private let registry: TokenRegistry?
   private let sink: APNsServer.Sink
   private let log: APNsServer.Log
-  private var head: HTTPRequestHead?
+  private var requestHeaders: HPACKHeaders?
   private var body: [UInt8] = []
   private var bodyByteCount = 0
+  private var answered = false
 
   init(
     sendsUniqueID: Bool, session: ProviderTokenSession?, registry: TokenRegistry?, sink: @escaping APNsServer.Sink,
@@ -146,62 +148,71 @@ final class APNsStreamHandler: ChannelInboundHandler {
 
   func channelRead(context: ChannelHandlerContext, data: NIOAny) {
     switch unwrapInboundIn(data) {
-    case .head(let head):
-      self.head = head
-    case .body(let buffer):
-      bodyByteCount += buffer.readableBytes
-      // Kept up to one byte past the largest payload: enough to know it is too large.
-      let room = APNsRequest.maximumBodyBytes + 1 - body.count
-      if room > 0 {
-        buffer.withUnsafeReadableBytes { body.append(contentsOf: $0.prefix(room)) }
+    case .headers(let frame):
+      // The first block is the request's headers; a later one (trailers) only ends the stream.
+      if requestHeaders == nil { requestHeaders = frame.headers }
+      if frame.endStream { respond(context: context) }
+    case .data(let frame):
+      if case .byteBuffer(let buffer) = frame.data {
+        bodyByteCount += buffer.readableBytes
+        // Kept up to one byte past the largest payload: enough to know it is too large.
+        let room = APNsRequest.maximumBodyBytes + 1 - body.count
+        if room > 0 {
+          buffer.withUnsafeReadableBytes { body.append(contentsOf: $0.prefix(room)) }
+        }
       }
-    case .end:
-      guard let head else { return }
-      respond(context: context, head: head)
-      self.head = nil
+      if frame.endStream { respond(context: context) }
+    default:
+      break
     }
   }
 
-  private func respond(context: ChannelHandlerContext, head: HTTPRequestHead) {
+  private func respond(context: ChannelHandlerContext) {
+    guard let request = requestHeaders, !answered else { return }
+    answered = true
     let now = Date().timeIntervalSince1970
     let session = self.session
+    var headers: [(name: String, value: String)] = []
+    headers.reserveCapacity(request.count)
+    for (name, value, _) in request where !name.hasPrefix(":") { headers.append((name, value)) }
     let outcome = APNsRequest.decide(
-      method: head.method.rawValue, path: head.uri, headers: head.headers.map { ($0.name, $0.value) }, body: body,
-      bodyByteCount: bodyByteCount, receivedAt: now,
+      method: request.first(name: ":method") ?? "", path: request.first(name: ":path") ?? "", headers: headers,
+      body: body, bodyByteCount: bodyByteCount, receivedAt: now,
       authorize: { authorization in
         guard let refusal = session?.check(authorization: authorization, now: now) else { return nil }
         return .rejected(status: refusal.status, reason: refusal.reason, detail: refusal.detail)
       }, registry: registry)
-    var headers = HTTPHeaders()
+    var response = HPACKHeaders([(":status", String(outcome.status))])
     var responseBody: ByteBuffer?
-    let topic = head.headers.first(name: "apns-topic")
+    let topic = request.first(name: "apns-topic")
     var exchange = APNsExchange(
       status: outcome.status, reason: outcome.reason, topic: topic,
       bundleID: topic.map {
-        APNsRequest.bundle(fromTopic: $0, pushType: head.headers.first(name: "apns-push-type").flatMap(PushType.init))
+        APNsRequest.bundle(fromTopic: $0, pushType: request.first(name: "apns-push-type").flatMap(PushType.init))
       })
     exchange.detail = outcome.detail
     switch outcome {
     case .accepted(let record, let token, let apnsID):
-      headers.add(name: "apns-id", value: apnsID)
-      if sendsUniqueID { headers.add(name: "apns-unique-id", value: UUID().uuidString.lowercased()) }
+      response.add(name: "apns-id", value: apnsID)
+      if sendsUniqueID { response.add(name: "apns-unique-id", value: UUID().uuidString.lowercased()) }
       exchange.apnsID = apnsID
       exchange.bundleID = record.bundleID
       sink(record, token)
     case .rejected(_, let reason, let timestamp, _):
-      if let id = head.headers.first(name: "apns-id"), APNsHeaders.isCanonicalUUID(id) {
-        headers.add(name: "apns-id", value: id)
+      if let id = request.first(name: "apns-id"), APNsHeaders.isCanonicalUUID(id) {
+        response.add(name: "apns-id", value: id)
       }
       let text = APNsRequest.errorBody(reason: reason, timestamp: timestamp)
-      headers.add(name: "content-type", value: "application/json")
-      headers.add(name: "content-length", value: String(text.utf8.count))
+      response.add(name: "content-type", value: "application/json")
+      response.add(name: "content-length", value: String(text.utf8.count))
       responseBody = context.channel.allocator.buffer(string: text)
     }
     log(exchange)
-    let status = HTTPResponseStatus(statusCode: outcome.status)
     context.write(
-      wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: status, headers: headers))), promise: nil)
-    if let responseBody { context.write(wrapOutboundOut(.body(.byteBuffer(responseBody))), promise: nil) }
-    context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+      wrapOutboundOut(.headers(.init(headers: response, endStream: responseBody == nil))), promise: nil)
+    if let responseBody {
+      context.write(wrapOutboundOut(.data(.init(data: .byteBuffer(responseBody), endStream: true))), promise: nil)
+    }
+    context.flush()
   }
 }
