@@ -31,7 +31,14 @@ let package = Package(
     .target(name: "PushCore", dependencies: ["PushWire"]),
     .target(name: "PushUI", dependencies: ["PushCore"]),
     .target(name: "PushScenario", dependencies: ["PushCore", .product(name: "Yams", package: "Yams")]),
-    .target(name: "PushStore", dependencies: ["PushCore", .product(name: "GRDB", package: "GRDB.swift")]),
+    .target(
+      name: "PushStore",
+      dependencies: [
+        "PushCore", .product(name: "GRDB", package: "GRDB.swift"),
+        // The SQLite C API, for binding a replay's rows without boxing (DeliveryRow).
+        .product(name: "GRDBSQLite", package: "GRDB.swift"),
+      ]
+    ),
     .target(
       name: "PushRender",
       dependencies: ["PushUI", .product(name: "Yams", package: "Yams")]
@@ -78,14 +85,15 @@ let package = Package(
       name: "PushRenderTests", dependencies: ["PushRender", "PushTestSupport"], exclude: ["Goldens"]),
     // A child process for the kill-and-reopen test: appends batches until it is SIGKILLed.
     .executableTarget(name: "PushStoreJournalChild", dependencies: ["PushStore"], path: "Tests/PushStoreJournalChild"),
-    .testTarget(name: "PushStoreTests", dependencies: ["PushStore", "PushStoreJournalChild"]),
+    .testTarget(name: "PushStoreTests", dependencies: ["PushStore", "PushStoreJournalChild", "PushTestSupport"]),
     .testTarget(
       name: "PushServerTests",
       dependencies: ["PushServer", "PushTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
     .testTarget(name: "PushHandlersTests", dependencies: ["PushHandlers", "PushTestSupport"]),
     .testTarget(name: "PushTerminalTests", dependencies: ["PushTerminal", "PushTestSupport"]),
     .testTarget(
-      name: "PushdeckCLITests", dependencies: ["pushdeck", "PushHandlers", "PushServer", "PushTestSupport"],
+      name: "PushdeckCLITests",
+      dependencies: ["pushdeck", "PushHandlers", "PushServer", "PushStore", "PushTestSupport"],
       exclude: ["Goldens"]),
   ]
 )

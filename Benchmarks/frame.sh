@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Benchmark: one front-end turn (a tick and building the frame) at 200x60 with 10k and 1M
+# Benchmark: one front-end turn (a tick and building the frame, then presenting it through a
+# headless ncurses session on /dev/null, timed apart) at 200x60 with 10k and 1M
 # notifications stored, on the lock screen and in Notification Center. Not a timed test.
 #
 #   Benchmarks/frame.sh [COUNTS] [SIZE]     # default 10000,1000000 200x60

@@ -71,6 +71,19 @@ extension DeviceSimulator {
   public mutating func apply(
     _ event: DeviceEvent, at instant: SimInstant, journalingInto batch: inout JournalBatch
   ) -> DeliveryRecord? {
+    if case .push(let pushed, _) = event {
+      // The hot path of a replay: a push changes at most its app's badge and the Live
+      // Activities, never engagement, and removes only what it replaces (in its record).
+      let bundleID = pushed.bundleID ?? ""
+      let badgeBefore = badges[bundleID]
+      let liveBefore = liveActivities
+      let record = apply(event, at: instant)
+      if badges[bundleID] != badgeBefore { batch.badges[bundleID] = badges[bundleID] ?? 0 }
+      if liveActivities != liveBefore { batch.liveActivities = liveActivities }
+      if let record { batch.deliveries.append(record) }
+      batch.state = RestoredDevice.State(now: now, isLocked: isLocked, activeFocusID: activeFocusID)
+      return record
+    }
     var candidates: [NotificationID] = []
     var bundles: Set<String> = []
     let reason: String
@@ -91,9 +104,7 @@ extension DeviceSimulator {
         reason = "action"
       }
     case .clearGroup(let key):
-      let members =
-        store.rankedGroups(includeHeld: true).first { $0.key == key }?.notifications ?? []
-      candidates = members.map(\.id)
+      candidates = store.notifications(in: key).map(\.id)
       bundles.insert(key.bundleID)
       reason = "cleared"
     case .clearAll:

@@ -31,6 +31,10 @@ public final class CursesTerminal: TerminalScreen, InputSource {
   private let signals: SignalWatcher
   private var colors: ColorAllocator
   private var isActive = true
+  /// The grid presented last and the screen size then, so the next frame writes only changes.
+  private var lastPresented: (grid: CellGrid, screen: Size)?
+  /// The files a headless session opened, closed with it.
+  private var ownedFiles: [UnsafeMutablePointer<FILE>] = []
 
   /// Starts a full-screen session on the controlling terminal.
   ///
@@ -38,14 +42,42 @@ public final class CursesTerminal: TerminalScreen, InputSource {
   ///   - noColor: draw without colour (`NO_COLOR`).
   ///   - colorTerm: the `COLORTERM` value, used to allow palette-based truecolor.
   ///   - signals: the watcher that turns SIGINT and SIGTERM into input events.
-  public init(noColor: Bool, colorTerm: String?, signals: SignalWatcher) throws(TerminalError) {
+  public convenience init(noColor: Bool, colorTerm: String?, signals: SignalWatcher) throws(TerminalError) {
     // wcwidth returns -1 for everything until the locale is set (architecture.md 5.3).
     setlocale(LC_ALL, "")
-    self.signals = signals
-    guard let output = fdopen(STDOUT_FILENO, "w"), let input = fdopen(STDIN_FILENO, "r"),
-      let screen = newterm(nil, output, input)
-    else {
+    guard let output = fdopen(STDOUT_FILENO, "w"), let input = fdopen(STDIN_FILENO, "r") else {
       throw .cannotStart(term: Self.environment("TERM"))
+    }
+    try self.init(
+      output: output, input: input, terminalType: nil, noColor: noColor, colorTerm: colorTerm, signals: signals)
+  }
+
+  /// Starts a session that draws into `/dev/null` as a `terminalType` terminal of `size`, for
+  /// measuring what presenting a frame costs without a terminal (`pushdeck render --bench`).
+  public static func headless(terminalType: String = "xterm-256color", size: Size) -> CursesTerminal? {
+    guard setlocale(LC_ALL, "C.UTF-8") != nil || setlocale(LC_ALL, "") != nil,
+      let output = fopen("/dev/null", "w")
+    else { return nil }
+    guard let input = fopen("/dev/null", "r"),
+      let terminal = try? CursesTerminal(
+        output: output, input: input, terminalType: terminalType, noColor: false, colorTerm: "truecolor",
+        signals: SignalWatcher(signals: []))
+    else {
+      fclose(output)
+      return nil
+    }
+    terminal.ownedFiles = [output, input]
+    resizeterm(Int32(size.rows), Int32(size.columns))
+    return terminal
+  }
+
+  private init(
+    output: UnsafeMutablePointer<FILE>, input: UnsafeMutablePointer<FILE>, terminalType: String?, noColor: Bool,
+    colorTerm: String?, signals: SignalWatcher
+  ) throws(TerminalError) {
+    self.signals = signals
+    guard let screen = newterm(terminalType, output, input) else {
+      throw .cannotStart(term: terminalType ?? Self.environment("TERM"))
     }
     self.screen = screen
     guard let window = pushdeck_stdscr() else {
@@ -83,33 +115,59 @@ public final class CursesTerminal: TerminalScreen, InputSource {
     Size(columns: Int(getmaxx(window)), rows: Int(getmaxy(window)))
   }
 
-  /// Copies a grid to the screen: each lead cell once, continuation cells skipped.
+  /// Copies a grid to the screen: each lead cell once, continuation cells skipped, and only the
+  /// cells that differ from the grid presented last (ncurses still holds those), unless the
+  /// size changed. Runs of one style share one colour-pair look-up; nothing is allocated per cell.
   public func present(_ grid: CellGrid) {
     guard isActive else { return }
     let current = size
-    for row in 0..<min(grid.height, current.rows) {
-      for column in 0..<min(grid.width, current.columns) {
-        let cell = grid[column, row]
-        let text: String
-        switch cell.content {
-        // Writing into the right half of a wide glyph would leave ncurses with half a glyph.
-        case .continuation: continue
-        case .blank: text = " "
-        case .glyph(let glyph, let columns):
-          // A wide glyph cut by the screen edge is drawn as a space instead.
-          text = column + columns > current.columns ? " " : glyph
+    let previous = lastPresented.flatMap { $0.grid.size == grid.size && $0.screen == current ? $0.grid : nil }
+    var lastStyle: Style?
+    var pair: Int32 = 0
+    var attributes: attr_t = 0
+    withUnsafeTemporaryAllocation(of: wchar_t.self, capacity: 6) { characters in
+      for row in 0..<min(grid.height, current.rows) {
+        for column in 0..<min(grid.width, current.columns) {
+          let cell = grid[column, row]
+          if let previous, previous[column, row] == cell { continue }
+          var count = 0
+          switch cell.content {
+          // Writing into the right half of a wide glyph would leave ncurses with half a glyph.
+          case .continuation: continue
+          case .blank:
+            characters[0] = 0x20
+            count = 1
+          case .glyph(let glyph, let columns):
+            // A wide glyph cut by the screen edge is drawn as a space instead.
+            if column + columns > current.columns {
+              characters[0] = 0x20
+              count = 1
+            } else {
+              for scalar in glyph.unicodeScalars.prefix(5) {
+                characters[count] = wchar_t(bitPattern: scalar.value)
+                count += 1
+              }
+            }
+          }
+          characters[count] = 0
+          if cell.style != lastStyle {
+            lastStyle = cell.style
+            pair = colors.pair(for: cell.style)
+            attributes = self.attributes(of: cell.style)
+          }
+          var cchar = cchar_t()
+          _ = pushdeck_setcchar(&cchar, characters.baseAddress!, attributes, pair)
+          mvwadd_wch(window, Int32(row), Int32(column), &cchar)
         }
-        var characters = text.unicodeScalars.prefix(5).map { wchar_t(bitPattern: $0.value) }
-        characters.append(0)
-        let pair = colors.pair(for: cell.style)
-        var cchar = cchar_t()
-        _ = pushdeck_setcchar(&cchar, characters, attributes(of: cell.style), pair)
-        mvwadd_wch(window, Int32(row), Int32(column), &cchar)
       }
     }
+    lastPresented = (grid, current)
     wnoutrefresh(window)
     doupdate()
   }
+
+  /// Makes the next ``present(_:)`` copy every cell, not only those that changed.
+  public func presentWholeNextFrame() { lastPresented = nil }
 
   /// Waits for a key, a resize or a termination signal.
   public func nextInput(timeoutMilliseconds: Int) -> InputEvent? {
@@ -120,6 +178,8 @@ public final class CursesTerminal: TerminalScreen, InputSource {
     if let number = signals.takePending() { return .signal(number) }
     switch result {
     case KEY_CODE_YES:
+      // ncurses resized its screen and may have dropped cells: the next frame is drawn whole.
+      if Int32(code) == KEY_RESIZE { lastPresented = nil }
       return keyEvent(forKeyCode: Int32(code))
     case OK:
       return .key(Self.key(forCharacter: UInt32(code)))
@@ -136,6 +196,8 @@ public final class CursesTerminal: TerminalScreen, InputSource {
     endwin()
     delscreen(screen)
     signals.stop()
+    for file in ownedFiles { fclose(file) }
+    ownedFiles = []
   }
 
   private static func environment(_ name: String) -> String {

@@ -30,13 +30,13 @@ extension AppState {
   /// Whether a stored notification shows on the lock screen: it lit the lock screen, or it
   /// bannered while unlocked (it stays on the lock screen's list afterwards, as on iOS).
   public static func showsOnLockScreen(_ stored: StoredNotification) -> Bool {
-    stored.decision.surfaces.contains(.lockScreen) || stored.decision.surfaces.contains(.banner)
+    stored.showsOnLockScreen
   }
 
   /// The stacks the lock screen shows, in rank order, newest first in each; notifications of
   /// the Scheduled Summary card are left out (the card stands for them).
   public func lockScreenGroups(limit: Int = .max) -> [NotificationGroup] {
-    computeLockScreenGroups(limit: limit)
+    device.store.stacks(filter: .lockScreen, limit: limit, excluding: summaryExclusion())
   }
 
   /// The lock screen's stacks as the screen draws them: each with its newest notification only
@@ -45,14 +45,12 @@ extension AppState {
     if let cache = lockGroupsCache, cache.revision == device.store.revision, cache.summary == summary {
       return cache.groups
     }
-    return computeLockScreenGroups(memberLimit: 1)
+    return device.store.stacks(filter: .lockScreen, memberLimit: 1, excluding: summaryExclusion())
   }
 
-  private func computeLockScreenGroups(limit: Int = .max, memberLimit: Int = .max) -> [NotificationGroup] {
-    let inSummary = Set(summary)
-    return device.store.rankedGroups(limit: limit, memberLimit: memberLimit) { stored in
-      Self.showsOnLockScreen(stored) && !inSummary.contains(stored.id)
-    }
+  private func summaryExclusion() -> StackExclusion {
+    if let cache = lockGroupsCache, cache.summary == summary { return cache.exclusion }
+    return summary.isEmpty ? .none : device.store.exclusion(of: summary, filter: .lockScreen)
   }
 
   /// The notifications of the Scheduled Summary card that are still stored, newest first.
@@ -65,22 +63,53 @@ extension AppState {
     if let cache = centerRowsCache, cache.revision == device.store.revision, cache.expanded == expanded {
       return cache.rows
     }
-    return computeCenterRows()
+    return Self.rows(
+      of: device.store.stacks(filter: .notificationCenter, memberLimit: 1, fullGroups: expanded), expanded)
   }
 
-  /// Recomputes the lock screen's stacks and (when it shows) Notification Center's rows if the
-  /// store changed since they were cached, so a frame with nothing new does not scan the store.
+  /// Brings the lock screen's stacks and (when it shows) Notification Center's rows up to date
+  /// with the store: from the stacks that changed since they were built, so a frame in which
+  /// a push arrives costs the same with a million notifications stored as with ten; rebuilt
+  /// (from each stack's counts, O(stacks)) when the summary, the expansions or the device changed.
   mutating func refreshViewCaches() {
-    let revision = device.store.revision
-    if lockGroupsCache?.revision != revision || lockGroupsCache?.summary != summary {
+    let store = device.store
+    let revision = store.revision
+    if var cache = lockGroupsCache, cache.summary == summary {
+      if cache.revision != revision {
+        lockGroupsCache = nil  // so the cached list is updated in place, not copied
+        if let changed = store.changedGroups(since: cache.revision) {
+          store.update(&cache.groups, changed: changed, filter: .lockScreen, memberLimit: 1, excluding: cache.exclusion)
+        } else {
+          cache.groups = store.stacks(filter: .lockScreen, memberLimit: 1, excluding: cache.exclusion)
+        }
+        cache.revision = revision
+        lockGroupsCache = cache
+      }
+    } else {
+      let exclusion = summary.isEmpty ? StackExclusion.none : store.exclusion(of: summary, filter: .lockScreen)
       lockGroupsCache = nil
-      lockGroupsCache = (revision, summary, computeLockScreenGroups(memberLimit: 1))
+      lockGroupsCache = (
+        revision, summary, exclusion, store.stacks(filter: .lockScreen, memberLimit: 1, excluding: exclusion)
+      )
     }
     if screen == .lock {
       centerRowsCache = nil
-    } else if centerRowsCache?.revision != revision || centerRowsCache?.expanded != expanded {
+    } else if var cache = centerRowsCache, cache.expanded == expanded {
+      guard cache.revision != revision else { return }
       centerRowsCache = nil
-      centerRowsCache = (revision, expanded, computeCenterRows())
+      if let changed = store.changedGroups(since: cache.revision) {
+        store.update(
+          &cache.groups, changed: changed, filter: .notificationCenter, memberLimit: 1, fullGroups: expanded)
+      } else {
+        cache.groups = store.stacks(filter: .notificationCenter, memberLimit: 1, fullGroups: expanded)
+      }
+      cache.revision = revision
+      cache.rows = Self.rows(of: cache.groups, expanded)
+      centerRowsCache = cache
+    } else {
+      centerRowsCache = nil
+      let groups = store.stacks(filter: .notificationCenter, memberLimit: 1, fullGroups: expanded)
+      centerRowsCache = (revision, expanded, groups, Self.rows(of: groups, expanded))
     }
   }
 
@@ -90,11 +119,13 @@ extension AppState {
     centerRowsCache = nil
   }
 
-  private func computeCenterRows() -> [CenterRow] {
+  /// Notification Center's rows for its stacks: collapsed stacks need only their front
+  /// notification; expanded ones (copied whole) get a header and a row per notification.
+  private static func rows(of groups: [NotificationGroup], _ expanded: Set<GroupKey>) -> [CenterRow] {
     var rows: [CenterRow] = []
-    // Collapsed stacks need only their front notification; expanded ones are copied whole.
-    for group in device.store.rankedGroups(memberLimit: 1, fullGroups: expanded) {
-      if expanded.contains(group.key) && group.count > 1 {
+    rows.reserveCapacity(groups.count)
+    for group in groups {
+      if !expanded.isEmpty && expanded.contains(group.key) && group.count > 1 {
         rows.append(.header(group))
         for stored in group.notifications { rows.append(.item(group.key, stored)) }
       } else {
@@ -126,10 +157,13 @@ extension AppState {
   ///
   /// - Parameters:
   ///   - stored: the notification.
-  ///   - threadCount: how many notifications its stack holds, for `%u` in the placeholder.
-  public func displayed(_ stored: StoredNotification, threadCount: Int = 1) -> PushNotification {
+  ///   - threadCount: how many notifications its stack holds, for `%u` in the placeholder; by
+  ///     default, what its stack holds in Notification Center (as the stack's card says).
+  public func displayed(_ stored: StoredNotification, threadCount: Int? = nil) -> PushNotification {
     var notification = stored.notification
     guard previewsHidden(stored) else { return notification }
+    let threadCount =
+      threadCount ?? device.store.stack(stored.group, filter: .notificationCenter, memberLimit: 0)?.count ?? 1
     let category = category(of: notification)
     let options = category?.options ?? []
     if !options.contains(.hiddenPreviewsShowTitle) { notification.title = nil }

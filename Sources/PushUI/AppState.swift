@@ -158,10 +158,13 @@ public struct AppState: Sendable {
   var held: Set<NotificationID> = []
   /// Each notification's delivery record, by its index in `device.records`.
   var recordIndex: [NotificationID: Int] = [:]
-  /// The lock screen's stacks as last computed, with the store revision and summary they used.
-  var lockGroupsCache: (revision: Int, summary: [NotificationID], groups: [NotificationGroup])?
-  /// Notification Center's rows as last computed, with the store revision and expansions used.
-  var centerRowsCache: (revision: Int, expanded: Set<GroupKey>, rows: [CenterRow])?
+  /// The lock screen's stacks as last computed, with the store revision and summary they used
+  /// (and the summary as an exclusion), updated from the store's changes.
+  var lockGroupsCache:
+    (revision: Int, summary: [NotificationID], exclusion: StackExclusion, groups: [NotificationGroup])?
+  /// Notification Center's stacks and rows as last computed, with the store revision and
+  /// expansions used, updated from the store's changes.
+  var centerRowsCache: (revision: Int, expanded: Set<GroupKey>, groups: [NotificationGroup], rows: [CenterRow])?
 
   /// Creates the state for a device and the events still to come.
   ///

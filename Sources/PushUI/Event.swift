@@ -177,11 +177,11 @@ extension AppState {
     // Banners of notifications that are gone (cleared, opened, replaced) leave with them.
     let before = banners.first?.notification
     let liveActivityBanners = Set(banners.filter(isLiveActivityBanner).map(\.notification))
-    banners.removeAll { device.store[$0.notification] == nil && !liveActivityBanners.contains($0.notification) }
+    banners.removeAll { !device.store.contains($0.notification) && !liveActivityBanners.contains($0.notification) }
     if banners.first?.notification != before, !banners.isEmpty, banners[0].shownAt == nil {
       banners[0].shownAt = max(banners[0].arrivedAt, device.now)
     }
-    summary.removeAll { device.store[$0] == nil }
+    summary.removeAll { !device.store.contains($0) }
     settleBanners()
   }
 
@@ -191,10 +191,10 @@ extension AppState {
 
   private mutating func releaseSummary() {
     guard !held.isEmpty else { return }
-    let released = held.filter { device.store[$0]?.heldUntil == nil }
+    let released = held.filter { device.store.isHeld($0) != true }
     guard !released.isEmpty else { return }
     held.subtract(released)
-    let stillStored = released.filter { device.store[$0] != nil }
+    let stillStored = released.filter { device.store.contains($0) }
     if !stillStored.isEmpty {
       summary = stillStored.sorted()
       showToast("Scheduled Summary: \(stillStored.count) notification\(stillStored.count == 1 ? "" : "s")")

@@ -65,7 +65,10 @@ struct RenderCommand: ParsableCommand {
       let counts = bench.split(separator: ",").compactMap { Int($0) }
       let parts = size.lowercased().split(separator: "x").compactMap { Int($0) }
       let benchSize = parts.count == 2 ? Size(columns: parts[0], rows: parts[1]) : Size(columns: 200, rows: 60)
-      print(FrameBenchmark.run(counts: counts.isEmpty ? [10_000, 1_000_000] : counts, size: benchSize))
+      let report = MainActor.assumeIsolated {
+        FrameBenchmark.run(counts: counts.isEmpty ? [10_000, 1_000_000] : counts, size: benchSize)
+      }
+      print(report)
       return
     }
     let parts = size.lowercased().split(whereSeparator: { $0 == "x" || $0 == "×" })

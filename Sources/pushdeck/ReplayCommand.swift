@@ -43,6 +43,11 @@ struct ReplayCommand: ParsableCommand {
   @Option(name: .long, help: "Summary format: text or json.")
   var format: Format = .text
 
+  @Flag(
+    name: .long,
+    help: "After each batch is saved, write \"saved N pushes\" to standard error (N counts from the replay's start).")
+  var progress = false
+
   func validate() throws {
     if inputs.isEmpty { throw ValidationError("name at least one capture or payload file") }
     if inputs.contains("-") { throw ValidationError("replay reads files; give captures as paths") }
@@ -74,7 +79,7 @@ struct ReplayCommand: ParsableCommand {
     let (resolved, inputProblems) = resolveInputs(inputs)
     var problems = inputProblems.map { "\($0.path): \($0.message)" }
     var replay = Replay(
-      committer: journal.map(BackgroundCommitter.init),
+      committer: journal.map { BackgroundCommitter(journal: $0, reportsProgress: progress) },
       restored: restored, batchSize: batch, makeProfile: { start in try baseProfile(start) })
     for input in resolved {
       do throws(InputProblem) {
@@ -132,9 +137,8 @@ struct Replay {
     batch.deliveries.reserveCapacity(batchSize)
   }
 
-  /// The device, made on the first push (a preset starts at the first capture line's time).
-  private mutating func startDevice(first record: PushRecord) -> DeviceSimulator? {
-    if let device { return device }
+  /// Makes the device on the first push (a preset starts at the first capture line's time).
+  private mutating func startDevice(first record: PushRecord) {
     let start = record.at.map { SimInstant(epochSeconds: $0) } ?? DemoScenario.start
     do {
       let profile = try makeProfile(start)
@@ -142,10 +146,9 @@ struct Replay {
       made.keepsRecords = false
       made.keepsPayloadDetails = false
       origin = made.now
-      return made
+      device = made
     } catch {
       ownFailure = "\(error)"
-      return nil
     }
   }
 
@@ -157,8 +160,9 @@ struct Replay {
       named.bundleID = "com.example.app"
       return push(named)
     }
-    guard failure == nil, var current = startDevice(first: record) else { return }
-    device = nil  // keep the simulator uniquely referenced while it changes
+    guard failure == nil else { return }
+    if device == nil { startDevice(first: record) }
+    guard let now = device?.now else { return }
     var at: SimInstant
     if let seconds = record.at {
       at = SimInstant(epochSeconds: seconds)
@@ -166,15 +170,16 @@ struct Replay {
       at = origin + .seconds(payloadFiles)
       payloadFiles += 1
     } else {
-      at = current.now
+      at = now
     }
-    if at < current.now { at = current.now }
+    if at < now { at = now }
+    // `device!` mutates the simulator in place: copying it out and back retained every one of
+    // its fields for each push.
     let delivery =
       committer == nil
-      ? current.apply(.push(record), at: at) : current.apply(.push(record), at: at, journalingInto: &batch)
+      ? device!.apply(.push(record), at: at) : device!.apply(.push(record), at: at, journalingInto: &batch)
     if let delivery { dispositions[delivery.decision.disposition, default: 0] += 1 }
     pushes += 1
-    device = current
     if batch.deliveries.count >= batchSize { flush() }
   }
 
@@ -254,9 +259,14 @@ final class BackgroundCommitter: @unchecked Sendable {
   private let slots = DispatchSemaphore(value: 2)
   private let lock = NSLock()
   private var firstError: String?
+  /// Whether each commit is reported on standard error, and how many pushes are saved so far
+  /// (used on the queue only).
+  private let reportsProgress: Bool
+  private var saved = 0
 
-  init(journal: DeviceJournal) {
+  init(journal: DeviceJournal, reportsProgress: Bool = false) {
     self.journal = journal
+    self.reportsProgress = reportsProgress
   }
 
   /// The first commit that failed, if any; later batches are not written.
@@ -270,6 +280,13 @@ final class BackgroundCommitter: @unchecked Sendable {
       guard self.failure == nil else { return }
       do throws(StoreError) {
         try self.journal.commit(batch)
+        self.saved += batch.deliveries.count
+        if self.reportsProgress {
+          // Written after the commit returns: every push counted here is durable.
+          let stream = OutputStream.standardError()
+          stream.line("saved \(self.saved) pushes")
+          stream.flush()
+        }
       } catch {
         self.lock.withLock { if self.firstError == nil { self.firstError = error.description } }
       }

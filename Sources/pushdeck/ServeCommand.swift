@@ -156,7 +156,7 @@ final class LiveDevice: @unchecked Sendable {
     self.journal = journal
     let makeProfile = try Session.profileLoader(options.profile)
     replay = Replay(
-      committer: journal.map(BackgroundCommitter.init), restored: restored, batchSize: 1_000,
+      committer: journal.map { BackgroundCommitter(journal: $0) }, restored: restored, batchSize: 1_000,
       makeProfile: { start in try makeProfile(start) })
   }
 

@@ -85,18 +85,18 @@ func invocation(
   @Test func aHandlerThatHangsIsReportedAfterTheDeadline() async {
     struct Hangs: ActionHandler {
       func perform(_ invocation: ActionInvocation) async -> ActionOutcome {
-        // Ignores cancellation on purpose.
+        // Ignores cancellation on purpose, and outlives the test run: only the deadline can
+        // produce an answer. (No wall-clock bound on the test: on a loaded 2-core machine the
+        // test task itself may wait for a free thread long after the deadline fired.)
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-          DispatchQueue.global().asyncAfter(deadline: .now() + 30) { done.resume() }
+          DispatchQueue.global().asyncAfter(deadline: .now() + 3_600) { done.resume() }
         }
         return .succeeded("too late")
       }
     }
     var registry = HandlerRegistry(appNames: ["com.shop": "Shop"], deadlineSeconds: 0.3)
     registry.register(summary: "hangs", Hangs())
-    let start = Date()
     let outcome = await registry.perform(invocation())
-    #expect(Date().timeIntervalSince(start) < 15)
     #expect(outcome == .failed("Shop: handler hangs did not answer within 0.3 s"))
   }
 

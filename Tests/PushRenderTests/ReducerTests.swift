@@ -22,6 +22,17 @@ private let again = #"{"aps":{"alert":{"title":"Again","body":"Second"},"thread-
 
 @Suite("Reducer")
 struct ReducerTests {
+  @Test func hiddenPreviewsCountTheWholeThreadWhereverTheNotificationIsShown() throws {
+    // The demo's Messages hides previews while locked behind "%u new messages", two in the thread.
+    let state = AppState.demo(upcoming: false)
+    let stack = try #require(state.lockScreenStacks().first { $0.key.bundleID == "com.example.messages" })
+    let front = try #require(stack.notifications.first)
+    #expect(stack.count == 2)
+    #expect(state.displayed(front, threadCount: stack.count).body == "2 new messages")
+    // The action sheet, banner and detail view do not pass a count: the stack's is used.
+    #expect(state.displayed(front).body == "2 new messages")
+  }
+
   @Test func tickAppliesDueTimelineEventsOnly() {
     var state = unlockedState([("com.example.chat", hello), ("com.example.chat", again)])
     #expect(reduce(into: &state, .tick(DemoScenario.start + .seconds(2))) == [])

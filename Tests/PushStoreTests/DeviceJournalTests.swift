@@ -101,6 +101,32 @@ import Testing
     #expect(device.store == original.store)
   }
 
+  @Test func aRestoredDeviceKeepsCountingTheSilentPushBudget() throws {
+    let journal = try DeviceJournal.inMemory()
+    var original = DeviceSimulator(profile: DeviceProfile(start: start))
+    var batch = JournalBatch()
+    let silent = #"{"aps": {"content-available": 1}}"#
+    let background = [("apns-push-type", "background"), ("apns-priority", "5")]
+    // Two silent pushes long ago (outside the hour), then as many as the budget allows.
+    let times: [Int64] = [0, 60] + (0..<3).map { 4_000 + $0 * 60 }
+    for (offset, time) in times.enumerated() {
+      let record = original.apply(
+        .push(push(silent, headers: background, line: offset + 1)), at: at(time), journalingInto: &batch)
+      #expect(record?.decision.disposition == .silent)
+    }
+    try journal.commit(batch)
+    let restored = try journal.restore()
+    #expect(restored.silentPushes["com.example.chat"]?.count == 3)
+    var device = DeviceSimulator(profile: original.profile, restoring: restored)
+    // The next one is over the budget on both: the restored device did not start counting afresh.
+    let next = push(silent, headers: background, line: 9)
+    let expected = original.apply(.push(next), at: at(4_300))
+    let actual = device.apply(.push(next), at: at(4_300))
+    #expect(expected?.decision.disposition == .dropped)
+    #expect(actual?.decision.disposition == expected?.decision.disposition)
+    #expect(actual?.decision.reasons.map(\.code) == expected?.decision.reasons.map(\.code))
+  }
+
   @Test func removedAndReplacedNotificationsStayInTheLogButLeaveTheCenter() throws {
     let journal = try DeviceJournal.inMemory()
     var device = DeviceSimulator(profile: .standard(start: start))

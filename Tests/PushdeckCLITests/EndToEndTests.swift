@@ -256,41 +256,98 @@ struct EndToEndTests {
     try await second.waitUntil("exit=0") { $0.contains("exit=0") }
   }
 
-  @Test func pressingAnActionRunsTheProfilesHandler() async throws {
-    let directory = NSTemporaryDirectory() + "pushdeck-handler-" + UUID().uuidString
+  /// Writes `scenario` into a fresh directory (where its handlers' files go too), runs it with a
+  /// manual clock, steps to its first push, waits for `arrival` to show, opens Notification
+  /// Center and runs `body` with the server and the directory; everything is removed afterwards.
+  private func withScenario(
+    _ scenario: String, arrival: String, _ body: (TmuxServer, String) async throws -> Void
+  ) async throws {
+    let directory = NSTemporaryDirectory() + "pushdeck-scenario-" + UUID().uuidString
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: directory) }
-    let scenario = directory + "/shop.yaml"
-    try """
-    profile:
-      apps:
-        - bundle: com.example.shop
-          name: Shop
-          categories: [{id: ORDER, actions: [{id: CANCEL, title: Cancel order}]}]
-      handlers:
-        - {app: com.example.shop, category: ORDER, action: CANCEL, handler: log, file: responses.jsonl}
-    timeline:
-      - at: +1m
-        push: {bundle: com.example.shop, payload: {aps: {alert: "Order 1234 shipped", category: ORDER}, order: 1234}}
-    """.write(toFile: scenario, atomically: true, encoding: .utf8)
+    let file = directory + "/scenario.yaml"
+    try scenario.write(toFile: file, atomically: true, encoding: .utf8)
     let server = TmuxServer(executable: try #require(tmuxPath))
     defer { server.kill() }
-    try start(server, arguments: ["run", scenario, "--clock", "manual"])
+    try start(server, arguments: ["run", file, "--clock", "manual"])
     guard try await server.waitUntil("the lock screen", { $0.contains("Lock Screen") }) else { return }
     try server.run(["send-keys", "-t", "t", "."])
-    guard try await server.waitUntil("the push to arrive", { $0.contains("Order 1234") }) else { return }
+    guard try await server.waitUntil("the push to arrive", { $0.contains(arrival) }) else { return }
     try server.run(["send-keys", "-t", "t", "n"])
     try await Task.sleep(for: .milliseconds(300))
-    try server.run(["send-keys", "-t", "t", "a"])
-    guard try await server.waitUntil("the action sheet", { $0.contains("Cancel order") }) else { return }
-    try server.run(["send-keys", "-t", "t", "Enter"])
-    try await server.waitUntil("the handler's toast") { $0.contains("Shop: Cancel order logged") }
-    let log = try String(contentsOfFile: directory + "/responses.jsonl", encoding: .utf8)
-    #expect(log.contains(#""app":"com.example.shop","notification":"#))
-    #expect(log.contains(#""action":"CANCEL""#))
-    #expect(log.contains(#""order":1234"#))
-    try server.run(["send-keys", "-t", "t", "q"])
-    try await server.waitUntil("exit=0") { $0.contains("exit=0") }
+    try await body(server, directory)
+  }
+
+  @Test func pressingAnActionRunsTheProfilesHandler() async throws {
+    let scenario = """
+      profile:
+        apps:
+          - bundle: com.example.shop
+            name: Shop
+            categories: [{id: ORDER, actions: [{id: CANCEL, title: Cancel order}]}]
+        handlers:
+          - {app: com.example.shop, category: ORDER, action: CANCEL, handler: log, file: responses.jsonl}
+      timeline:
+        - at: +1m
+          push: {bundle: com.example.shop, payload: {aps: {alert: "Order 1234 shipped", category: ORDER}, order: 1234}}
+      """
+    try await withScenario(scenario, arrival: "Order 1234") { server, directory in
+      try server.run(["send-keys", "-t", "t", "a"])
+      guard try await server.waitUntil("the action sheet", { $0.contains("Cancel order") }) else { return }
+      try server.run(["send-keys", "-t", "t", "Enter"])
+      try await server.waitUntil("the handler's toast") { $0.contains("Shop: Cancel order logged") }
+      let log = try String(contentsOfFile: directory + "/responses.jsonl", encoding: .utf8)
+      #expect(log.contains(#""app":"com.example.shop","notification":"#))
+      #expect(log.contains(#""action":"CANCEL""#))
+      #expect(log.contains(#""order":1234"#))
+      try server.run(["send-keys", "-t", "t", "q"])
+      try await server.waitUntil("exit=0") { $0.contains("exit=0") }
+    }
+  }
+
+  @Test func replyingInlineSendsTheTypedTextToTheHandler() async throws {
+    let scenario = """
+      profile:
+        apps:
+          - bundle: com.example.chat
+            name: Chat
+            categories:
+              - id: MESSAGE
+                actions:
+                  - {id: LIKE, title: Like}
+                  - {id: REPLY, title: Reply, textInput: {button: Send, placeholder: "Message Ana"}}
+        handlers:
+          - {app: com.example.chat, category: MESSAGE, action: REPLY, handler: log, file: replies.jsonl}
+      timeline:
+        - at: +1m
+          push: {bundle: com.example.chat, payload: {aps: {alert: "Ana: dinner at 8?", category: MESSAGE}}}
+      """
+    try await withScenario(scenario, arrival: "dinner at 8?") { server, directory in
+      try server.run(["send-keys", "-t", "t", "a"])
+      guard try await server.waitUntil("the action sheet", { $0.contains("Reply") && $0.contains("Like") }) else {
+        return
+      }
+      // The second action is the text-input one: it opens the reply field with its placeholder.
+      try server.run(["send-keys", "-t", "t", "Down"])
+      try server.run(["send-keys", "-t", "t", "Enter"])
+      guard try await server.waitUntil("the reply field", { $0.contains("Message Ana") }) else { return }
+      // Typed keys go into the field, even ones that are commands elsewhere (q, n, a, d).
+      try server.run(["send-keys", "-t", "t", "-l", "See you there, and don't be late!"])
+      guard
+        try await server.waitUntil("the typed reply", { $0.contains("See you there, and don't be late!") })
+      else { return }
+      try server.run(["send-keys", "-t", "t", "BSpace"])
+      try server.run(["send-keys", "-t", "t", "-l", "."])
+      try server.run(["send-keys", "-t", "t", "Enter"])
+      try await server.waitUntil("the handler's toast") { $0.contains("Chat: Reply logged") }
+      let log = try String(contentsOfFile: directory + "/replies.jsonl", encoding: .utf8)
+      #expect(log.contains(#""app":"com.example.chat""#))
+      #expect(log.contains(#""action":"REPLY""#))
+      #expect(log.contains(#""text":"See you there, and don't be late.""#))
+      #expect(!log.contains("LIKE"))
+      try server.run(["send-keys", "-t", "t", "q"])
+      try await server.waitUntil("exit=0") { $0.contains("exit=0") }
+    }
   }
 
   @Test func doNotDisturbMakesTheNextPushArriveQuietly() async throws {

@@ -180,6 +180,11 @@ public struct DeviceSimulator: Sendable {
     liveActivities = restored.liveActivities
     nextID = max(restored.nextNotificationID, (restored.notifications.map(\.id.rawValue).max() ?? 0) + 1, 1)
     earlierDeliveries = restored.deliveryCount
+    let hourAgo = now - .hours(1)
+    for (bundleID, times) in restored.silentPushes {
+      let recent = times.filter { $0 > hourAgo }
+      if !recent.isEmpty { silentHistory[bundleID] = recent }
+    }
   }
 
   /// The Focus that is on.
@@ -227,16 +232,13 @@ public struct DeviceSimulator: Sendable {
       guard let stored = store.remove(id) else { return nil }
       dismissed(stored)
     case .clearGroup(let key):
-      let members = store.rankedGroups(includeHeld: true).first { $0.key == key }?.notifications ?? []
-      for stored in members {
-        store.remove(stored.id)
-        dismissed(stored)
-      }
+      let members = store.notifications(in: key)
+      for stored in members { store.remove(stored.id) }
+      dismissed(members)
     case .clearAll:
-      for stored in store.all {
-        store.remove(stored.id)
-        dismissed(stored)
-      }
+      let all = store.all
+      store.clearAll()
+      dismissed(all)
     case .action(let id, let actionID, let text):
       guard let stored = store[id] else { return nil }
       let app = app(stored.notification.bundleID)
@@ -252,10 +254,27 @@ public struct DeviceSimulator: Sendable {
   }
 
   private mutating func dismissed(_ stored: StoredNotification) {
-    engage(stored.notification.bundleID) { $0.dismissals += 1 }
-    let category = app(stored.notification.bundleID)?.category(stored.notification.category)
-    if category?.options.contains(.customDismissAction) == true {
-      responses.append((stored.id, .didReceive, "com.apple.UNNotificationDismissActionIdentifier", nil))
+    dismissed([stored])
+  }
+
+  /// Counts dismissals and runs the dismiss actions categories ask for. Each app is re-ranked
+  /// once for all of its notifications dismissed together (clearing a stack or everything),
+  /// not once per notification, which re-ranked the app's whole Notification Center each time.
+  private mutating func dismissed(_ notifications: [StoredNotification]) {
+    var apps: [String] = []
+    var counts: [String: Int] = [:]
+    for stored in notifications {
+      let bundleID = stored.notification.bundleID
+      if counts[bundleID] == nil { apps.append(bundleID) }
+      counts[bundleID, default: 0] += 1
+      let category = app(bundleID)?.category(stored.notification.category)
+      if category?.options.contains(.customDismissAction) == true {
+        responses.append((stored.id, .didReceive, "com.apple.UNNotificationDismissActionIdentifier", nil))
+      }
+    }
+    for bundleID in apps {
+      let count = counts[bundleID] ?? 0
+      engage(bundleID) { $0.dismissals += count }
     }
   }
 

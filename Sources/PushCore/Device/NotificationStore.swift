@@ -92,6 +92,14 @@ public struct StoredNotification: Equatable, Sendable, Identifiable {
 
   public var id: NotificationID { notification.id }
 
+  /// Whether it shows on the lock screen once not held: it lit the lock screen, or it
+  /// bannered while unlocked (it stays on the lock screen's list afterwards, as on iOS).
+  public var showsOnLockScreen: Bool { Self.showsOnLockScreen(decision.surfaces) }
+
+  static func showsOnLockScreen(_ surfaces: [Surface]) -> Bool {
+    surfaces.contains(.lockScreen) || surfaces.contains(.banner)
+  }
+
   /// Drops what only the journal needs: the raw payload, custom keys and the reasons (codes
   /// and texts). A replay that journals every delivery keeps its million notifications this
   /// way; the state database has all of them.
@@ -137,10 +145,15 @@ public struct NotificationStore: Equatable, Sendable {
     var score: Double
   }
 
-  /// A stack: its members in arrival order (oldest first) and its score (its best member's).
+  /// A stack: its members in arrival order (oldest first), its score (its best member's) and
+  /// how many of its members each screen shows, so a screen never counts them one by one.
   private struct Group: Sendable {
     var members: [Member] = []
     var score = -Double.infinity
+    /// Members waiting for the Scheduled Summary.
+    var held = 0
+    /// Members not held that show on the lock screen.
+    var onLockScreen = 0
   }
 
   /// The notifications, packed (see ``NotificationTable``).
@@ -154,6 +167,11 @@ public struct NotificationStore: Equatable, Sendable {
   private var collapse: [String: NotificationID] = [:]
   /// Notifications waiting for a Scheduled Summary, so releasing them never scans the store.
   private var held: Set<NotificationID> = []
+  /// The stacks changed by the latest revisions (the revision that changed each), so a view
+  /// can update what it shows instead of rebuilding it; bounded, see ``changedGroups(since:)``.
+  private var changeLog: [(revision: Int, key: GroupKey)] = []
+  /// Changes up to this revision have left the log.
+  private var changeLogFloor = 0
 
   public init() {}
 
@@ -175,6 +193,10 @@ public struct NotificationStore: Equatable, Sendable {
   /// Whether a notification with this id is stored (without unpacking it).
   public func contains(_ id: NotificationID) -> Bool { entries.packed(id) != nil }
 
+  /// Whether a stored notification waits for the Scheduled Summary (nil when it is not stored),
+  /// without unpacking it.
+  public func isHeld(_ id: NotificationID) -> Bool? { entries.visibility(id)?.held }
+
   /// The delivered notification an `apns-collapse-id` refers to.
   public func collapseTarget(bundleID: String, collapseID: String?) -> NotificationID? {
     guard let collapseID else { return nil }
@@ -194,7 +216,11 @@ public struct NotificationStore: Equatable, Sendable {
       collapse[stored.notification.bundleID + "\u{0}" + collapseID] = stored.id
     }
     let member = Member(arrival: stored.notification.receivedAt, id: stored.id, score: stored.rank.score)
-    let (previousScore, score) = Self.add(member, to: &groups[stored.group, default: Group()])
+    let isHeld = stored.heldUntil != nil
+    let (previousScore, score) = Self.add(
+      member, held: isHeld, onLockScreen: !isHeld && stored.showsOnLockScreen,
+      to: &groups[stored.group, default: Group()])
+    logChange(stored.group)
     if previousScore != score {
       if previousScore > -.infinity { removeFromOrder(stored.group, score: previousScore) }
       insertIntoOrder(stored.group, score: score)
@@ -202,8 +228,12 @@ public struct NotificationStore: Equatable, Sendable {
   }
 
   /// Adds a member by arrival; returns the group's score before and after.
-  private static func add(_ member: Member, to group: inout Group) -> (Double, Double) {
+  private static func add(
+    _ member: Member, held: Bool, onLockScreen: Bool, to group: inout Group
+  ) -> (Double, Double) {
     let previous = group.score
+    if held { group.held += 1 }
+    if onLockScreen { group.onLockScreen += 1 }
     var low = group.members.count
     // Most arrivals are the newest: check the end before searching.
     if let last = group.members.last, last.arrival > member.arrival {
@@ -229,7 +259,9 @@ public struct NotificationStore: Equatable, Sendable {
   ///
   /// Finds the member by binary search on its arrival; the score is recomputed over the stack
   /// only when the member removed was its best.
-  private static func take(_ id: NotificationID, arrival: SimInstant, from group: inout Group) -> (Double, Double) {
+  private static func take(
+    _ id: NotificationID, arrival: SimInstant, held: Bool, onLockScreen: Bool, from group: inout Group
+  ) -> (Double, Double) {
     let previous = group.score
     var index = firstIndex(after: arrival, in: group.members) - 1
     while index >= 0 && group.members[index].arrival == arrival && group.members[index].id != id { index -= 1 }
@@ -239,6 +271,8 @@ public struct NotificationStore: Equatable, Sendable {
       index = found
     }
     let removed = group.members.remove(at: index)
+    if held { group.held -= 1 }
+    if onLockScreen { group.onLockScreen -= 1 }
     if group.members.isEmpty {
       group.score = -.infinity
     } else if removed.score >= group.score {
@@ -286,8 +320,11 @@ public struct NotificationStore: Equatable, Sendable {
       collapse.removeValue(forKey: stored.notification.bundleID + "\u{0}" + collapseID)
     }
     guard groups[stored.group] != nil else { return stored }
+    logChange(stored.group)
+    let isHeld = stored.heldUntil != nil
     let (previousScore, score) = Self.take(
-      id, arrival: stored.notification.receivedAt, from: &groups[stored.group, default: Group()])
+      id, arrival: stored.notification.receivedAt, held: isHeld, onLockScreen: !isHeld && stored.showsOnLockScreen,
+      from: &groups[stored.group, default: Group()])
     if score == -.infinity {
       removeFromOrder(stored.group, score: previousScore)
       groups.removeValue(forKey: stored.group)
@@ -309,6 +346,7 @@ public struct NotificationStore: Equatable, Sendable {
     let next = revision &+ 1
     self = NotificationStore()
     revision = next
+    changeLogFloor = next
   }
 
   /// Releases notifications held for a Scheduled Summary due at or before `now`.
@@ -318,6 +356,11 @@ public struct NotificationStore: Equatable, Sendable {
     let due = held.filter { (entries.packed($0)?.heldUntil ?? .init(milliseconds: .max)) <= now }.sorted()
     if !due.isEmpty { revision &+= 1 }
     for id in due {
+      if let stored = entries[id], groups[stored.group] != nil {
+        groups[stored.group]?.held -= 1
+        if stored.showsOnLockScreen { groups[stored.group]?.onLockScreen += 1 }
+        logChange(stored.group)
+      }
       entries.release(id)
       held.remove(id)
     }
@@ -327,13 +370,34 @@ public struct NotificationStore: Equatable, Sendable {
   /// Re-ranks an app's notifications after its engagement changed.
   public mutating func rerank(bundleID: String, engagement: Engagement) {
     revision &+= 1
-    // Through the app's groups, not a scan of every notification.
-    let ids = groups.filter { $0.key.bundleID == bundleID }.flatMap { $0.value.members.map(\.id) }.sorted()
-    let restored = ids.compactMap { remove($0) }
-    for var stored in restored {
-      stored.rank = RankTerms(
-        notification: stored.notification, level: stored.decision.effectiveLevel, engagement: engagement)
-      insert(stored)
+    // Through the app's groups, not a scan of every notification; each member's score is
+    // recomputed in place from its packed entry (no unpacking, nothing moves inside a stack:
+    // the engagement term is the same for the whole app, so arrival order is kept), then the
+    // stack takes its new place in the order. O(the app's notifications), where removing and
+    // re-inserting each of them cost a rebuild of every one.
+    let term = 2 * engagement.score
+    for key in groups.keys.filter({ $0.bundleID == bundleID }).sorted() {
+      guard var group = groups.removeValue(forKey: key) else { continue }
+      let previous = group.score
+      var best = -Double.infinity
+      for index in group.members.indices {
+        let id = group.members[index].id
+        if let score = entries.setEngagementTerm(id, term) {
+          group.members[index].score = score
+        } else if var stored = entries[id] {
+          // A rank that does not follow from the notification: rebuilt as re-ranking does.
+          stored.rank = RankTerms(
+            notification: stored.notification, level: stored.decision.effectiveLevel, engagement: engagement)
+          entries[id] = stored
+          group.members[index].score = stored.rank.score
+        }
+        best = max(best, group.members[index].score)
+      }
+      group.score = best
+      groups[key] = group
+      logChange(key)
+      if previous > -.infinity { removeFromOrder(key, score: previous) }
+      if best > -.infinity { insertIntoOrder(key, score: best) }
     }
   }
 
@@ -382,6 +446,155 @@ public struct NotificationStore: Equatable, Sendable {
     return result
   }
 
+  // MARK: Stacks as the screens show them
+
+  /// Records that a stack changed in the current revision. The log keeps at least the last
+  /// 128 changes; dropping the older half is amortised O(1) and allocates nothing.
+  private mutating func logChange(_ key: GroupKey) {
+    if changeLog.count >= 256 {
+      changeLogFloor = changeLog[127].revision
+      changeLog.removeFirst(128)
+    }
+    changeLog.append((revision, key))
+  }
+
+  /// The stacks changed since `revision` (each once, in no particular order), or nil when the
+  /// log no longer reaches back that far and a view must rebuild.
+  public func changedGroups(since revision: Int) -> [GroupKey]? {
+    guard revision >= changeLogFloor, revision <= self.revision else { return nil }
+    var keys: [GroupKey] = []
+    var index = changeLog.count - 1
+    while index >= 0 && changeLog[index].revision > revision {
+      let key = changeLog[index].key
+      if !keys.contains(key) { keys.append(key) }
+      index -= 1
+    }
+    return keys
+  }
+
+  /// How many notifications a stack shows under a filter, not counting excluded ones.
+  private func visibleCount(_ key: GroupKey, _ group: Group, _ filter: StackFilter, _ exclusion: StackExclusion) -> Int
+  {
+    let shown =
+      switch filter {
+      case .notificationCenter: group.members.count - group.held
+      case .lockScreen: group.onLockScreen
+      }
+    return exclusion.counts.isEmpty ? shown : shown - (exclusion.counts[key] ?? 0)
+  }
+
+  /// A stack as a screen shows it: its `memberLimit` newest notifications that pass the filter,
+  /// and how many pass. Costs the copies made plus the members skipped on the way (held or
+  /// excluded ones newer than the last copied), never a count of the stack.
+  private func stack(
+    _ key: GroupKey, _ group: Group, filter: StackFilter, memberLimit: Int, exclusion: StackExclusion
+  ) -> NotificationGroup? {
+    let count = visibleCount(key, group, filter, exclusion)
+    guard count > 0 else { return nil }
+    let copies = min(count, memberLimit)
+    var members: [StoredNotification] = []
+    members.reserveCapacity(min(copies, 16))
+    var index = group.members.count - 1
+    while index >= 0 && members.count < copies {
+      let id = group.members[index].id
+      index -= 1
+      guard let visibility = entries.visibility(id), !visibility.held,
+        filter == .notificationCenter || visibility.onLockScreen,
+        exclusion.ids.isEmpty || !exclusion.ids.contains(id), let stored = entries[id]
+      else { continue }
+      members.append(stored)
+    }
+    return NotificationGroup(key: key, notifications: members, score: group.score, count: count)
+  }
+
+  /// Every notification of a stack, held ones included, newest first: O(stack), not a walk of
+  /// the store (clearing a stack with a million stored).
+  public func notifications(in key: GroupKey) -> [StoredNotification] {
+    groups[key]?.members.reversed().compactMap { entries[$0.id] } ?? []
+  }
+
+  /// One stack as a screen shows it, or nil when nothing in it passes the filter.
+  public func stack(
+    _ key: GroupKey, filter: StackFilter, memberLimit: Int = .max, excluding exclusion: StackExclusion = .none
+  ) -> NotificationGroup? {
+    guard let group = groups[key] else { return nil }
+    return stack(key, group, filter: filter, memberLimit: memberLimit, exclusion: exclusion)
+  }
+
+  /// The stacks a screen shows, from the top of Notification Center down, each newest first.
+  ///
+  /// Like ``rankedGroups(limit:memberLimit:fullGroups:includeHeld:where:)`` with the filter as
+  /// its predicate, but from the counts each stack keeps: O(stacks + copies), whatever the
+  /// number of notifications stored.
+  ///
+  /// - Parameters:
+  ///   - memberLimit: how many of each stack's newest notifications to copy (the count is still
+  ///     of all that pass); stacks in `fullGroups` are copied whole.
+  ///   - exclusion: notifications left out (the lock screen's Scheduled Summary card).
+  public func stacks(
+    filter: StackFilter, limit: Int = .max, memberLimit: Int = .max, fullGroups: Set<GroupKey> = [],
+    excluding exclusion: StackExclusion = .none
+  ) -> [NotificationGroup] {
+    var result: [NotificationGroup] = []
+    var index = order.count - 1
+    while index >= 0 && result.count < limit {
+      let key = order[index].key
+      index -= 1
+      guard let group = groups[key] else { continue }
+      let copies = !fullGroups.isEmpty && fullGroups.contains(key) ? Int.max : memberLimit
+      if let stack = stack(key, group, filter: filter, memberLimit: copies, exclusion: exclusion) {
+        result.append(stack)
+      }
+    }
+    return result
+  }
+
+  /// Brings a list built by ``stacks(filter:limit:memberLimit:fullGroups:excluding:)`` up to
+  /// date after the stacks in `changed` changed (see ``changedGroups(since:)``), with the same
+  /// arguments: the changed stacks are rebuilt and put in their rank's place; the others keep
+  /// their places (a stack's place among unchanged stacks never moves).
+  ///
+  /// O(changed × (stacks compared + log stacks)), with copies made for changed stacks only.
+  public func update(
+    _ stacks: inout [NotificationGroup], changed: [GroupKey], filter: StackFilter, memberLimit: Int = .max,
+    fullGroups: Set<GroupKey> = [], excluding exclusion: StackExclusion = .none
+  ) {
+    guard !changed.isEmpty else { return }
+    if changed.count <= 8 {
+      stacks.removeAll { stack in changed.contains(stack.key) }
+    } else {
+      let set = Set(changed)
+      stacks.removeAll { set.contains($0.key) }
+    }
+    for key in changed {
+      guard let group = groups[key], let rank = groupRank(of: key) else { continue }
+      let copies = !fullGroups.isEmpty && fullGroups.contains(key) ? Int.max : memberLimit
+      guard let stack = stack(key, group, filter: filter, memberLimit: copies, exclusion: exclusion) else { continue }
+      // Stacks are in rank order: binary search for the first that ranks below.
+      var lower = 0
+      var upper = stacks.count
+      while lower < upper {
+        let middle = (lower + upper) / 2
+        if (groupRank(of: stacks[middle].key) ?? .max) < rank { lower = middle + 1 } else { upper = middle }
+      }
+      stacks.insert(stack, at: lower)
+    }
+  }
+
+  /// The stacks that notifications are excluded from, counted under a filter, so that stacks
+  /// with excluded members are counted without scanning them.
+  public func exclusion(of ids: some Sequence<NotificationID>, filter: StackFilter) -> StackExclusion {
+    var exclusion = StackExclusion()
+    for id in ids {
+      guard let stored = entries[id], stored.heldUntil == nil,
+        filter == .notificationCenter || stored.showsOnLockScreen, !exclusion.ids.contains(id)
+      else { continue }
+      exclusion.ids.insert(id)
+      exclusion.counts[stored.group, default: 0] += 1
+    }
+    return exclusion
+  }
+
   /// Every stored notification, oldest first.
   public var all: [StoredNotification] {
     entries.values.sorted { ($0.notification.receivedAt, $0.id) < ($1.notification.receivedAt, $1.id) }
@@ -404,4 +617,25 @@ public struct NotificationStore: Equatable, Sendable {
     }
     return nil
   }
+}
+
+/// Which notifications a screen shows of a stack.
+public enum StackFilter: Sendable, Equatable {
+  /// Notification Center: all but those held for the Scheduled Summary.
+  case notificationCenter
+  /// The lock screen: those not held that lit the lock screen or bannered
+  /// (``StoredNotification/showsOnLockScreen``).
+  case lockScreen
+}
+
+/// Notifications a screen leaves out of its stacks, and how many each stack loses (built by
+/// ``NotificationStore/exclusion(of:filter:)`` for one filter).
+public struct StackExclusion: Sendable, Equatable {
+  /// The notifications left out.
+  public internal(set) var ids: Set<NotificationID> = []
+  /// How many of them each stack counts.
+  var counts: [GroupKey: Int] = [:]
+
+  /// Nothing left out.
+  public static let none = StackExclusion()
 }

@@ -90,6 +90,53 @@ struct NotificationTable: Sendable {
     return page[id.rawValue & Self.pageMask]
   }
 
+  /// Whether a notification is held for the summary and whether it shows on the lock screen,
+  /// read without unpacking it.
+  func visibility(_ id: NotificationID) -> (held: Bool, onLockScreen: Bool)? {
+    guard let page = pages[id.rawValue >> Self.pageBits], let packed = page[id.rawValue & Self.pageMask] else {
+      return nil
+    }
+    return (packed.heldUntil != nil, StoredNotification.showsOnLockScreen(packed.surfaces))
+  }
+
+  /// Sets a notification's engagement term in place and returns its rank score then, as
+  /// `RankTerms(notification:level:engagement:)` computes it; nil when it is not stored or its
+  /// rank does not follow from it (kept in ``Extras``), for the caller to rebuild.
+  mutating func setEngagementTerm(_ id: NotificationID, _ term: Double) -> Double? {
+    let pageIndex = id.rawValue >> Self.pageBits
+    let slot = id.rawValue & Self.pageMask
+    guard let packed = pages[pageIndex]?[slot], packed.extras?.rank == nil else { return nil }
+    pages[pageIndex]?[slot]?.engagementTerm = term
+    let terms = RankTerms(
+      level: 2 * Double(packed.effectiveLevel.rank), relevance: packed.relevanceScore ?? 0, engagement: term,
+      communication: Self.hasText(field: 8, in: packed.text) ? 3 : 0,
+      recency: Double(packed.receivedAt.milliseconds) / 3_600_000)
+    return terms.score
+  }
+
+  /// Whether the packed text's field (0 bundle id … 8 sender) is present, reading only lengths.
+  private static func hasText(field: Int, in text: [UInt8]) -> Bool {
+    text.withUnsafeBufferPointer { bytes in
+      var index = 0
+      var current = 0
+      while index < bytes.count {
+        var length = 0
+        var shift = 0
+        while index < bytes.count {
+          let byte = bytes[index]
+          index += 1
+          length |= Int(byte & 0x7F) << shift
+          shift += 7
+          if byte & 0x80 == 0 { break }
+        }
+        if current == field { return length > 0 }
+        index += max(0, length - 1)
+        current += 1
+      }
+      return false
+    }
+  }
+
   /// The notification with this id, unpacked; setting nil removes it.
   subscript(id: NotificationID) -> StoredNotification? {
     get { packed(id).map(Self.unpack) }

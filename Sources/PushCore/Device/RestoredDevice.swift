@@ -51,6 +51,9 @@ public struct RestoredDevice: Equatable, Sendable {
   public var nextNotificationID: Int
   /// How many pushes the device has received (the next delivery record's index).
   public var deliveryCount: Int
+  /// When each app's silent pushes woke it in the hour before the saved time, oldest first: the
+  /// background budget a restored device goes on counting against.
+  public var silentPushes: [String: [SimInstant]] = [:]
 
   /// Creates a remembered device; everything defaults to empty.
   public init(

@@ -69,6 +69,25 @@ public struct CellGrid: Equatable, Sendable {
     guard origin.row >= 0, origin.row < height else { return 0 }
     let limit = min(width, origin.column + (maxColumns ?? width))
     var column = origin.column
+    if GlyphNormalizer.isSimple(text) {
+      // One glyph per scalar (see GlyphNormalizer.isSimple): no segmentation, no glyph array.
+      for scalar in text.unicodeScalars {
+        let columns = scalar.value < 0x7F ? 1 : DisplayWidth.columns(ofScalar: scalar)
+        if column + columns > limit {
+          if column < limit {
+            put(.blank, at: column, origin.row, style, role)
+            column += 1
+          }
+          break
+        }
+        if column >= 0 {
+          put(.glyph(GlyphNormalizer.glyphText(scalar), columns: columns), at: column, origin.row, style, role)
+          if columns == 2 { put(.continuation, at: column + 1, origin.row, style, role) }
+        }
+        column += columns
+      }
+      return column - origin.column
+    }
     for glyph in GlyphNormalizer.glyphs(in: text) {
       if column + glyph.columns > limit {
         if column < limit {
@@ -109,6 +128,17 @@ public struct CellGrid: Equatable, Sendable {
   /// Copies another grid's cells onto this one with its top-left corner at `origin`; cells that
   /// fall outside are dropped, and a wide glyph cut at the edge is blanked.
   public mutating func paste(_ other: CellGrid, at origin: Point) {
+    if origin == Point(column: 0, row: 0), other.width == width, other.height == height {
+      // Covers every cell: take the other grid's cells whole, then repair its edges as below.
+      cells = other.cells
+      for row in 0..<height where width > 0 {
+        let first = row * width
+        if cells[first].content == .continuation { cells[first].content = .blank }
+        if case .glyph(_, 2) = cells[first + width - 1].content { cells[first + width - 1].content = .blank }
+      }
+      hitRegions.append(contentsOf: other.hitRegions)
+      return
+    }
     for row in 0..<other.height {
       for column in 0..<other.width {
         let target = (column: origin.column + column, row: origin.row + row)

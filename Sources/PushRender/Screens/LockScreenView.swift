@@ -100,78 +100,93 @@ public struct LockScreenView: Sendable {
     let stacks = state.lockScreenStacks()
     guard bottom >= top else { return }
     let available = bottom - top + 1
-    // Only stacks that could be on screen get cards (each takes at least a row): those up to
-    // the selection and as many after it as there are rows. The rest are only counted, so a
-    // frame costs the same with a thousand stacks as with ten.
+    // Only stacks that could be on screen get cards: those up to the selection and, as a card
+    // takes at least three rows and a gap, more after it than the rows can hold. The rest are
+    // only counted, so a frame costs the same with a thousand stacks as with ten.
     let selectionIndex = state.screen == .lock ? max(state.lockSelection, 0) : 0
-    let cardLimit = min(stacks.count, selectionIndex + available + 1)
+    let cardLimit = min(stacks.count, selectionIndex + available / 3 + 2)
     let omitted = stacks.count - cardLimit
     let cards = cards(stacks: Array(stacks.prefix(cardLimit)))
     guard !cards.isEmpty else { return }
     let columns = min(grid.width - 4, 66)
     let left = (grid.width - columns) / 2
+    // Each card is laid out once, when first needed, and only cards that get near the screen are.
+    var layouts = [[(String, StyleRole)]?](repeating: nil, count: cards.count)
+    func lines(_ index: Int) -> [(String, StyleRole)] {
+      if let lines = layouts[index] { return lines }
+      let lines = cards[index].contentLines(columns: columns)
+      layouts[index] = lines
+      return lines
+    }
+    func rows(_ index: Int) -> Int { cards[index].rows(lines: lines(index)) }
+    /// Whether the cards at `indices` fit in `budget` rows, each after a gap but the first
+    /// (after `leadingGap`); stops laying out at the first that does not.
+    func fit(_ indices: some Sequence<Int>, leadingGap: Int, budget: Int) -> Bool {
+      var total = 0
+      for (offset, index) in indices.enumerated() {
+        total += (offset == 0 ? leadingGap : 1) + rows(index)
+        if total > budget { return false }
+      }
+      return true
+    }
     // Scroll so the selected stack is on screen: drop stacks above it while it does not fit.
     let fixed = cards.count - cardLimit
     var first = 0
     if let selected = cards.firstIndex(where: \.isSelected), selected > fixed {
       var start = fixed
-      while start < selected,
-        !fits(cards, fixed: fixed, from: start, through: selected, columns: columns, available: available)
-      {
+      while start < selected, !fit(Array(0..<fixed) + Array(start...selected), leadingGap: 0, budget: available - 2) {
         start += 1
       }
       first = start - fixed
     }
-    let visible = Array(cards.prefix(fixed)) + Array(cards.dropFirst(fixed + first))
+    let visible = Array(0..<fixed) + Array((fixed + first)..<cards.count)
     var used = 0
     var drawn = 0
-    for (index, card) in visible.enumerated() {
-      let gap = index > 0 ? 1 : 0
-      let restFits = rows(of: visible[index...], columns: columns, leadingGap: gap) + used <= available
+    for (position, index) in visible.enumerated() {
+      let card = cards[index]
+      let gap = position > 0 ? 1 : 0
+      let restFits = fit(visible[position...], leadingGap: gap, budget: available - used)
       // Otherwise keep room for the overflow line, and let the front card shrink to a compact
       // form rather than vanish on short terminals.
-      let candidates = restFits || index > 0 ? [card] : card.compactVariants()
       let reserve = restFits ? 0 : 2
-      guard
-        let chosen = candidates.first(where: {
-          used + gap + $0.rows(columns: columns) + reserve <= available
-        })
-      else { break }
-      chosen.draw(into: &grid, at: Point(column: left, row: top + used + gap), columns: columns, theme: theme)
+      var chosen = card
+      var chosenLines = lines(index)
+      if used + gap + card.rows(lines: chosenLines) + reserve > available {
+        guard !restFits, position == 0,
+          let compact = card.compactVariants().dropFirst().first(where: {
+            used + gap + $0.rows(columns: columns) + reserve <= available
+          })
+        else { break }
+        chosen = compact
+        chosenLines = compact.contentLines(columns: columns)
+      }
+      let chosenRows = chosen.rows(lines: chosenLines)
+      chosen.draw(
+        into: &grid, at: Point(column: left, row: top + used + gap), columns: columns, lines: chosenLines, theme: theme)
       if index >= fixed {
         grid.addHit(
-          Rect(column: left, row: top + used + gap, columns: columns, rows: chosen.rows(columns: columns)),
-          .lockRow(first + index - fixed))
+          Rect(column: left, row: top + used + gap, columns: columns, rows: chosenRows), .lockRow(index - fixed))
       }
-      used += gap + chosen.rows(columns: columns)
+      used += gap + chosenRows
       drawn += 1
     }
     let remaining = visible.count - drawn + omitted
     guard remaining > 0 else { return }
     let hiddenGroups = stacks.suffix(max(0, min(stacks.count, remaining)))
     let count = hiddenGroups.reduce(0) { $0 + $1.count }
+    // Names until the line is full: more could not show.
     var names: [String] = []
+    var nameColumns = 0
     for group in hiddenGroups {
+      if nameColumns > columns { break }
       let name = state.appInfo(group.key.bundleID).displayName
-      if !names.contains(name) { names.append(name) }
+      if !names.contains(name) {
+        names.append(name)
+        nameColumns += DisplayWidth.columns(of: name) + 2
+      }
     }
     let noun = count == 1 ? "notification" : "notifications"
     let text = TextLayout.truncate("＋ \(count) more \(noun) · \(names.joined(separator: ", "))", toColumns: columns)
     Chrome.centre(text, row: top + used + (drawn > 0 ? 1 : 0), in: &grid, role: .overflow, theme: theme)
-  }
-
-  private func rows(of cards: ArraySlice<NotificationCardView>, columns: Int, leadingGap: Int) -> Int {
-    var total = 0
-    for (offset, card) in cards.enumerated() {
-      total += (offset == 0 ? leadingGap : 1) + card.rows(columns: columns)
-    }
-    return total
-  }
-
-  private func fits(
-    _ cards: [NotificationCardView], fixed: Int, from start: Int, through selected: Int, columns: Int, available: Int
-  ) -> Bool {
-    let shown = Array(cards.prefix(fixed)) + Array(cards[start...selected])
-    return rows(of: shown[...], columns: columns, leadingGap: 0) + 2 <= available
   }
 }

@@ -75,12 +75,23 @@ public struct NotificationCardView: Sendable {
 
   /// The rows the card and its stack edge need at a given width.
   public func rows(columns: Int) -> Int {
-    contentLines(columns: columns).count + 2 + (hiddenCount > 0 ? 1 : 0)
+    rows(lines: contentLines(columns: columns))
+  }
+
+  /// The rows the card and its stack edge need with these content lines.
+  func rows(lines: [(String, StyleRole)]) -> Int {
+    lines.count + 2 + (hiddenCount > 0 ? 1 : 0)
   }
 
   /// Draws the card with its top-left corner at `origin`.
   public func draw(into grid: inout CellGrid, at origin: Point, columns: Int, theme: Theme) {
-    let lines = contentLines(columns: columns)
+    draw(into: &grid, at: origin, columns: columns, lines: contentLines(columns: columns), theme: theme)
+  }
+
+  /// Draws the card with its content lines already laid out (``contentLines(columns:)``).
+  func draw(
+    into grid: inout CellGrid, at origin: Point, columns: Int, lines: [(String, StyleRole)], theme: Theme
+  ) {
     let cardRows = lines.count + 2
     let border = isSelected ? theme[.selection] : theme[.cardBorder]
     grid.fill(

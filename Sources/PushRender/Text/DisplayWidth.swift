@@ -25,7 +25,12 @@ public enum DisplayWidth {
 
   /// Returns the columns a string occupies once normalised for the terminal.
   public static func columns(of text: some StringProtocol) -> Int {
-    text.reduce(0) { $0 + columns(of: $1) }
+    if GlyphNormalizer.isSimple(text) {
+      var total = 0
+      for scalar in text.unicodeScalars { total += scalar.value < 0x7F ? 1 : columns(ofScalar: scalar) }
+      return total
+    }
+    return text.reduce(0) { $0 + columns(of: $1) }
   }
 
   /// Binary search over sorted, non-overlapping ranges.

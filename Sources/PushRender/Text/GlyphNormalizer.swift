@@ -76,8 +76,55 @@ public enum GlyphNormalizer {
   /// Returns the glyphs a string is drawn as, in logical order.
   public static func glyphs(in text: some StringProtocol) -> [Glyph] {
     var result: [Glyph] = []
+    if isSimple(text) {
+      // One glyph per scalar: no grapheme segmentation, no array per character.
+      result.reserveCapacity(text.utf8.count)
+      for scalar in text.unicodeScalars {
+        result.append(Glyph(glyphText(scalar), columns: DisplayWidth.columns(ofScalar: scalar)))
+      }
+      return result
+    }
     for character in text { result.append(contentsOf: glyphs(of: character)) }
     return result
+  }
+
+  // MARK: - The fast path
+
+  /// Whether a scalar is drawn as itself, alone in its cell, whatever surrounds it: printable
+  /// ASCII, and the Latin, punctuation, arrow, box-drawing, shape and fullwidth-ASCII scalars
+  /// the screens draw most. None of them is stripped, unassigned or zero-width, and none joins
+  /// a neighbour into a grapheme (no extending marks, joiners, selectors, regional indicators,
+  /// prepended or control characters), so text made only of them is one glyph per scalar.
+  @inline(__always)
+  public static func isSimpleScalar(_ scalar: Unicode.Scalar) -> Bool {
+    let value = scalar.value
+    if value < 0x7F { return value >= 0x20 }
+    if value < 0x300 { return value >= 0xA0 && value != 0xAD }
+    return (0x2010...0x2027).contains(value) || (0x2030...0x205E).contains(value)
+      || (0x2190...0x21FF).contains(value) || (0x2500...0x25FF).contains(value)
+      || (0xFF01...0xFF5E).contains(value)
+  }
+
+  /// Whether every scalar of the text is simple (see ``isSimpleScalar(_:)``):
+  /// then its glyphs are its scalars, each ``DisplayWidth/columns(ofScalar:)`` wide.
+  public static func isSimple(_ text: some StringProtocol) -> Bool {
+    var ascii = true
+    for byte in text.utf8 where byte >= 0x7F || byte < 0x20 {
+      ascii = false
+      break
+    }
+    if ascii { return true }
+    for scalar in text.unicodeScalars where !isSimpleScalar(scalar) { return false }
+    return true
+  }
+
+  /// Printable ASCII as one-character strings, so drawing ASCII makes no strings.
+  private static let asciiText: [String] = (0..<0x80).map { String(Character(Unicode.Scalar(UInt8($0)))) }
+
+  /// The text of a simple scalar's glyph.
+  @inline(__always)
+  static func glyphText(_ scalar: Unicode.Scalar) -> String {
+    scalar.value < 0x80 ? asciiText[Int(scalar.value)] : String(Character(scalar))
   }
 
   /// Returns the string with every grapheme replaced by its normalised glyphs.

@@ -10,6 +10,8 @@ public enum TextLayout {
   public static func truncate(
     _ text: some StringProtocol, toColumns columns: Int, ellipsis: String = "…"
   ) -> String {
+    // Most text fits: measured without building glyphs, and returned as it is.
+    if GlyphNormalizer.isSimple(text), DisplayWidth.columns(of: text) <= columns { return String(text) }
     let glyphs = GlyphNormalizer.glyphs(in: text)
     return render(truncated(glyphs, toColumns: columns, ellipsis: ellipsis))
   }
@@ -79,7 +81,9 @@ public enum TextLayout {
   }
 
   private static func paragraphs(of text: some StringProtocol) -> [Substring] {
-    String(text).split(omittingEmptySubsequences: false) { character in
+    // Simple text has no line breaks (see GlyphNormalizer.isSimple): one paragraph, unsegmented.
+    if GlyphNormalizer.isSimple(text) { return [Substring(String(text))] }
+    return String(text).split(omittingEmptySubsequences: false) { character in
       character == "\n" || character == "\r\n" || character == "\r" || character == "\u{2028}"
         || character == "\u{2029}"
     }
