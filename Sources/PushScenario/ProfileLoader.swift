@@ -9,7 +9,7 @@ struct ProfileReader {
 
   static let keys = [
     "start", "timeZone", "locked", "silentMode", "installsUnknownApps", "apps", "focusModes", "activeFocus",
-    "summaryTimes", "silentPushesPerHour", "engagement", "handlers",
+    "summaryTimes", "silentPushesPerHour", "engagement", "handlers", "apns",
   ]
 
   /// The start used when a profile gives none: Monday 23 November 2026, 9:41 UTC.

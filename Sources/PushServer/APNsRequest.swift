@@ -5,20 +5,27 @@ import PushWire
 public enum APNsOutcome: Sendable {
   /// 200: the push was accepted and goes on to the device.
   case accepted(record: PushRecord, token: String, apnsID: String)
-  /// An APNs error: `{"reason": …}` with this status.
-  case rejected(status: Int, reason: String)
+  /// An APNs error: `{"reason": …}` with this status; `timestamp` (milliseconds since 1970) for
+  /// 410 `Unregistered`; `detail` says why, for the log only.
+  case rejected(status: Int, reason: String, timestamp: Int64? = nil, detail: String? = nil)
 
   /// The HTTP status code.
   public var status: Int {
     switch self {
     case .accepted: 200
-    case .rejected(let status, _): status
+    case .rejected(let status, _, _, _): status
     }
   }
 
   /// The APNs reason, nil on success.
   public var reason: String? {
-    if case .rejected(_, let reason) = self { return reason }
+    if case .rejected(_, let reason, _, _) = self { return reason }
+    return nil
+  }
+
+  /// Why the request was rejected, beyond the reason (for the log), nil on success.
+  public var detail: String? {
+    if case .rejected(_, _, _, let detail) = self { return detail }
     return nil
   }
 }
@@ -51,15 +58,22 @@ public enum APNsRequest {
   ///   - bodyByteCount: the body's full size (more than `body.count` when it was cut).
   ///   - receivedAt: UNIX seconds, for the record's `at`.
   ///   - makeID: makes an `apns-id` when the request has none.
+  ///   - authorize: checks the `authorization` header (provider tokens); nil lets the request
+  ///     go on. By default no authentication is asked for.
+  ///   - registry: the known device tokens; nil accepts every well-formed token.
   public static func decide(
     method: String, path: String, headers: [(name: String, value: String)], body: [UInt8], bodyByteCount: Int,
-    receivedAt: Double, makeID: () -> String = { UUID().uuidString.lowercased() }
+    receivedAt: Double, makeID: () -> String = { UUID().uuidString.lowercased() },
+    authorize: (_ authorization: String?) -> APNsOutcome? = { _ in nil }, registry: TokenRegistry? = nil
   ) -> APNsOutcome {
     guard method == "POST" else { return .rejected(status: 405, reason: "MethodNotAllowed") }
     guard path.hasPrefix(pathPrefix) else { return .rejected(status: 404, reason: "BadPath") }
     var token = Substring(path.dropFirst(pathPrefix.count))
     if let query = token.firstIndex(of: "?") { token = token[..<query] }
     guard !token.contains("/") else { return .rejected(status: 404, reason: "BadPath") }
+    // Authentication before anything about the push itself (an UNVERIFIED order, see DECISIONS).
+    let authorization = headers.first { $0.name.lowercased() == "authorization" }?.value
+    if let refusal = authorize(authorization) { return refusal }
     guard !token.isEmpty else { return .rejected(status: 400, reason: "MissingDeviceToken") }
     let tokenText = String(token)
     if DeviceToken.check(tokenText) != nil { return .rejected(status: 400, reason: "BadDeviceToken") }
@@ -88,6 +102,7 @@ public enum APNsRequest {
     record.token = tokenText
     record.at = receivedAt
     if let reason = rejection(for: record.diagnostics) { return reason }
+    if let registry, let refusal = registry.check(token: tokenText, bundleID: bundleID) { return refusal }
     let apnsID = record.headers.apnsID ?? makeID()
     return .accepted(record: record, token: tokenText, apnsID: apnsID)
   }
@@ -128,9 +143,10 @@ public enum APNsRequest {
     return nil
   }
 
-  /// The JSON body of a rejection.
-  public static func errorBody(reason: String) -> String {
-    "{\"reason\":\(JSONValue.quoted(reason))}"
+  /// The JSON body of a rejection; 410 `Unregistered` adds `timestamp` (milliseconds).
+  public static func errorBody(reason: String, timestamp: Int64? = nil) -> String {
+    guard let timestamp else { return "{\"reason\":\(JSONValue.quoted(reason))}" }
+    return "{\"reason\":\(JSONValue.quoted(reason)),\"timestamp\":\(timestamp)}"
   }
 
   /// One capture envelope line (without its newline) for an accepted push, replayable as is.

@@ -1,5 +1,6 @@
 import Foundation
 import NIOCore
+import NIOHPACK
 import NIOHTTP1
 import NIOHTTP2
 import NIOPosix
@@ -17,11 +18,13 @@ public struct APNsExchange: Sendable {
   public var bundleID: String?
   /// The `apns-id` answered with, on success.
   public var apnsID: String?
+  /// Why it was rejected, beyond the reason (an unknown `kid`, say), for the log.
+  public var detail: String?
 }
 
 /// An APNs-compatible HTTP/2 endpoint: `POST /3/device/<token>`, answered as APNs would.
 ///
-/// This slice speaks cleartext HTTP/2 with prior knowledge (h2c). Accepted pushes are handed to
+/// It speaks HTTP/2 over TLS (ALPN h2) or cleartext with prior knowledge (h2c). Accepted pushes are handed to
 /// `sink`, the same path replayed pushes take; every answer is reported to `log`.
 public final class APNsServer: Sendable {
   /// Where and how to listen.
@@ -32,11 +35,24 @@ public final class APNsServer: Sendable {
     public var port: Int
     /// Whether `apns-unique-id` is sent (the development environment does).
     public var sendsUniqueID: Bool
+    /// The trusted provider-token keys; with at least one, every request needs a valid
+    /// `authorization: bearer <JWT>`. Empty: no authentication.
+    public var providerKeys: [ProviderTokenKey]
+    /// The known device tokens; nil accepts every well-formed token.
+    public var registry: TokenRegistry?
+    /// TLS with ALPN h2; nil for cleartext HTTP/2 with prior knowledge (h2c).
+    public var tls: ServerTLS?
 
-    public init(host: String = "127.0.0.1", port: Int = 2197, sendsUniqueID: Bool = true) {
+    public init(
+      host: String = "127.0.0.1", port: Int = 2197, sendsUniqueID: Bool = true, providerKeys: [ProviderTokenKey] = [],
+      registry: TokenRegistry? = nil, tls: ServerTLS? = nil
+    ) {
       self.host = host
       self.port = port
       self.sendsUniqueID = sendsUniqueID
+      self.providerKeys = providerKeys
+      self.registry = registry
+      self.tls = tls
     }
   }
 
@@ -57,20 +73,27 @@ public final class APNsServer: Sendable {
   ) async throws {
     let group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, threads))
     let sendsUniqueID = configuration.sendsUniqueID
+    let registry = configuration.registry
+    let tls = configuration.tls
+    let verifier = configuration.providerKeys.isEmpty ? nil : ProviderTokenVerifier(keys: configuration.providerKeys)
     let bootstrap = ServerBootstrap(group: group)
       .serverChannelOption(ChannelOptions.backlog, value: 256)
       .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
       .childChannelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
       .childChannelInitializer { channel in
-        channel.eventLoop.makeCompletedFuture {
+        // Provider tokens are per connection (the refresh rule counts per connection).
+        let session = verifier.map(ProviderTokenSession.init)
+        return channel.eventLoop.makeCompletedFuture {
+          try tls?.addHandler(to: channel)
           _ = try channel.pipeline.syncOperations.configureHTTP2Pipeline(
             mode: .server, connectionConfiguration: .init(), streamConfiguration: .init()
           ) { stream in
             stream.eventLoop.makeCompletedFuture {
-              try stream.pipeline.syncOperations.addHandlers([
-                HTTP2FramePayloadToHTTP1ServerCodec(),
-                APNsStreamHandler(sendsUniqueID: sendsUniqueID, sink: sink, log: log),
-              ])
+              // HTTP/2 frames straight to the handler: NIO's HTTP/1 translation insists on
+              // :authority, which real APNs clients (aioapns) leave out for a host header.
+              try stream.pipeline.syncOperations.addHandler(
+                APNsStreamHandler(
+                  sendsUniqueID: sendsUniqueID, session: session, registry: registry, sink: sink, log: log))
             }
           }
         }
@@ -97,75 +120,99 @@ public final class APNsServer: Sendable {
   }
 }
 
-/// Answers the one request of an HTTP/2 stream.
+/// Answers the one request of an HTTP/2 stream, reading and writing HTTP/2 frames directly.
 final class APNsStreamHandler: ChannelInboundHandler {
-  typealias InboundIn = HTTPServerRequestPart
-  typealias OutboundOut = HTTPServerResponsePart
+  typealias InboundIn = HTTP2Frame.FramePayload
+  typealias OutboundOut = HTTP2Frame.FramePayload
 
   private let sendsUniqueID: Bool
+  private let session: ProviderTokenSession?
+  private let registry: TokenRegistry?
   private let sink: APNsServer.Sink
   private let log: APNsServer.Log
-  private var head: HTTPRequestHead?
+  private var requestHeaders: HPACKHeaders?
   private var body: [UInt8] = []
   private var bodyByteCount = 0
+  private var answered = false
 
-  init(sendsUniqueID: Bool, sink: @escaping APNsServer.Sink, log: @escaping APNsServer.Log) {
+  init(
+    sendsUniqueID: Bool, session: ProviderTokenSession?, registry: TokenRegistry?, sink: @escaping APNsServer.Sink,
+    log: @escaping APNsServer.Log
+  ) {
     self.sendsUniqueID = sendsUniqueID
+    self.session = session
+    self.registry = registry
     self.sink = sink
     self.log = log
   }
 
   func channelRead(context: ChannelHandlerContext, data: NIOAny) {
     switch unwrapInboundIn(data) {
-    case .head(let head):
-      self.head = head
-    case .body(let buffer):
-      bodyByteCount += buffer.readableBytes
-      // Kept up to one byte past the largest payload: enough to know it is too large.
-      let room = APNsRequest.maximumBodyBytes + 1 - body.count
-      if room > 0 {
-        buffer.withUnsafeReadableBytes { body.append(contentsOf: $0.prefix(room)) }
+    case .headers(let frame):
+      // The first block is the request's headers; a later one (trailers) only ends the stream.
+      if requestHeaders == nil { requestHeaders = frame.headers }
+      if frame.endStream { respond(context: context) }
+    case .data(let frame):
+      if case .byteBuffer(let buffer) = frame.data {
+        bodyByteCount += buffer.readableBytes
+        // Kept up to one byte past the largest payload: enough to know it is too large.
+        let room = APNsRequest.maximumBodyBytes + 1 - body.count
+        if room > 0 {
+          buffer.withUnsafeReadableBytes { body.append(contentsOf: $0.prefix(room)) }
+        }
       }
-    case .end:
-      guard let head else { return }
-      respond(context: context, head: head)
-      self.head = nil
+      if frame.endStream { respond(context: context) }
+    default:
+      break
     }
   }
 
-  private func respond(context: ChannelHandlerContext, head: HTTPRequestHead) {
+  private func respond(context: ChannelHandlerContext) {
+    guard let request = requestHeaders, !answered else { return }
+    answered = true
+    let now = Date().timeIntervalSince1970
+    let session = self.session
+    var headers: [(name: String, value: String)] = []
+    headers.reserveCapacity(request.count)
+    for (name, value, _) in request where !name.hasPrefix(":") { headers.append((name, value)) }
     let outcome = APNsRequest.decide(
-      method: head.method.rawValue, path: head.uri, headers: head.headers.map { ($0.name, $0.value) }, body: body,
-      bodyByteCount: bodyByteCount, receivedAt: Date().timeIntervalSince1970)
-    var headers = HTTPHeaders()
+      method: request.first(name: ":method") ?? "", path: request.first(name: ":path") ?? "", headers: headers,
+      body: body, bodyByteCount: bodyByteCount, receivedAt: now,
+      authorize: { authorization in
+        guard let refusal = session?.check(authorization: authorization, now: now) else { return nil }
+        return .rejected(status: refusal.status, reason: refusal.reason, detail: refusal.detail)
+      }, registry: registry)
+    var response = HPACKHeaders([(":status", String(outcome.status))])
     var responseBody: ByteBuffer?
-    let topic = head.headers.first(name: "apns-topic")
+    let topic = request.first(name: "apns-topic")
     var exchange = APNsExchange(
       status: outcome.status, reason: outcome.reason, topic: topic,
       bundleID: topic.map {
-        APNsRequest.bundle(fromTopic: $0, pushType: head.headers.first(name: "apns-push-type").flatMap(PushType.init))
+        APNsRequest.bundle(fromTopic: $0, pushType: request.first(name: "apns-push-type").flatMap(PushType.init))
       })
+    exchange.detail = outcome.detail
     switch outcome {
     case .accepted(let record, let token, let apnsID):
-      headers.add(name: "apns-id", value: apnsID)
-      if sendsUniqueID { headers.add(name: "apns-unique-id", value: UUID().uuidString.lowercased()) }
+      response.add(name: "apns-id", value: apnsID)
+      if sendsUniqueID { response.add(name: "apns-unique-id", value: UUID().uuidString.lowercased()) }
       exchange.apnsID = apnsID
       exchange.bundleID = record.bundleID
       sink(record, token)
-    case .rejected(_, let reason):
-      if let id = head.headers.first(name: "apns-id"), APNsHeaders.isCanonicalUUID(id) {
-        headers.add(name: "apns-id", value: id)
+    case .rejected(_, let reason, let timestamp, _):
+      if let id = request.first(name: "apns-id"), APNsHeaders.isCanonicalUUID(id) {
+        response.add(name: "apns-id", value: id)
       }
-      let text = APNsRequest.errorBody(reason: reason)
-      headers.add(name: "content-type", value: "application/json")
-      headers.add(name: "content-length", value: String(text.utf8.count))
+      let text = APNsRequest.errorBody(reason: reason, timestamp: timestamp)
+      response.add(name: "content-type", value: "application/json")
+      response.add(name: "content-length", value: String(text.utf8.count))
       responseBody = context.channel.allocator.buffer(string: text)
     }
     log(exchange)
-    let status = HTTPResponseStatus(statusCode: outcome.status)
     context.write(
-      wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: status, headers: headers))), promise: nil)
-    if let responseBody { context.write(wrapOutboundOut(.body(.byteBuffer(responseBody))), promise: nil) }
-    context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+      wrapOutboundOut(.headers(.init(headers: response, endStream: responseBody == nil))), promise: nil)
+    if let responseBody {
+      context.write(wrapOutboundOut(.data(.init(data: .byteBuffer(responseBody), endStream: true))), promise: nil)
+    }
+    context.flush()
   }
 }

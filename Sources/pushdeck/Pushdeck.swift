@@ -12,7 +12,7 @@ struct Pushdeck: AsyncParsableCommand {
     abstract: "A terminal notification-center emulator for APNs payloads.",
     subcommands: [
       RunCommand.self, RenderCommand.self, ValidateCommand.self, ExplainCommand.self, ReplayCommand.self,
-      ServeCommand.self,
+      ServeCommand.self, PushCommand.self,
     ],
     defaultSubcommand: RunCommand.self
   )
@@ -21,7 +21,7 @@ struct Pushdeck: AsyncParsableCommand {
   /// so that every Pushdeck command has the same contract: 0 fine, 1 findings, 2 usage or I/O.
   static func main() async {
     do {
-      var command = try parseAsRoot()
+      var command = try parseAsRoot(RunCommand.defaultingListenPort(Array(CommandLine.arguments.dropFirst())))
       if var asyncCommand = command as? AsyncParsableCommand {
         try await asyncCommand.run()
       } else {

@@ -5,9 +5,11 @@ import PushHandlers
 import PushRender
 import PushRuntime
 import PushScenario
+import PushServer
 import PushStore
 import PushTerminal
 import PushUI
+import Synchronization
 
 /// `pushdeck run`: the interactive front end on payload files, captures, or the built-in demo.
 struct RunCommand: AsyncParsableCommand {
@@ -56,8 +58,38 @@ struct RunCommand: AsyncParsableCommand {
   @Option(name: .long, help: "Simulated seconds per real second with the wall clock (0.5 to 1000).")
   var speed: Double = 1
 
+  @Option(
+    name: .long,
+    help: ArgumentHelp(
+      "Run the APNs endpoint inside the front end on this port (2197 when none is given): accepted pushes show live.",
+      valueName: "port"))
+  var listen: Int?
+
+  @Option(name: .long, help: "The address the --listen endpoint binds.")
+  var bind: String = "127.0.0.1"
+
+  @OptionGroup var endpointOptions: EndpointOptions
+
+  /// `--listen` may stand alone (`run --listen`, `run --listen payload.json`): the default port
+  /// is put after it when the next argument is not a port, since ArgumentParser options need a value.
+  static func defaultingListenPort(_ arguments: [String]) -> [String] {
+    var result: [String] = []
+    var index = arguments.startIndex
+    while index < arguments.endIndex {
+      result.append(arguments[index])
+      if arguments[index] == "--listen" {
+        let next = arguments.index(after: index)
+        if next == arguments.endIndex || Int(arguments[next]) == nil { result.append("2197") }
+      }
+      index = arguments.index(after: index)
+    }
+    return result
+  }
+
   func validate() throws {
     guard (0.5...1000).contains(speed) else { throw ValidationError("--speed must be between 0.5 and 1000") }
+    if let listen, !(0...65535).contains(listen) { throw ValidationError("--listen takes a port from 0 to 65535") }
+    try endpointOptions.validateTLS()
     if inputs.contains("-") { throw ValidationError("run reads keys from standard input; give payloads as files") }
   }
 
@@ -95,6 +127,23 @@ struct RunCommand: AsyncParsableCommand {
       FileHandle.standardError.write(Data("pushdeck: warning: \(error); using the built-in default theme\n".utf8))
       selectedTheme = .builtInDefault
     }
+    // The endpoint, when asked for: accepted pushes wait in the inbox for the loop's next turn.
+    let inbox = LiveInbox()
+    var server: APNsServer?
+    if let listen {
+      let (keys, registry) = try endpointOptions.endpoint(profile: profile)
+      let tls = try endpointOptions.serverTLS(statePath: self.state)
+      do {
+        server = try await APNsServer(
+          configuration: .init(host: bind, port: listen, providerKeys: keys, registry: registry, tls: tls),
+          threads: 1, sink: { record, _ in inbox.post(record) })
+      } catch {
+        FileHandle.standardError.write(Data("pushdeck: cannot listen on \(bind):\(listen): \(error)\n".utf8))
+        throw ExitCode(2)
+      }
+      let address = bind.contains(":") ? "[\(bind)]" : bind
+      state.showToast("Listening on \(tls == nil ? "h2c" : "https")://\(address):\(server?.port ?? listen)")
+    }
     let environment = ProcessInfo.processInfo.environment
     let terminal = try CursesTerminal(
       noColor: !(environment["NO_COLOR"] ?? "").isEmpty, colorTerm: environment["COLORTERM"],
@@ -103,9 +152,15 @@ struct RunCommand: AsyncParsableCommand {
       state: state, screen: terminal, input: terminal,
       clock: SimulationClock(start: state.now, mode: clock, speed: speed), theme: selectedTheme,
       sleepTheme: try? locator.load("sleep"), handler: handlers,
-      afterTurn: persistence.map { persistence in { persistence.persist(&$0) } })
+      afterTurn: persistence.map { persistence in
+        { state in
+          for record in inbox.drain() { state.receive(record) }
+          persistence.persist(&state)
+        }
+      } ?? (listen == nil ? nil : { state in for record in inbox.drain() { state.receive(record) } }))
     let status = loop.run() ?? 0
     terminal.restore()
+    try? await server?.shutdown()
     if status != 0 { throw ExitCode(status) }
   }
 
@@ -122,3 +177,17 @@ struct RunCommand: AsyncParsableCommand {
 }
 
 extension SimulationClock.Mode: ExpressibleByArgument {}
+
+/// Pushes the endpoint accepted, waiting for the front end's next turn.
+final class LiveInbox: Sendable {
+  private let records = Mutex<[PushRecord]>([])
+
+  func post(_ record: PushRecord) { records.withLock { $0.append(record) } }
+
+  func drain() -> [PushRecord] {
+    records.withLock { pending in
+      defer { pending = [] }
+      return pending
+    }
+  }
+}

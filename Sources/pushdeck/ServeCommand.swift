@@ -15,9 +15,11 @@ import Synchronization
 struct ServeCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "serve",
-    abstract: "Run a local APNs-compatible HTTP/2 endpoint (h2c).",
+    abstract: "Run a local APNs-compatible HTTP/2 endpoint (h2c, or TLS with --tls).",
     discussion: """
-      Listens for POST /3/device/<token> over cleartext HTTP/2 with prior knowledge (h2c) and \
+      Listens for POST /3/device/<token> over cleartext HTTP/2 with prior knowledge (h2c), or \
+      over TLS with ALPN h2 (--tls: --cert/--key, or a self-signed certificate kept beside the \
+      state and printed at start), and \
       answers exactly as APNs does: 200 with apns-id, or the APNs status and {"reason": …}. One \
       line per request is printed: status, reason or apns-id, and the bundle id.
 
@@ -35,16 +37,18 @@ struct ServeCommand: AsyncParsableCommand {
   @Option(name: .long, help: "Append each accepted push to this JSON Lines capture, for replay.")
   var record: String?
 
-  @Flag(name: .long, help: "Accept any well-formed device token (without a profile, every token is).")
-  var acceptAnyToken = false
+  @OptionGroup var endpointOptions: EndpointOptions
 
   @OptionGroup var deviceOptions: DeviceOptions
 
   func validate() throws {
     guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535") }
+    try endpointOptions.validateTLS()
   }
 
   func run() async throws {
+    let (keys, registry) = try endpointOptions.endpoint(profile: deviceOptions.profile)
+    let tls = try endpointOptions.serverTLS(statePath: deviceOptions.state)
     let recorder: CaptureRecorder?
     if let record {
       do throws(RecorderError) {
@@ -67,7 +71,7 @@ struct ServeCommand: AsyncParsableCommand {
     let server: APNsServer
     do {
       server = try await APNsServer(
-        configuration: .init(host: bind, port: port),
+        configuration: .init(host: bind, port: port, providerKeys: keys, registry: registry, tls: tls),
         sink: { record, _ in
           // The one pipeline: what replay does with a capture line, the endpoint does here.
           recorder?.append(record)
@@ -75,7 +79,8 @@ struct ServeCommand: AsyncParsableCommand {
         },
         log: { exchange in
           let outcome = exchange.reason ?? "apns-id=\(exchange.apnsID ?? "")"
-          printer.line("\(exchange.status) \(outcome) \(terminalSafe(exchange.bundleID ?? "-"))")
+          let detail = exchange.detail.map { " (\(terminalSafe($0)))" } ?? ""
+          printer.line("\(exchange.status) \(outcome) \(terminalSafe(exchange.bundleID ?? "-"))\(detail)")
         })
     } catch {
       FileHandleError.write("pushdeck: cannot listen on \(bind):\(port): \(error)\n")
@@ -92,7 +97,24 @@ struct ServeCommand: AsyncParsableCommand {
       source.resume()
       return source
     }
-    printer.line("pushdeck serve: listening on h2c://\(bind):\(server.port)")
+    let address = bind.contains(":") ? "[\(bind)]" : bind
+    printer.line("pushdeck serve: listening on \(tls == nil ? "h2c" : "https")://\(address):\(server.port)")
+    if let tls {
+      printer.line(
+        "pushdeck serve: TLS certificate \(terminalSafe(tls.certificatePath))"
+          + (tls.isNew ? " (self-signed, made now)" : "")
+          + "; trust it with curl --cacert \(terminalSafe(tls.certificatePath))")
+    }
+    printer.line(
+      "pushdeck serve: provider tokens "
+        + (keys.isEmpty
+          ? "not required"
+          : "required (keys: " + keys.map { "\($0.keyID) team \($0.teamID)" }.joined(separator: ", ") + ")"))
+    printer.line(
+      "pushdeck serve: device tokens "
+        + (registry.map {
+          $0.acceptsUnknownTokens ? "from the profile, and any other token" : "from the profile only"
+        } ?? "any"))
     printer.line("pushdeck serve: state " + (device.statePath.map(terminalSafe) ?? "ephemeral (nothing saved)"))
     try await server.wait()
     withExtendedLifetime(signals) {}

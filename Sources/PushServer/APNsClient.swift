@@ -1,0 +1,224 @@
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOHTTP2
+import NIOPosix
+import NIOSSL
+import PushWire
+import Synchronization
+
+/// One push to send: the device token, the request headers (`apns-*`, `authorization`) and the body.
+public struct APNsClientRequest: Sendable {
+  public var token: String
+  public var headers: [(name: String, value: String)]
+  public var body: [UInt8]
+
+  public init(token: String, headers: [(name: String, value: String)], body: [UInt8]) {
+    self.token = token
+    self.headers = headers
+    self.body = body
+  }
+}
+
+/// APNs's answer to one push.
+public struct APNsClientResponse: Sendable {
+  /// The HTTP status.
+  public var status: Int
+  /// The `apns-id` header, if any.
+  public var apnsID: String?
+  /// The `apns-unique-id` header, if any.
+  public var uniqueID: String?
+  /// The body's `reason`, on a rejection.
+  public var reason: String?
+  /// The body's `timestamp` (milliseconds), with 410 `Unregistered`.
+  public var timestamp: Int64?
+  /// The body as received.
+  public var body: String
+}
+
+/// A client failure: cannot connect, the connection closed before an answer, and so on.
+public struct APNsClientError: Error, CustomStringConvertible, Sendable {
+  public var message: String
+  public var description: String { message }
+}
+
+/// An HTTP/2 client for APNs-compatible endpoints (Pushdeck's own, or any other): one
+/// connection, any number of pushes on it, one stream each.
+public final class APNsClient: Sendable {
+  /// Prepares a new connection's pipeline before HTTP/2 (adds the TLS handler).
+  public typealias ConnectionSetup = @Sendable (Channel) throws -> Void
+
+  private let group: MultiThreadedEventLoopGroup
+  private let channel: Channel
+  private let multiplexer: NIOHTTP2Handler.StreamMultiplexer
+  private let authority: String
+  private let secure: Bool
+  private let connectionError: ConnectionErrorRecorder
+
+  /// Connects with cleartext HTTP/2 and prior knowledge (h2c), or through `tls`.
+  ///
+  /// - Parameter tls: adds the TLS handler (with ALPN h2) to a new connection's pipeline; nil
+  ///   for h2c.
+  public init(
+    host: String, port: Int, tls: ConnectionSetup? = nil, timeout: TimeAmount = .seconds(20)
+  ) async throws {
+    let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+    let promise = group.next().makePromise(of: NIOHTTP2Handler.StreamMultiplexer.self)
+    let recorder = ConnectionErrorRecorder()
+    let bootstrap = ClientBootstrap(group: group)
+      .connectTimeout(timeout)
+      .channelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
+      .channelInitializer { channel in
+        channel.eventLoop.makeCompletedFuture {
+          try tls?(channel)
+          try channel.pipeline.syncOperations.addHandler(recorder)
+          let multiplexer = try channel.pipeline.syncOperations.configureHTTP2Pipeline(
+            mode: .client, connectionConfiguration: .init(), streamConfiguration: .init()
+          ) { stream in stream.eventLoop.makeSucceededVoidFuture() }
+          promise.succeed(multiplexer)
+        }
+      }
+    do {
+      channel = try await bootstrap.connect(host: host, port: port).get()
+      multiplexer = try await promise.futureResult.get()
+    } catch {
+      promise.fail(error)
+      try? await group.shutdownGracefully()
+      throw APNsClientError(message: "cannot connect to \(host):\(port): \(Self.describe(error))")
+    }
+    self.group = group
+    authority = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+    secure = tls != nil
+    connectionError = recorder
+  }
+
+  /// Sends one push and waits for its answer.
+  public func send(_ request: APNsClientRequest, timeout: TimeAmount = .seconds(30)) async throws -> APNsClientResponse
+  {
+    let responsePromise = channel.eventLoop.makePromise(of: APNsClientResponse.self)
+    let secure = secure
+    let stream: Channel
+    do {
+      stream = try await multiplexer.createStreamChannel { stream in
+        stream.eventLoop.makeCompletedFuture {
+          try stream.pipeline.syncOperations.addHandlers([
+            HTTP2FramePayloadToHTTP1ClientCodec(httpProtocol: secure ? .https : .http),
+            APNsResponseCollector(promise: responsePromise),
+          ])
+        }
+      }.get()
+    } catch {
+      responsePromise.fail(error)
+      if let failure = connectionError.error { throw APNsClientError(message: Self.describeConnection(failure)) }
+      throw APNsClientError(message: "cannot open a stream: \(Self.describe(error))")
+    }
+    var headers = HTTPHeaders()
+    headers.add(name: "host", value: authority)
+    for (name, value) in request.headers { headers.add(name: name, value: value) }
+    headers.add(name: "content-length", value: String(request.body.count))
+    let head = HTTPRequestHead(
+      version: .http1_1, method: .POST, uri: APNsRequest.pathPrefix + request.token, headers: headers)
+    stream.write(HTTPClientRequestPart.head(head), promise: nil)
+    if !request.body.isEmpty {
+      stream.write(HTTPClientRequestPart.body(.byteBuffer(ByteBuffer(bytes: request.body))), promise: nil)
+    }
+    stream.writeAndFlush(HTTPClientRequestPart.end(nil), promise: nil)
+    let deadline = stream.eventLoop.scheduleTask(in: timeout) {
+      responsePromise.fail(APNsClientError(message: "no answer within \(timeout.nanoseconds / 1_000_000_000) s"))
+      stream.close(promise: nil)
+    }
+    defer { deadline.cancel() }
+    do {
+      return try await responsePromise.futureResult.get()
+    } catch {
+      // A failed TLS handshake closes the connection: say so rather than "the stream closed".
+      if let failure = connectionError.error { throw APNsClientError(message: Self.describeConnection(failure)) }
+      if let error = error as? APNsClientError {
+        guard secure || !error.message.hasPrefix("the stream closed") else {
+          throw APNsClientError(
+            message: error.message + " (a TLS endpoint does not answer h2c: give --tls, or --cacert FILE)")
+        }
+        throw error
+      }
+      throw APNsClientError(message: "the request failed: \(Self.describe(error))")
+    }
+  }
+
+  /// Closes the connection.
+  public func close() async {
+    try? await channel.close().get()
+    try? await group.shutdownGracefully()
+  }
+
+  static func describeConnection(_ error: Error) -> String {
+    let text = "\(error)"
+    if text.contains("CERTIFICATE_VERIFY_FAILED") {
+      return
+        "TLS handshake failed: the server's certificate is not trusted (give --cacert with the certificate pushdeck serve printed)"
+    }
+    if error is NIOSSLError || text.contains("handshake") { return "TLS handshake failed: \(text)" }
+    return "the connection failed: \(describe(error))"
+  }
+
+  static func describe(_ error: Error) -> String {
+    if let error = error as? NIOConnectionError, let first = error.connectionErrors.first {
+      return describe(first.error)
+    }
+    if let error = error as? IOError { return String(cString: strerror(error.errnoCode)).lowercased() }
+    if error is ChannelError { return "the connection closed (\(error))" }
+    return "\(error)"
+  }
+}
+
+/// Keeps the first error the connection reports (a failed TLS handshake, say).
+final class ConnectionErrorRecorder: ChannelInboundHandler, Sendable {
+  typealias InboundIn = Any
+  private let firstError = Mutex<(any Error)?>(nil)
+
+  var error: (any Error)? { firstError.withLock { $0 } }
+
+  func errorCaught(context: ChannelHandlerContext, error: Error) {
+    firstError.withLock { if $0 == nil { $0 = error } }
+    context.fireErrorCaught(error)
+  }
+}
+
+/// Collects one stream's response.
+final class APNsResponseCollector: ChannelInboundHandler {
+  typealias InboundIn = HTTPClientResponsePart
+
+  private let promise: EventLoopPromise<APNsClientResponse>
+  private var head: HTTPResponseHead?
+  private var body: [UInt8] = []
+
+  init(promise: EventLoopPromise<APNsClientResponse>) { self.promise = promise }
+
+  func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    switch unwrapInboundIn(data) {
+    case .head(let head): self.head = head
+    case .body(let buffer): buffer.withUnsafeReadableBytes { body.append(contentsOf: $0) }
+    case .end:
+      guard let head else { return }
+      let text = String(decoding: body, as: UTF8.self)
+      var response = APNsClientResponse(
+        status: Int(head.status.code), apnsID: head.headers.first(name: "apns-id"),
+        uniqueID: head.headers.first(name: "apns-unique-id"), body: text)
+      if let object = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any] {
+        response.reason = object["reason"] as? String
+        response.timestamp = (object["timestamp"] as? NSNumber)?.int64Value
+      }
+      promise.succeed(response)
+      context.close(promise: nil)
+    }
+  }
+
+  func errorCaught(context: ChannelHandlerContext, error: Error) {
+    promise.fail(error)
+    context.close(promise: nil)
+  }
+
+  func channelInactive(context: ChannelHandlerContext) {
+    promise.fail(APNsClientError(message: "the stream closed before an answer"))
+    context.fireChannelInactive()
+  }
+}

@@ -1,0 +1,211 @@
+import Crypto
+import Foundation
+import PushWire
+
+/// A trusted provider-token signing key, ready to verify ES256 signatures.
+public struct ProviderTokenKey: Sendable {
+  /// The Key ID JWTs name in `kid`.
+  public let keyID: String
+  /// The Team ID JWTs name in `iss`.
+  public let teamID: String
+  let publicKey: P256.Signing.PublicKey
+
+  /// Reads a key: Apple's `.p8` (a PKCS#8 `PRIVATE KEY` PEM), an `EC PRIVATE KEY` PEM, or the
+  /// `PUBLIC KEY` PEM of one (a server needs only the public half).
+  public init(_ key: APNsEndpointProfile.ProviderKey) throws(ProviderKeyError) {
+    keyID = key.keyID
+    teamID = key.teamID
+    if let privateKey = try? P256.Signing.PrivateKey(pemRepresentation: key.pem) {
+      publicKey = privateKey.publicKey
+    } else if let publicKey = try? P256.Signing.PublicKey(pemRepresentation: key.pem) {
+      self.publicKey = publicKey
+    } else {
+      throw ProviderKeyError(
+        path: key.path,
+        message:
+          "not a P-256 key in PEM; expected the .p8 file Apple gives (it starts with -----BEGIN PRIVATE KEY-----) or its public key"
+      )
+    }
+  }
+
+  /// A key from a private key held in memory (for tests and `pushdeck push`).
+  public init(keyID: String, teamID: String, publicKey: P256.Signing.PublicKey) {
+    self.keyID = keyID
+    self.teamID = teamID
+    self.publicKey = publicKey
+  }
+}
+
+/// A key file that could not be used.
+public struct ProviderKeyError: Error, CustomStringConvertible, Sendable {
+  public var path: String
+  public var message: String
+  public var description: String { "\(path): \(message)" }
+}
+
+/// A provider token that verified: who signed it and when.
+public struct VerifiedProviderToken: Sendable, Equatable {
+  public var keyID: String
+  public var teamID: String
+  /// `iat`, seconds since 1970.
+  public var issuedAt: Double
+
+  public init(keyID: String, teamID: String, issuedAt: Double) {
+    self.keyID = keyID
+    self.teamID = teamID
+    self.issuedAt = issuedAt
+  }
+}
+
+/// Verifies `authorization: bearer <jwt>` headers against the trusted keys, as APNs does:
+/// ES256 only, `kid` naming a known key, `iss` its team, `iat` no older than an hour.
+public struct ProviderTokenVerifier: Sendable {
+  /// A token is refused as expired once `iat` is older than this (seconds).
+  public static let lifetime: Double = 3600
+  /// A new token on a connection sooner than this after the previous one is refused (seconds).
+  public static let minimumRefreshInterval: Double = 1200
+  /// How far in the future `iat` may be before the token is refused as invalid (clock skew).
+  public static let allowedClockSkew: Double = 300
+
+  let keys: [String: ProviderTokenKey]
+
+  public init(keys: [ProviderTokenKey]) {
+    self.keys = Dictionary(keys.map { ($0.keyID, $0) }, uniquingKeysWith: { first, _ in first })
+  }
+
+  /// Why a token was refused: the APNs status and reason, and a detail for the log.
+  public struct Refusal: Error, Sendable, Equatable {
+    public var status: Int
+    public var reason: String
+    public var detail: String
+
+    static func invalid(_ detail: String) -> Refusal {
+      Refusal(status: 403, reason: "InvalidProviderToken", detail: detail)
+    }
+  }
+
+  /// Checks one `authorization` header value at `now` (seconds since 1970).
+  public func verify(authorization: String?, now: Double) -> Result<VerifiedProviderToken, Refusal> {
+    guard let authorization, !authorization.trimmingCharacters(in: .whitespaces).isEmpty else {
+      return .failure(Refusal(status: 403, reason: "MissingProviderToken", detail: "no authorization header"))
+    }
+    let parts = authorization.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
+    guard parts.count == 2, parts[0].lowercased() == "bearer" else {
+      return .failure(.invalid("the authorization header is not \"bearer <JWT>\""))
+    }
+    let jwt = parts[1].trimmingCharacters(in: .whitespaces)
+    let sections = jwt.split(separator: ".", omittingEmptySubsequences: false)
+    guard sections.count == 3, let headerData = Self.base64URLDecode(sections[0]),
+      let claimsData = Self.base64URLDecode(sections[1]), let signatureData = Self.base64URLDecode(sections[2]),
+      let header = (try? JSONSerialization.jsonObject(with: headerData)) as? [String: Any],
+      let claims = (try? JSONSerialization.jsonObject(with: claimsData)) as? [String: Any]
+    else {
+      return .failure(.invalid("not a JWT (three base64url parts: header, claims, signature)"))
+    }
+    guard header["alg"] as? String == "ES256" else {
+      return .failure(.invalid("alg is \(header["alg"].map { "\($0)" } ?? "missing"); APNs takes ES256 only"))
+    }
+    guard let keyID = header["kid"] as? String else { return .failure(.invalid("no kid in the JWT header")) }
+    guard let key = keys[keyID] else { return .failure(.invalid("kid \(keyID) is not a configured key")) }
+    guard let issuer = claims["iss"] as? String, issuer == key.teamID else {
+      return .failure(
+        .invalid("iss is \(claims["iss"].map { "\($0)" } ?? "missing"); key \(keyID) is team \(key.teamID)"))
+    }
+    guard let issuedAtNumber = claims["iat"] as? NSNumber, !(claims["iat"] is Bool) else {
+      return .failure(.invalid("no numeric iat claim"))
+    }
+    let issuedAt = issuedAtNumber.doubleValue
+    guard let signature = try? P256.Signing.ECDSASignature(rawRepresentation: signatureData),
+      key.publicKey.isValidSignature(signature, for: Data((sections[0] + "." + sections[1]).utf8))
+    else {
+      return .failure(.invalid("the ES256 signature does not verify with key \(keyID)"))
+    }
+    if issuedAt > now + Self.allowedClockSkew {
+      return .failure(.invalid("iat is \(Int(issuedAt - now)) s in the future"))
+    }
+    if now - issuedAt > Self.lifetime {
+      return .failure(
+        Refusal(
+          status: 403, reason: "ExpiredProviderToken",
+          detail: "iat is \(Int(now - issuedAt)) s old; tokens last \(Int(Self.lifetime)) s"))
+    }
+    return .success(VerifiedProviderToken(keyID: keyID, teamID: key.teamID, issuedAt: issuedAt))
+  }
+
+  static func base64URLDecode(_ text: Substring) -> Data? {
+    var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+    guard !base64.contains("=") else { return nil }
+    base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+    return Data(base64Encoded: base64)
+  }
+}
+
+/// The provider-token state of one connection: the token in use, when it was adopted, and the
+/// refresh rule (a new token no sooner than 20 minutes after the previous one).
+///
+/// Used on the connection's event loop only (every stream of a connection runs there).
+public final class ProviderTokenSession: @unchecked Sendable {
+  private let verifier: ProviderTokenVerifier
+  private var current: (token: String, issuedAt: Double, adoptedAt: Double)?
+
+  public init(verifier: ProviderTokenVerifier) { self.verifier = verifier }
+
+  /// Checks a request's `authorization` at `now`; nil when it may go on.
+  public func check(authorization: String?, now: Double) -> ProviderTokenVerifier.Refusal? {
+    if let current, let authorization, current.token == authorization {
+      // Verified already on this connection; it still expires.
+      if now - current.issuedAt > ProviderTokenVerifier.lifetime {
+        return ProviderTokenVerifier.Refusal(
+          status: 403, reason: "ExpiredProviderToken",
+          detail: "iat is \(Int(now - current.issuedAt)) s old; tokens last \(Int(ProviderTokenVerifier.lifetime)) s")
+      }
+      return nil
+    }
+    switch verifier.verify(authorization: authorization, now: now) {
+    case .failure(let refusal):
+      return refusal
+    case .success(let token):
+      if let current, now - current.adoptedAt < ProviderTokenVerifier.minimumRefreshInterval {
+        return ProviderTokenVerifier.Refusal(
+          status: 429, reason: "TooManyProviderTokenUpdates",
+          detail:
+            "a new token \(Int(now - current.adoptedAt)) s after the previous one on this connection; refresh no more than every 20 minutes"
+        )
+      }
+      current = (authorization ?? "", token.issuedAt, now)
+      return nil
+    }
+  }
+}
+
+/// Makes provider tokens: `bearer` JWTs signed with ES256, as a provider does (`pushdeck push`).
+public enum ProviderTokenSigner {
+  /// Signs a token for `keyID` and `teamID` issued at `issuedAt` (seconds since 1970).
+  public static func token(
+    privateKey: P256.Signing.PrivateKey, keyID: String, teamID: String, issuedAt: Double
+  ) throws -> String {
+    let header = "{\"alg\":\"ES256\",\"kid\":\(JSONValue.quoted(keyID))}"
+    let claims = "{\"iss\":\(JSONValue.quoted(teamID)),\"iat\":\(Int64(issuedAt))}"
+    let input = base64URL(Data(header.utf8)) + "." + base64URL(Data(claims.utf8))
+    let signature = try privateKey.signature(for: Data(input.utf8))
+    return input + "." + base64URL(signature.rawRepresentation)
+  }
+
+  /// Reads a `.p8` (PKCS#8) or `EC PRIVATE KEY` PEM.
+  public static func privateKey(pem: String, path: String) throws(ProviderKeyError) -> P256.Signing.PrivateKey {
+    do {
+      return try P256.Signing.PrivateKey(pemRepresentation: pem)
+    } catch {
+      throw ProviderKeyError(
+        path: path,
+        message:
+          "not a P-256 private key in PEM; expected the .p8 file Apple gives (it starts with -----BEGIN PRIVATE KEY-----)"
+      )
+    }
+  }
+
+  static func base64URL(_ data: Data) -> String {
+    data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+      .replacingOccurrences(of: "=", with: "")
+  }
+}

@@ -1,0 +1,171 @@
+import ArgumentParser
+import Foundation
+import PushServer
+import PushWire
+
+/// `pushdeck push`: sends one payload to a running APNs-compatible endpoint, as
+/// `xcrun simctl push` sends one to a Simulator.
+struct PushCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "push",
+    abstract: "Send a payload to a running pushdeck serve (or any APNs-compatible endpoint).",
+    discussion: """
+      Like xcrun simctl push: pushdeck push [BUNDLE] FILE|-. The bundle id may be left out when \
+      the .apns file names it ("Simulator Target Bundle") or --topic is given. Prints the status \
+      and the apns-id, or the status and APNs reason; exits 0 on 200, 1 on a rejection and 2 when \
+      nothing could be sent.
+      """
+  )
+
+  @Argument(help: ArgumentHelp("The app's bundle id (optional), then the payload file, or - for standard input."))
+  var arguments: [String] = []
+
+  @Option(name: .long, help: "The endpoint's host.")
+  var host: String = "127.0.0.1"
+
+  @Option(name: .long, help: "The endpoint's port.")
+  var port: Int = 2197
+
+  @Flag(name: .long, help: "Connect with TLS (ALPN h2) instead of h2c; --cacert implies it.")
+  var tls = false
+
+  @Option(
+    name: .long,
+    help: ArgumentHelp(
+      "Trust this certificate (PEM), such as the one pushdeck serve --tls prints; the system's otherwise.",
+      valueName: "file"))
+  var cacert: String?
+
+  @Option(name: .long, help: "The device token, as hex (default: 64 zeros).")
+  var token: String = String(repeating: "0", count: 64)
+
+  @Option(name: .long, help: "apns-topic (default: the bundle id with the push type's suffix).")
+  var topic: String?
+
+  @Option(name: .long, help: "apns-push-type: alert, background, voip, liveactivity, …")
+  var pushType: String?
+
+  @Option(name: .long, help: "apns-priority: 10, 5 or 1.")
+  var priority: String?
+
+  @Option(name: .long, help: "apns-collapse-id.")
+  var collapseId: String?
+
+  @Option(name: .long, help: "apns-expiration: UNIX seconds, 0 for now or never.")
+  var expiration: String?
+
+  @Option(name: .long, help: "apns-id: a lowercase UUID (the endpoint makes one otherwise).")
+  var apnsId: String?
+
+  @Option(name: .long, help: ArgumentHelp("Sign a provider token with this .p8 key.", valueName: "file"))
+  var jwtKey: String?
+
+  @Option(name: .long, help: "The key's Key ID (default: from the name AuthKey_<KEYID>.p8).")
+  var keyId: String?
+
+  @Option(name: .long, help: "The Team ID issuing the token.")
+  var teamId: String?
+
+  func validate() throws {
+    guard (1...2).contains(arguments.count) else {
+      throw ValidationError(
+        "expected [BUNDLE] FILE: the payload file (or - for standard input), optionally after the bundle id")
+    }
+    guard (1...65535).contains(port) else { throw ValidationError("--port must be 1 to 65535") }
+    if jwtKey == nil, keyId != nil || teamId != nil {
+      throw ValidationError("--key-id and --team-id sign with a key: give --jwt-key FILE too")
+    }
+  }
+
+  func run() async throws {
+    do {
+      try await send()
+    } catch let failure as Failure {
+      FileHandleError.write("pushdeck push: \(terminalSafe(failure.description))\n")
+      throw ExitCode(2)
+    }
+  }
+
+  private func send() async throws {
+    let file = arguments.last!
+    let body: [UInt8]
+    if file == "-" {
+      body = [UInt8](FileHandle.standardInput.readDataToEndOfFile())
+    } else {
+      guard let data = FileManager.default.contents(atPath: file) else {
+        throw Failure("cannot read \(file): no such file, or it is not readable")
+      }
+      body = [UInt8](data)
+    }
+    let type = pushType.flatMap(PushType.init(rawValue:))
+    let bundle = arguments.count == 2 ? arguments[0] : Self.simulatorTargetBundle(body)
+    guard let topic = topic ?? bundle.map({ $0 + (type?.topicSuffix ?? "") }) else {
+      throw Failure(
+        "which app? name it (pushdeck push com.example.app \(file)), give --topic, or put \"Simulator Target Bundle\" in the .apns file"
+      )
+    }
+    var headers: [(name: String, value: String)] = [("apns-topic", topic)]
+    if let pushType { headers.append(("apns-push-type", pushType)) }
+    if let priority { headers.append(("apns-priority", priority)) }
+    if let collapseId { headers.append(("apns-collapse-id", collapseId)) }
+    if let expiration { headers.append(("apns-expiration", expiration)) }
+    if let apnsId { headers.append(("apns-id", apnsId)) }
+    if let jwtKey { headers.append(("authorization", "bearer " + (try signedToken(jwtKey)))) }
+
+    var installer: APNsClient.ConnectionSetup?
+    if tls || cacert != nil {
+      do throws(TLSSetupError) {
+        installer = try ClientTLS.installer(trusting: cacert, serverHostname: host)
+      } catch {
+        throw Failure(error.description)
+      }
+    }
+    let client: APNsClient
+    do {
+      client = try await APNsClient(host: host, port: port, tls: installer)
+    } catch {
+      throw Failure("\(error); is pushdeck serve running there?")
+    }
+    let response: APNsClientResponse
+    do {
+      response = try await client.send(APNsClientRequest(token: token, headers: headers, body: body))
+    } catch {
+      await client.close()
+      throw Failure("\(error)")
+    }
+    await client.close()
+    var line = "\(response.status)"
+    if let reason = response.reason { line += " " + terminalSafe(reason) }
+    if let timestamp = response.timestamp { line += " timestamp=\(timestamp)" }
+    if let id = response.apnsID { line += " apns-id=" + terminalSafe(id) }
+    print(line)
+    if response.status != 200 { throw ExitCode(1) }
+  }
+
+  private func signedToken(_ path: String) throws -> String {
+    guard let teamId else { throw Failure("--jwt-key needs --team-id: the Team ID that issues the token") }
+    guard let keyID = keyId ?? APNsEndpointProfile.ProviderKey.keyID(fromFileName: path) else {
+      throw Failure("--jwt-key \(path): give its Key ID with --key-id (or name the file AuthKey_<KEYID>.p8)")
+    }
+    guard let data = FileManager.default.contents(atPath: path) else { throw Failure("cannot read \(path)") }
+    do {
+      let key = try ProviderTokenSigner.privateKey(pem: String(decoding: data, as: UTF8.self), path: path)
+      return try ProviderTokenSigner.token(
+        privateKey: key, keyID: keyID, teamID: teamId, issuedAt: Date().timeIntervalSince1970)
+    } catch let error as ProviderKeyError {
+      throw Failure(error.description)
+    }
+  }
+
+  /// The bundle id an `.apns` file names in `Simulator Target Bundle`.
+  static func simulatorTargetBundle(_ body: [UInt8]) -> String? {
+    let object = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any]
+    return object?["Simulator Target Bundle"] as? String
+  }
+
+  /// A problem that stops the push before an answer: printed, exit status 2.
+  struct Failure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+  }
+}

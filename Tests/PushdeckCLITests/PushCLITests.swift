@@ -1,0 +1,88 @@
+import Foundation
+import PushTestSupport
+import Testing
+
+/// `pushdeck push` against `pushdeck serve`, both as a developer runs them.
+@Suite(
+  .enabled(if: PushdeckProcess.binary != nil, "the pushdeck binary was not built"),
+  .enabled(if: ExternalTools.hasOpenSSL, "openssl is not installed"))
+struct PushCLITests {
+  static let active = String(repeating: "a1", count: 32)
+  static let gone = String(repeating: "b2", count: 32)
+
+  @Test func pushSignsSendsAndReportsTheAnswer() throws {
+    let directory = try PushdeckProcess.temporaryDirectory()
+    let key = directory.appendingPathComponent("AuthKey_ABC123DEFG.p8").path
+    try ExternalTools.run(
+      "/bin/sh",
+      ["-c", "openssl ecparam -name prime256v1 -genkey -noout | openssl pkcs8 -topk8 -nocrypt -out '\(key)'"])
+    let profile = directory.appendingPathComponent("phone.yaml")
+    try """
+    apns:
+      keys:
+        - file: AuthKey_ABC123DEFG.p8
+          teamId: DEF123GHIJ
+      tokens:
+        - {token: \(Self.active), app: com.example.app}
+        - {token: \(Self.gone), app: com.example.app, state: unregistered, unregisteredAt: 2026-11-20T10:00:00Z}
+    """.write(to: profile, atomically: true, encoding: .utf8)
+    let capture = directory.appendingPathComponent("live.jsonl").path
+    let server = try ServeProcess(["--profile", profile.path, "--ephemeral", "--record", capture])
+    defer { server.stop() }
+    let apns = directory.appendingPathComponent("hello.apns")
+    try #"{"Simulator Target Bundle": "com.example.app", "aps": {"alert": {"title": "Hello"}}}"#
+      .write(to: apns, atomically: true, encoding: .utf8)
+    let port = String(server.port)
+    let sign = ["--jwt-key", key, "--team-id", "DEF123GHIJ"]
+
+    let accepted = try PushdeckProcess.run(
+      ["push", "--port", port, "--token", Self.active, "--collapse-id", "greeting", "--priority", "5"] + sign
+        + [apns.path])
+    #expect(accepted.status == 0, "\(accepted.standardError)")
+    #expect(accepted.standardOutput.hasPrefix("200 apns-id="), "\(accepted.standardOutput)")
+
+    let unsigned = try PushdeckProcess.run(["push", "--port", port, "--token", Self.active, apns.path])
+    #expect(unsigned.status == 1)
+    #expect(unsigned.standardOutput == "403 MissingProviderToken\n")
+
+    let unregistered = try PushdeckProcess.run(
+      ["push", "--port", port, "--token", Self.gone] + sign + ["com.example.app", apns.path])
+    #expect(unregistered.status == 1)
+    #expect(unregistered.standardOutput == "410 Unregistered timestamp=1795168800000\n")
+
+    let fromStdin = try PushdeckProcess.run(
+      ["push", "--port", port, "--token", Self.active, "--push-type", "background", "--priority", "10"] + sign
+        + ["com.example.app", "-"],
+      input: Data(#"{"aps": {"content-available": 1}}"#.utf8))
+    #expect(fromStdin.status == 1)
+    #expect(fromStdin.standardOutput == "400 BadPriority\n")
+
+    let log = server.stop()
+    #expect(log.contains("410 Unregistered com.example.app"), "\(log)")
+    let recorded = try String(contentsOfFile: capture, encoding: .utf8)
+    #expect(recorded.split(separator: "\n").count == 1)
+    #expect(recorded.contains(#""apns-collapse-id":"greeting""#), "\(recorded)")
+    #expect(recorded.contains(#""apns-priority":"5""#), "\(recorded)")
+  }
+
+  @Test func pushExplainsWhatIsMissing() throws {
+    let directory = try PushdeckProcess.temporaryDirectory()
+    let payload = directory.appendingPathComponent("plain.json")
+    try #"{"aps": {"alert": "Hi"}}"#.write(to: payload, atomically: true, encoding: .utf8)
+    let noBundle = try PushdeckProcess.run(["push", payload.path])
+    #expect(noBundle.status == 2)
+    #expect(noBundle.standardError.contains("which app? name it"), "\(noBundle.standardError)")
+    // Nothing listens on port 1.
+    let noServer = try PushdeckProcess.run(["push", "--port", "1", "com.example.app", payload.path])
+    #expect(noServer.status == 2)
+    #expect(
+      noServer.standardError.contains("cannot connect to 127.0.0.1:1: connection refused; is pushdeck serve running"),
+      "\(noServer.standardError)")
+    let missing = try PushdeckProcess.run(["push", "com.example.app", directory.appendingPathComponent("nope").path])
+    #expect(missing.status == 2)
+    #expect(missing.standardError.contains("cannot read"), "\(missing.standardError)")
+    let usage = try PushdeckProcess.run(["push"])
+    #expect(usage.status == 2)
+    #expect(usage.standardError.contains("expected [BUNDLE] FILE"), "\(usage.standardError)")
+  }
+}
