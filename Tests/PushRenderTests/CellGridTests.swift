@@ -1,5 +1,10 @@
+import Foundation
 import PushRender
 import Testing
+
+#if canImport(FoundationXML)
+  import FoundationXML
+#endif
 
 @Suite("Cell grid")
 struct CellGridTests {
@@ -55,5 +60,26 @@ struct CellGridTests {
       style: Style(foreground: .rgb(255, 255, 255), isBold: true),
       role: .cardTitle)
     #expect(grid.styleDump() == "row 0, cols 1–2: cardTitle (bold, fg #FFFFFF)\n")
+  }
+}
+
+@Suite struct SVGExportTests {
+  @Test func boxDrawingBecomesJoinedStrokesAndTextStaysText() throws {
+    var grid = CellGrid(width: 4, height: 3)
+    grid.write("╭──╮", at: Point(column: 0, row: 0), style: .plain)
+    grid.write("│ab│", at: Point(column: 0, row: 1), style: .plain)
+    grid.write("╰──╯", at: Point(column: 0, row: 2), style: .plain)
+    let svg = grid.svg(defaultForeground: .rgb(255, 255, 255), defaultBackground: .rgb(0, 0, 0))
+    // Ten border cells are paths, none is text; the two letters are text.
+    #expect(svg.components(separatedBy: "<path ").count - 1 == 10)
+    #expect(svg.components(separatedBy: "<text ").count - 1 == 2)
+    #expect(!svg.contains(">─<") && !svg.contains(">│<") && !svg.contains(">╭<"))
+    // A horizontal line spans its cell edge to edge (cells are 10 × 20), so neighbours join.
+    #expect(svg.contains(#"d="M10 10.5 H20""#))
+    // A vertical line spans its cell top to bottom.
+    #expect(svg.contains(#"d="M5.5 20 V40""#))
+    // The top-left corner curves from the right edge down to the bottom edge.
+    #expect(svg.contains(#"d="M10 10.5 Q5.5 10.5 5.5 20""#))
+    #expect(XMLParser(data: Data(svg.utf8)).parse())
   }
 }

@@ -158,6 +158,13 @@ extension CellGrid {
             "width=\"\(number((right - left) * cellWidth))\" height=\"\(number((bottom - top) * cellHeight))\" fill=\"\(foreground)\"/>\n"
           continue
         }
+        // Box-drawing lines are strokes from the cell's centre to its edges, so card borders join
+        // up whatever the font's line height.
+        if let arms = Self.boxArms(glyph) {
+          svg += Self.boxPath(arms, x: x, y: Double(row) * cellHeight, width: cellWidth, height: cellHeight)
+          svg += " stroke=\"\(foreground)\"\(cell.style.isDim ? " stroke-opacity=\"0.6\"" : "")/>\n"
+          continue
+        }
         let y = Double(row) * cellHeight + cellHeight * 0.75
         // Each glyph is pinned to its cell (textLength) so wide glyphs take exactly two columns.
         svg +=
@@ -178,6 +185,56 @@ extension CellGrid {
     case "▐": (0.5, 0, 1, 1)
     default: nil
     }
+  }
+
+  /// Which edges a light box-drawing character reaches (left, right, up, down), and whether its
+  /// corner is rounded; nil for any other glyph.
+  static func boxArms(_ glyph: String) -> (left: Bool, right: Bool, up: Bool, down: Bool, rounded: Bool)? {
+    switch glyph {
+    case "─": (true, true, false, false, false)
+    case "│": (false, false, true, true, false)
+    case "┌": (false, true, false, true, false)
+    case "┐": (true, false, false, true, false)
+    case "└": (false, true, true, false, false)
+    case "┘": (true, false, true, false, false)
+    case "├": (false, true, true, true, false)
+    case "┤": (true, false, true, true, false)
+    case "┬": (true, true, false, true, false)
+    case "┴": (true, true, true, false, false)
+    case "┼": (true, true, true, true, false)
+    case "╭": (false, true, false, true, true)
+    case "╮": (true, false, false, true, true)
+    case "╰": (false, true, true, false, true)
+    case "╯": (true, false, true, false, true)
+    default: nil
+    }
+  }
+
+  /// An SVG path (without its stroke, and unclosed) for a box-drawing cell.
+  static func boxPath(
+    _ arms: (left: Bool, right: Bool, up: Bool, down: Bool, rounded: Bool), x: Double, y: Double, width: Double,
+    height: Double
+  ) -> String {
+    // Half-pixel centres keep a one-pixel stroke crisp.
+    let centerX = (x + width / 2).rounded(.down) + 0.5
+    let centerY = (y + height / 2).rounded(.down) + 0.5
+    func text(_ value: Double) -> String { value == value.rounded() ? String(Int(value)) : String(value) }
+    func point(_ px: Double, _ py: Double) -> String { text(px) + " " + text(py) }
+    var data: [String] = []
+    if arms.rounded {
+      // One horizontal and one vertical arm, joined by a quarter curve around the centre.
+      let horizontal = point(arms.left ? x : x + width, centerY)
+      let vertical = point(centerX, arms.up ? y : y + height)
+      data.append("M" + horizontal + " Q" + point(centerX, centerY) + " " + vertical)
+    } else {
+      if arms.left || arms.right {
+        data.append("M" + point(arms.left ? x : centerX, centerY) + " H" + text(arms.right ? x + width : centerX))
+      }
+      if arms.up || arms.down {
+        data.append("M" + point(centerX, arms.up ? y : centerY) + " V" + text(arms.down ? y + height : centerY))
+      }
+    }
+    return "<path d=\"\(data.joined(separator: " "))\" fill=\"none\" stroke-width=\"1\""
   }
 
   /// Escapes text for XML: markup characters become entities and anything that is not a legal
