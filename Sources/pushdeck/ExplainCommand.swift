@@ -33,6 +33,15 @@ struct ExplainCommand: ParsableCommand {
   @Option(name: .long, help: "A device profile (YAML) to play payloads, captures and profile-less scenarios on.")
   var profile: String?
 
+  @Flag(
+    name: .long, inversion: .prefixedNo,
+    help: """
+      Run the profile's action handlers for the taps and actions a scenario's timeline makes, as \
+      run would (exec, log and http have their effects); --no-handlers shows where each would go \
+      and runs none.
+      """)
+  var handlers = true
+
   @Argument(help: "Scenarios, payload files, captures, directories, or - for standard input.")
   var inputs: [String]
 
@@ -71,7 +80,7 @@ struct ExplainCommand: ParsableCommand {
             scenario.timeline, profile: scenario.profile)
           let run = scenario.run()
           rejected = rejected || run.records.contains { $0.decision.disposition == .rejected }
-          let ran = Self.runHandlers(run, profile: scenario.profile)
+          let ran = handlers ? Self.runHandlers(run, profile: scenario.profile) : [:]
           chunks.append(render(run.records, device: run.device, color: color, ran: ran))
         } catch {
           problems.append(error.description)

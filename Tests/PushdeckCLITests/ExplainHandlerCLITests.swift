@@ -56,6 +56,13 @@ struct ExplainHandlerCLITests {
       log.contains(#""notification":2"#) && log.contains(#""action":"com.apple.UNNotificationDefaultActionIdentifier""#)
     )
 
+    // --no-handlers keeps the routes and runs nothing: the log gets no second line.
+    let dry = try await PushdeckProcess.runOffPool(["explain", "--no-handlers", "--format", "json", scenario])
+    #expect(dry.status == 0, "\(dry.standardError)")
+    #expect(dry.standardOutput.contains(#""routes":[{"response":"tap""#))
+    #expect(dry.standardOutput.contains(#""ran":[]"#))
+    #expect(try String(contentsOfFile: directory + "/taps.jsonl", encoding: .utf8) == log)
+
     let text = try await PushdeckProcess.runOffPool(["explain", scenario])
     #expect(
       text.standardOutput.contains(
