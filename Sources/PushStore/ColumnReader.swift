@@ -152,6 +152,7 @@ struct ColumnReader {
       level: try double("rank_level"), relevance: try double("rank_relevance"),
       engagement: try double("rank_engagement"), communication: try double("rank_communication"),
       recency: try double("rank_recency"))
+    note.attachments = try JournalCoding.attachments(try optionalString())
     return StoredNotification(
       notification: note, decision: decision, group: group, rank: rank,
       heldUntil: decision.heldUntil)

@@ -126,6 +126,7 @@ struct DeliveryRow {
       note.flatMap {
         $0.customKeys.isEmpty || !$0.rawPayload.isEmpty ? nil : JSONValue.object($0.customKeys).compactText
       })
+    bind(note.flatMap { JournalCoding.json($0.attachments) })
     let code = sqlite3_step(statement)
     guard code == SQLITE_DONE else {
       let message = String(cString: sqlite3_errmsg(db.sqliteConnection))

@@ -286,7 +286,7 @@ public final class DeviceJournal: Sendable {
     "badge",
     "content_available", "mutable_content", "target_content_id", "filter_criteria", "collapse_id",
     "received_at_ms", "raw_payload", "push_type", "priority", "expiration_ms", "sender",
-    "custom_keys",
+    "custom_keys", "attachments",
   ]
 
   private static let insertDelivery =
@@ -446,7 +446,7 @@ public final class DeviceJournal: Sendable {
     "effective_level", "held_until_ms", "replaces_id", "previews_hidden", "callbacks", "reasons",
     "group_bundle_id", "group_thread", "group_single", "rank_level", "rank_relevance",
     "rank_engagement",
-    "rank_communication", "rank_recency",
+    "rank_communication", "rank_recency", "attachments",
   ]
 
   /// ``restoreColumns`` without the payload details: constants in their places.

@@ -80,6 +80,79 @@ enum JournalCoding {
     ).compactText
   }
 
+  /// Attachments as a JSON list: identifier, path, kind, type, size, and the thumbnail (width,
+  /// height and its RGB bytes in hex) or why there is none; nil for none.
+  static func json(_ attachments: [NotificationAttachment]) -> String? {
+    if attachments.isEmpty { return nil }
+    let digits = Array("0123456789abcdef".utf8)
+    return JSONValue.array(
+      attachments.map { attachment in
+        var members = [
+          JSONMember(key: "identifier", value: .string(attachment.identifier)),
+          JSONMember(key: "path", value: .string(attachment.path)),
+          JSONMember(key: "kind", value: .string(attachment.kind.rawValue)),
+          JSONMember(key: "type", value: .string(attachment.type)),
+          JSONMember(key: "size", value: .number(JSONNumber(attachment.byteCount))),
+        ]
+        if let thumbnail = attachment.thumbnail {
+          var hex: [UInt8] = []
+          hex.reserveCapacity(thumbnail.rgb.count * 2)
+          for byte in thumbnail.rgb {
+            hex.append(digits[Int(byte >> 4)])
+            hex.append(digits[Int(byte & 0x0F)])
+          }
+          members.append(JSONMember(key: "width", value: .number(JSONNumber(thumbnail.width))))
+          members.append(JSONMember(key: "height", value: .number(JSONNumber(thumbnail.height))))
+          members.append(JSONMember(key: "rgb", value: .string(String(decoding: hex, as: UTF8.self))))
+        }
+        if let problem = attachment.thumbnailProblem {
+          members.append(JSONMember(key: "problem", value: .string(problem)))
+        }
+        return .object(members)
+      }
+    ).compactText
+  }
+
+  static func attachments(_ text: String?) throws(Malformed) -> [NotificationAttachment] {
+    guard let text else { return [] }
+    guard case .array(let elements) = try value(text, column: "attachments") else {
+      throw Malformed(detail: "attachments is not a list")
+    }
+    return try elements.map { element throws(Malformed) in
+      guard let identifier = element["identifier"]?.stringValue, let path = element["path"]?.stringValue,
+        let kind = element["kind"]?.stringValue.flatMap(NotificationAttachment.Kind.init(rawValue:)),
+        let type = element["type"]?.stringValue, let size = element["size"]?.doubleValue
+      else { throw Malformed(detail: "an attachment lacks its identifier, path, kind, type or size") }
+      var thumbnail: ImageThumbnail?
+      if let width = element["width"]?.doubleValue, let height = element["height"]?.doubleValue,
+        let hex = element["rgb"]?.stringValue
+      {
+        let bytes = Array(hex.utf8)
+        func nibble(_ digit: UInt8) -> UInt8? {
+          switch digit {
+          case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
+          case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
+          default: nil
+          }
+        }
+        var rgb: [UInt8] = []
+        rgb.reserveCapacity(bytes.count / 2)
+        var index = 0
+        while index + 1 < bytes.count, let high = nibble(bytes[index]), let low = nibble(bytes[index + 1]) {
+          rgb.append(high << 4 | low)
+          index += 2
+        }
+        guard index == bytes.count, width >= 0, height >= 0, rgb.count == Int(width) * Int(height) * 3 else {
+          throw Malformed(detail: "an attachment's thumbnail does not match its size")
+        }
+        thumbnail = ImageThumbnail(width: Int(width), height: Int(height), rgb: rgb)
+      }
+      return NotificationAttachment(
+        identifier: identifier, path: path, kind: kind, type: type, byteCount: Int(size), thumbnail: thumbnail,
+        thumbnailProblem: element["problem"]?.stringValue)
+    }
+  }
+
   /// `default`, `named:NAME` or `critical:VOLUME:NAME`.
   static func text(_ sound: SoundRequest?) -> String? {
     switch sound {

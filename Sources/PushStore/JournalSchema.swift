@@ -6,7 +6,7 @@ import GRDB
 /// released; a change is a new migration and a new ``currentVersion``.
 enum JournalSchema {
   /// The schema version this build writes and understands.
-  static let currentVersion = 1
+  static let currentVersion = 2
 
   /// The migrations, in order.
   static func migrator() -> DatabaseMigrator {
@@ -117,6 +117,11 @@ enum JournalSchema {
             active_focus_id TEXT
           );
           """)
+    }
+    // v2: the attachments a service extension added (JSON, thumbnails included), so a restored
+    // device shows them again. NULL for none, and for every row written by version 1.
+    migrator.registerMigration("v2") { db in
+      try db.execute(sql: "ALTER TABLE delivery ADD COLUMN attachments TEXT")
     }
     return migrator
   }

@@ -127,6 +127,72 @@ import Testing
     #expect(actual?.decision.reasons.map(\.code) == expected?.decision.reasons.map(\.code))
   }
 
+  /// A push whose service extension added an image (with its thumbnail) and an audio file.
+  func pushWithAttachments() -> PushRecord {
+    var record = push(#"{"aps": {"alert": {"title": "Album", "body": "New photo"}, "mutable-content": 1}}"#)
+    var content = NotificationContent(title: "Album", body: "Jonas added a photo")
+    content.attachments = [
+      NotificationAttachment(
+        identifier: "photo", path: "/tmp/p.png", kind: .image, type: "png", byteCount: 77,
+        thumbnail: ImageThumbnail(width: 2, height: 1, rgb: [255, 0, 0, 0, 0x7F, 0xFF])),
+      NotificationAttachment(
+        identifier: "voice", path: "/tmp/v.wav", kind: .audio, type: "wav", byteCount: 4096,
+        thumbnailProblem: "not an image"),
+    ]
+    record.serviceExtension = ServiceExtensionResult(
+      name: "test", outcome: .modified, content: content, elapsedSeconds: 0, budgetSeconds: 30)
+    return record
+  }
+
+  @Test func attachmentsAndTheirThumbnailsSurviveARestart() throws {
+    var app = AppProfile(info: .inferred(from: "com.example.chat"))
+    app.hasServiceExtension = true
+    var original = DeviceSimulator(profile: DeviceProfile(start: start, apps: [app]))
+    var batch = JournalBatch()
+    original.apply(.push(pushWithAttachments()), at: at(1), journalingInto: &batch)
+    let stored = try #require(original.store.all.first).notification
+    #expect(stored.attachments.count == 2 && stored.body == "Jonas added a photo")
+    let journal = try DeviceJournal.inMemory()
+    try journal.commit(batch)
+    for keepsDetails in [true, false] {
+      let restored = try journal.restore(keepsPayloadDetails: keepsDetails)
+      let device = DeviceSimulator(profile: original.profile, restoring: restored)
+      #expect(device.store.all.first?.notification.attachments == stored.attachments)
+      #expect(device.store.all.first?.notification.attachments.first?.thumbnail?.rgb == [255, 0, 0, 0, 0x7F, 0xFF])
+    }
+  }
+
+  @Test func aVersionOneStateIsMigratedAndKeepsItsNotifications() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let path = directory.file("device.sqlite")
+    let journal = try DeviceJournal.open(at: path)
+    let original = try journaledDevice(into: journal)
+    try journal.close()
+    // Make the file what version 1 wrote: no attachments column, no v2 migration, version 1.
+    let queue = try DatabaseQueue(path: path)
+    try queue.write { db in
+      try db.execute(sql: "ALTER TABLE delivery DROP COLUMN attachments")
+      try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v2'")
+      try db.execute(sql: "UPDATE meta SET value = '1' WHERE key = 'schema_version'")
+    }
+    try queue.close()
+
+    let reopened = try DeviceJournal.open(at: path)
+    defer { try? reopened.close() }
+    let device = DeviceSimulator(profile: original.profile, restoring: try reopened.restore())
+    #expect(device.store == original.store)
+    // The migrated file takes new rows with attachments.
+    var batch = JournalBatch()
+    var profile = original.profile
+    let chat = try #require(profile.apps.firstIndex { $0.bundleID == "com.example.chat" })
+    profile.apps[chat].hasServiceExtension = true
+    var next = DeviceSimulator(profile: profile, restoring: try reopened.restore())
+    next.apply(.push(pushWithAttachments()), at: at(30), journalingInto: &batch)
+    try reopened.commit(batch)
+    #expect(try reopened.restore().notifications.contains { $0.notification.attachments.count == 2 })
+  }
+
   @Test func removedAndReplacedNotificationsStayInTheLogButLeaveTheCenter() throws {
     let journal = try DeviceJournal.inMemory()
     var device = DeviceSimulator(profile: .standard(start: start))
@@ -171,14 +237,14 @@ import Testing
     try DeviceJournal.open(at: path).close()
     let queue = try DatabaseQueue(path: path)
     try queue.write { db in
-      try db.execute(sql: "UPDATE meta SET value = '2' WHERE key = 'schema_version'")
+      try db.execute(sql: "UPDATE meta SET value = '3' WHERE key = 'schema_version'")
       try db.execute(sql: "UPDATE meta SET value = 'Pushdeck 9.0' WHERE key = 'last_writer'")
-      try db.execute(sql: "INSERT INTO grdb_migrations(identifier) VALUES ('v2')")
+      try db.execute(sql: "INSERT INTO grdb_migrations(identifier) VALUES ('v3')")
     }
     try queue.close()
     let before = try Data(contentsOf: URL(fileURLWithPath: path))
     #expect(
-      throws: StoreError.newerSchema(path: path, found: 2, supported: 1, writtenBy: "Pushdeck 9.0")
+      throws: StoreError.newerSchema(path: path, found: 3, supported: 2, writtenBy: "Pushdeck 9.0")
     ) {
       try DeviceJournal.open(at: path)
     }
