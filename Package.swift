@@ -78,3 +78,21 @@ let package = Package(
       exclude: ["Goldens"]),
   ]
 )
+
+// libFuzzer targets (docs/RELIABILITY.md), declared only when PUSHDECK_FUZZ is set: `.ci/fuzz`
+// builds them with `--sanitize=fuzzer --sanitize=address`; normal builds and CI never see them.
+if Context.environment["PUSHDECK_FUZZ"] != nil {
+  package.targets += [
+    .executableTarget(name: "FuzzPayload", dependencies: ["PushCore"], path: "Fuzz/Payload"),
+    .executableTarget(name: "FuzzCapture", dependencies: ["PushCore"], path: "Fuzz/Capture"),
+    .executableTarget(name: "FuzzScenario", dependencies: ["PushScenario"], path: "Fuzz/Scenario"),
+    .executableTarget(name: "FuzzTheme", dependencies: ["PushRender"], path: "Fuzz/Theme"),
+    .executableTarget(name: "FuzzAPNsRequest", dependencies: ["PushServer"], path: "Fuzz/APNsRequest"),
+    .executableTarget(
+      name: "FuzzHTTP2",
+      dependencies: [
+        "PushServer", .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOEmbedded", package: "swift-nio"), .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+      ], path: "Fuzz/HTTP2"),
+  ]
+}

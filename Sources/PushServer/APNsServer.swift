@@ -32,11 +32,38 @@ public final class APNsServer: Sendable {
     public var port: Int
     /// Whether `apns-unique-id` is sent (the development environment does).
     public var sendsUniqueID: Bool
+    /// What one client may hold.
+    public var limits: Limits
 
-    public init(host: String = "127.0.0.1", port: Int = 2197, sendsUniqueID: Bool = true) {
+    public init(host: String = "127.0.0.1", port: Int = 2197, sendsUniqueID: Bool = true, limits: Limits = .init()) {
       self.host = host
       self.port = port
       self.sendsUniqueID = sendsUniqueID
+      self.limits = limits
+    }
+  }
+
+  /// What one client may hold, so that no client can make the server grow without bound
+  /// (docs/RELIABILITY.md lists each limit and what a client sees at it).
+  public struct Limits: Sendable {
+    /// SETTINGS_MAX_CONCURRENT_STREAMS: streams opened beyond it are refused (RST_STREAM
+    /// REFUSED_STREAM) and the connection goes on.
+    public var maxConcurrentStreams: Int
+    /// SETTINGS_MAX_HEADER_LIST_SIZE in bytes: a larger header block ends the connection.
+    public var maxHeaderListSize: Int
+    /// A connection on which nothing arrives for this long is closed.
+    public var idleTimeout: TimeAmount
+    /// A request whose end has not arrived this long after its headers is reset (RST_STREAM).
+    public var requestTimeout: TimeAmount
+
+    public init(
+      maxConcurrentStreams: Int = 100, maxHeaderListSize: Int = 16_384, idleTimeout: TimeAmount = .minutes(5),
+      requestTimeout: TimeAmount = .seconds(30)
+    ) {
+      self.maxConcurrentStreams = maxConcurrentStreams
+      self.maxHeaderListSize = maxHeaderListSize
+      self.idleTimeout = idleTimeout
+      self.requestTimeout = requestTimeout
     }
   }
 
@@ -56,23 +83,13 @@ public final class APNsServer: Sendable {
     log: @escaping Log = { _ in }
   ) async throws {
     let group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, threads))
-    let sendsUniqueID = configuration.sendsUniqueID
     let bootstrap = ServerBootstrap(group: group)
       .serverChannelOption(ChannelOptions.backlog, value: 256)
       .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
       .childChannelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
       .childChannelInitializer { channel in
         channel.eventLoop.makeCompletedFuture {
-          _ = try channel.pipeline.syncOperations.configureHTTP2Pipeline(
-            mode: .server, connectionConfiguration: .init(), streamConfiguration: .init()
-          ) { stream in
-            stream.eventLoop.makeCompletedFuture {
-              try stream.pipeline.syncOperations.addHandlers([
-                HTTP2FramePayloadToHTTP1ServerCodec(),
-                APNsStreamHandler(sendsUniqueID: sendsUniqueID, sink: sink, log: log),
-              ])
-            }
-          }
+          try Self.configureConnection(channel, configuration: configuration, sink: sink, log: log)
         }
       }
     do {
@@ -83,6 +100,35 @@ public final class APNsServer: Sendable {
     }
     self.group = group
     port = channel.localAddress?.port ?? configuration.port
+  }
+
+  /// Sets up one connection's pipeline: HTTP/2 with the configured limits, one
+  /// ``APNsStreamHandler`` per stream, and the idle timeout. Tests and the fuzz target drive it
+  /// on an `EmbeddedChannel`.
+  static func configureConnection(
+    _ channel: Channel, configuration: Configuration, sink: @escaping Sink, log: @escaping Log
+  ) throws {
+    let limits = configuration.limits
+    let sendsUniqueID = configuration.sendsUniqueID
+    var connection = NIOHTTP2Handler.ConnectionConfiguration()
+    connection.initialSettings = [
+      HTTP2Setting(parameter: .maxConcurrentStreams, value: limits.maxConcurrentStreams),
+      HTTP2Setting(parameter: .maxHeaderListSize, value: limits.maxHeaderListSize),
+    ]
+    try channel.pipeline.syncOperations.addHandlers([
+      IdleStateHandler(readTimeout: limits.idleTimeout), IdleConnectionCloser(),
+    ])
+    _ = try channel.pipeline.syncOperations.configureHTTP2Pipeline(
+      mode: .server, connectionConfiguration: connection, streamConfiguration: .init()
+    ) { stream in
+      stream.eventLoop.makeCompletedFuture {
+        try stream.pipeline.syncOperations.addHandlers([
+          HTTP2FramePayloadToHTTP1ServerCodec(),
+          APNsStreamHandler(
+            sendsUniqueID: sendsUniqueID, requestTimeout: limits.requestTimeout, sink: sink, log: log),
+        ])
+      }
+    }
   }
 
   /// Waits until the server is closed.
@@ -105,14 +151,31 @@ final class APNsStreamHandler: ChannelInboundHandler {
   private let sendsUniqueID: Bool
   private let sink: APNsServer.Sink
   private let log: APNsServer.Log
+  private let requestTimeout: TimeAmount
   private var head: HTTPRequestHead?
   private var body: [UInt8] = []
   private var bodyByteCount = 0
+  private var deadline: Scheduled<Void>?
 
-  init(sendsUniqueID: Bool, sink: @escaping APNsServer.Sink, log: @escaping APNsServer.Log) {
+  init(
+    sendsUniqueID: Bool, requestTimeout: TimeAmount = .seconds(30), sink: @escaping APNsServer.Sink,
+    log: @escaping APNsServer.Log
+  ) {
     self.sendsUniqueID = sendsUniqueID
+    self.requestTimeout = requestTimeout
     self.sink = sink
     self.log = log
+  }
+
+  func handlerAdded(context: ChannelHandlerContext) {
+    // A request that does not end in time is reset (RST_STREAM CANCEL), freeing its stream.
+    let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
+    deadline = context.eventLoop.scheduleTask(in: requestTimeout) { loopBound.value.close(promise: nil) }
+  }
+
+  func handlerRemoved(context: ChannelHandlerContext) {
+    deadline?.cancel()
+    deadline = nil
   }
 
   func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -127,6 +190,8 @@ final class APNsStreamHandler: ChannelInboundHandler {
         buffer.withUnsafeReadableBytes { body.append(contentsOf: $0.prefix(room)) }
       }
     case .end:
+      deadline?.cancel()
+      deadline = nil
       guard let head else { return }
       respond(context: context, head: head)
       self.head = nil
@@ -167,5 +232,18 @@ final class APNsStreamHandler: ChannelInboundHandler {
       wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: status, headers: headers))), promise: nil)
     if let responseBody { context.write(wrapOutboundOut(.body(.byteBuffer(responseBody))), promise: nil) }
     context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+  }
+}
+
+/// Closes a connection when its ``IdleStateHandler`` reports that nothing was read in time.
+final class IdleConnectionCloser: ChannelInboundHandler {
+  typealias InboundIn = NIOAny
+
+  func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+    if let idle = event as? IdleStateHandler.IdleStateEvent, idle == .read {
+      context.close(promise: nil)
+    } else {
+      context.fireUserInboundEventTriggered(event)
+    }
   }
 }
