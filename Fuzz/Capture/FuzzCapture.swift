@@ -31,8 +31,12 @@ public func fuzzCapture(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     offset = end
   }
   splitter.finish(handle)
-  // The whole input at once: the same lines, whatever the chunking (bar the carry limit).
+  // The whole input at once: the same number of lines, whatever the chunking.
   let whole = Array(input)
-  _ = PushReader.countLines(in: whole)
+  let counted = LineSplitter.countLines(in: whole)
+  let walked = LineSplitter.forEachLine(in: whole) { _, _ in }
+  guard counted == lines, walked == lines else {
+    fatalError("lines: split \(lines), counted \(counted), walked \(walked)")
+  }
   return 0
 }
