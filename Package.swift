@@ -70,7 +70,12 @@ let package = Package(
     // A child process for the kill-and-reopen test: appends batches until it is SIGKILLed.
     .executableTarget(name: "PushStoreJournalChild", dependencies: ["PushStore"], path: "Tests/PushStoreJournalChild"),
     .testTarget(name: "PushStoreTests", dependencies: ["PushStore", "PushStoreJournalChild"]),
-    .testTarget(name: "PushServerTests", dependencies: ["PushServer", "PushTestSupport"]),
+    .testTarget(
+      name: "PushServerTests",
+      dependencies: [
+        "PushServer", "PushTestSupport", .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOEmbedded", package: "swift-nio"),
+      ]),
     .testTarget(name: "PushHandlersTests", dependencies: ["PushHandlers", "PushTestSupport"]),
     .testTarget(name: "PushTerminalTests", dependencies: ["PushTerminal", "PushTestSupport"]),
     .testTarget(

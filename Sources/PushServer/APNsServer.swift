@@ -115,9 +115,7 @@ public final class APNsServer: Sendable {
       HTTP2Setting(parameter: .maxConcurrentStreams, value: limits.maxConcurrentStreams),
       HTTP2Setting(parameter: .maxHeaderListSize, value: limits.maxHeaderListSize),
     ]
-    try channel.pipeline.syncOperations.addHandlers([
-      IdleStateHandler(readTimeout: limits.idleTimeout), IdleConnectionCloser(),
-    ])
+    try channel.pipeline.syncOperations.addHandler(IdleConnectionCloser(timeout: limits.idleTimeout))
     _ = try channel.pipeline.syncOperations.configureHTTP2Pipeline(
       mode: .server, connectionConfiguration: connection, streamConfiguration: .init()
     ) { stream in
@@ -235,15 +233,61 @@ final class APNsStreamHandler: ChannelInboundHandler {
   }
 }
 
-/// Closes a connection when its ``IdleStateHandler`` reports that nothing was read in time.
+/// Closes a connection on which nothing has been read for `timeout`.
+///
+/// NIO's `IdleStateHandler` measures with the wall clock; this one uses the event loop's clock,
+/// so tests can move time on an `EmbeddedEventLoop`.
 final class IdleConnectionCloser: ChannelInboundHandler {
-  typealias InboundIn = NIOAny
+  typealias InboundIn = ByteBuffer
 
-  func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-    if let idle = event as? IdleStateHandler.IdleStateEvent, idle == .read {
-      context.close(promise: nil)
-    } else {
-      context.fireUserInboundEventTriggered(event)
+  private let timeout: TimeAmount
+  private var lastRead = NIODeadline.distantPast
+  private var check: Scheduled<Void>?
+
+  init(timeout: TimeAmount) { self.timeout = timeout }
+
+  func handlerAdded(context: ChannelHandlerContext) {
+    if context.channel.isActive { start(context) }
+  }
+
+  func channelActive(context: ChannelHandlerContext) {
+    start(context)
+    context.fireChannelActive()
+  }
+
+  func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    lastRead = context.eventLoop.now
+    context.fireChannelRead(data)
+  }
+
+  func channelInactive(context: ChannelHandlerContext) {
+    check?.cancel()
+    check = nil
+    context.fireChannelInactive()
+  }
+
+  func handlerRemoved(context: ChannelHandlerContext) {
+    check?.cancel()
+    check = nil
+  }
+
+  private func start(_ context: ChannelHandlerContext) {
+    guard check == nil else { return }
+    lastRead = context.eventLoop.now
+    schedule(context, at: lastRead + timeout)
+  }
+
+  private func schedule(_ context: ChannelHandlerContext, at deadline: NIODeadline) {
+    let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+    check = context.eventLoop.scheduleTask(deadline: deadline) {
+      let (closer, context) = loopBound.value
+      let due = closer.lastRead + closer.timeout
+      if context.eventLoop.now >= due {
+        closer.check = nil
+        context.close(promise: nil)
+      } else {
+        closer.schedule(context, at: due)
+      }
     }
   }
 }
