@@ -193,9 +193,12 @@ def many_streams(port, connections=100, streams=100, over_limit=10000):
     for start in range(0, over_limit, 500):
         greedy.sendall(b"".join(frame(HEADERS, 4, 2 * i + 1, request_block()) for i in range(start, start + 500)))
         sent += 500
-    time.sleep(1)
     answers = {}
-    for kind, flags, stream, payload in drain(greedy, 2):
+    frames = []
+    deadline = time.time() + 60
+    while time.time() < deadline and not any(kind == GOAWAY for kind, _, _, _ in frames):
+        frames += drain(greedy, 1)
+    for kind, flags, stream, payload in frames:
         if kind == RST:
             code = int.from_bytes(payload[:4], "big")
             answers[f"RST_STREAM {code}"] = answers.get(f"RST_STREAM {code}", 0) + 1
