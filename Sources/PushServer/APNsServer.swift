@@ -46,8 +46,8 @@ public final class APNsServer: Sendable {
   /// What one client may hold, so that no client can make the server grow without bound
   /// (docs/RELIABILITY.md lists each limit and what a client sees at it).
   public struct Limits: Sendable {
-    /// SETTINGS_MAX_CONCURRENT_STREAMS: streams opened beyond it are refused (RST_STREAM
-    /// REFUSED_STREAM) and the connection goes on.
+    /// SETTINGS_MAX_CONCURRENT_STREAMS. NIOHTTP2 answers a stream beyond it with GOAWAY
+    /// PROTOCOL_ERROR; the streams already open are still answered, later ones refused.
     public var maxConcurrentStreams: Int
     /// SETTINGS_MAX_HEADER_LIST_SIZE in bytes: a larger header block ends the connection.
     public var maxHeaderListSize: Int

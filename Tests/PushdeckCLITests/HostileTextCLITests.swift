@@ -87,9 +87,9 @@ struct HostileTextCLITests {
   }
 
   func check(_ arguments: [String], allowingSGR: Bool = false, sourceLocation: SourceLocation = #_sourceLocation)
-    throws -> PushdeckProcess.Output
+    async throws -> PushdeckProcess.Output
   {
-    let output = try PushdeckProcess.run(arguments, directory: Corpus.repositoryRoot())
+    let output = try await runPushdeck(arguments, directory: Corpus.repositoryRoot())
     #expect(output.status >= 0 && output.status <= 2, "\(arguments)", sourceLocation: sourceLocation)
     let leaked = Self.leaks(in: output.standardOutput, allowingSGR: allowingSGR)
     #expect(leaked.isEmpty, "stdout of \(arguments): \(Set(leaked).sorted())", sourceLocation: sourceLocation)
@@ -101,34 +101,34 @@ struct HostileTextCLITests {
 
   static let inputs = ["hostile.json", "surrogate.json", "raw-surrogate.json", "long.jsonl", "long.apns"]
 
-  @Test(arguments: inputs) func validateTextAndJSON(_ input: String) throws {
-    _ = try check(["validate", path(input)])
-    let json = try check(["validate", "--format", "json", path(input)])
+  @Test(arguments: inputs) func validateTextAndJSON(_ input: String) async throws {
+    _ = try await check(["validate", path(input)])
+    let json = try await check(["validate", "--format", "json", path(input)])
     for line in json.standardOutput.split(separator: "\n") {
-      #expect(throws: Never.self) { try JSONSerialization.jsonObject(with: Data(line.utf8)) }
+      #expect((try? JSONSerialization.jsonObject(with: Data(line.utf8))) != nil, "\(line.prefix(200))")
     }
   }
 
-  @Test(arguments: inputs) func explainTextAndJSON(_ input: String) throws {
-    _ = try check(["explain", path(input)])
-    let json = try check(["explain", "--format", "json", path(input)])
+  @Test(arguments: inputs) func explainTextAndJSON(_ input: String) async throws {
+    _ = try await check(["explain", path(input)])
+    let json = try await check(["explain", "--format", "json", path(input)])
     for line in json.standardOutput.split(separator: "\n") {
-      #expect(throws: Never.self) { try JSONSerialization.jsonObject(with: Data(line.utf8)) }
+      #expect((try? JSONSerialization.jsonObject(with: Data(line.utf8))) != nil, "\(line.prefix(200))")
     }
   }
 
-  @Test(arguments: ["lock", "center"]) func renderEveryFormat(_ screen: String) throws {
+  @Test(arguments: ["lock", "center"]) func renderEveryFormat(_ screen: String) async throws {
     let base = [
       "render", path("hostile.json"), "--bundle", "com.evil.app", "--profile", "unlocked", "--screen", screen,
       "--size", "100x40",
     ]
-    let text = try check(base + ["--format", "text"])
+    let text = try await check(base + ["--format", "text"])
     #expect(text.status == 0, "\(text.standardError)")
     #expect(text.standardOutput.contains("CSI"), "the visible text around the escapes is kept")
-    let ansi = try check(base + ["--format", "ansi"], allowingSGR: true)
+    let ansi = try await check(base + ["--format", "ansi"], allowingSGR: true)
     #expect(ansi.standardOutput.contains("\u{1B}["), "ANSI output has its own colours")
-    _ = try check(base + ["--format", "json"])
-    let svg = try check(base + ["--format", "svg"])
+    _ = try await check(base + ["--format", "json"])
+    let svg = try await check(base + ["--format", "svg"])
     #expect(svg.standardOutput.hasPrefix("<svg"))
     #expect(XMLParser(data: Data(svg.standardOutput.utf8)).parse(), "the SVG parses as XML")
   }
