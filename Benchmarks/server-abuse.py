@@ -151,7 +151,7 @@ def oversized_headers(port, count=50):
         try:
             sock = connect(port)
             if index % 3 == 0:
-                # One 1 MiB header value across a HEADERS and 63 CONTINUATION frames.
+                # One 1 MiB header value across a HEADERS and 64 CONTINUATION frames.
                 block = request_block(extra=[("x-big", "v" * (1 << 20))])
                 pieces = [block[i:i + 16384] for i in range(0, len(block), 16384)]
                 payload = frame(HEADERS, 0, 1, pieces[0])
