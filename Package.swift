@@ -96,7 +96,10 @@ let package = Package(
     .testTarget(name: "PushStoreTests", dependencies: ["PushStore", "PushStoreJournalChild", "PushTestSupport"]),
     .testTarget(
       name: "PushServerTests",
-      dependencies: ["PushServer", "PushTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
+      dependencies: [
+        "PushServer", "PushTestSupport", .product(name: "Crypto", package: "swift-crypto"),
+        .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio"),
+      ]),
     .testTarget(name: "PushHandlersTests", dependencies: ["PushHandlers", "PushTestSupport"]),
     .testTarget(name: "PushTerminalTests", dependencies: ["PushTerminal", "PushTestSupport"]),
     .testTarget(
@@ -107,3 +110,21 @@ let package = Package(
       exclude: ["Goldens"]),
   ]
 )
+
+// libFuzzer targets (docs/RELIABILITY.md), declared only when PUSHDECK_FUZZ is set: `.ci/fuzz`
+// builds them with `--sanitize=fuzzer --sanitize=address`; normal builds and CI never see them.
+if Context.environment["PUSHDECK_FUZZ"] != nil {
+  package.targets += [
+    .executableTarget(name: "FuzzPayload", dependencies: ["PushCore"], path: "Tests/Fuzz/Payload"),
+    .executableTarget(name: "FuzzCapture", dependencies: ["PushCore"], path: "Tests/Fuzz/Capture"),
+    .executableTarget(name: "FuzzScenario", dependencies: ["PushScenario"], path: "Tests/Fuzz/Scenario"),
+    .executableTarget(name: "FuzzTheme", dependencies: ["PushRender"], path: "Tests/Fuzz/Theme"),
+    .executableTarget(name: "FuzzAPNsRequest", dependencies: ["PushServer"], path: "Tests/Fuzz/APNsRequest"),
+    .executableTarget(
+      name: "FuzzHTTP2",
+      dependencies: [
+        "PushServer", .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOEmbedded", package: "swift-nio"), .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+      ], path: "Tests/Fuzz/HTTP2"),
+  ]
+}

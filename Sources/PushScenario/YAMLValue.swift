@@ -226,29 +226,60 @@ struct YAMLValue {
     return value
   }
 
+  /// The longest JSON text an inline payload may become: YAML aliases are expanded, so a few
+  /// lines of nested aliases ("billion laughs") could otherwise stand for gigabytes of JSON.
+  /// APNs' own limit is 4 KB (5 KB for VoIP); the payload reader reports anything over that.
+  static let maximumInlinePayloadBytes = 64 << 10
+
   /// This node as JSON text, for inline payloads: plain scalars are typed by the YAML 1.2 core
-  /// schema, quoted ones are strings; keys keep their order.
+  /// schema, quoted ones are strings; keys keep their order. Fails past
+  /// ``maximumInlinePayloadBytes``.
   func jsonText() throws(ScenarioError) -> String {
+    var output = ""
+    try writeJSON(to: &output, root: self)
+    return output
+  }
+
+  private func writeJSON(to output: inout String, root: YAMLValue) throws(ScenarioError) {
+    guard output.utf8.count <= Self.maximumInlinePayloadBytes else {
+      throw root.error(
+        "the inline payload is over \(Self.maximumInlinePayloadBytes >> 10) KiB once its aliases are expanded; APNs takes 4 KB"
+      )
+    }
     switch node {
     case .scalar(let scalar):
       let text = scalar.string
-      guard scalar.style == .plain else { return JSONValue.quoted(text) }
-      if isNull { return "null" }
-      if ["true", "True", "TRUE"].contains(text) { return "true" }
-      if ["false", "False", "FALSE"].contains(text) { return "false" }
-      if let integer = Self.integer(text) { return String(integer) }
-      if let number = Self.number(text) {
-        return Self.isJSONNumber(text) ? text : String(number)
+      if scalar.style != .plain {
+        JSONValue.writeString(text, to: &output)
+      } else if isNull {
+        output += "null"
+      } else if ["true", "True", "TRUE"].contains(text) {
+        output += "true"
+      } else if ["false", "False", "FALSE"].contains(text) {
+        output += "false"
+      } else if let integer = Self.integer(text) {
+        output += String(integer)
+      } else if let number = Self.number(text) {
+        output += Self.isJSONNumber(text) ? text : String(number)
+      } else {
+        JSONValue.writeString(text, to: &output)
       }
-      return JSONValue.quoted(text)
     case .mapping:
-      var parts: [String] = []
-      for (key, value) in try freeMapping() { parts.append(JSONValue.quoted(key) + ":" + (try value.jsonText())) }
-      return "{" + parts.joined(separator: ",") + "}"
+      output += "{"
+      for (index, (key, value)) in try freeMapping().enumerated() {
+        if index > 0 { output += "," }
+        JSONValue.writeString(key, to: &output)
+        output += ":"
+        try value.writeJSON(to: &output, root: root)
+      }
+      output += "}"
     case .sequence:
-      var parts: [String] = []
-      for value in try list() { parts.append(try value.jsonText()) }
-      return "[" + parts.joined(separator: ",") + "]"
+      output += "["
+      for (index, value) in try list().enumerated() {
+        if index > 0 { output += "," }
+        try value.writeJSON(to: &output, root: root)
+      }
+      output += "]"
     case .alias:
       throw error("aliases are not supported here; write the value out")
     }

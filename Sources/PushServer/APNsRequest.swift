@@ -102,6 +102,9 @@ public enum APNsRequest {
     record.token = tokenText
     record.at = receivedAt
     if let reason = rejection(for: record.diagnostics) { return reason }
+    // `aps` that is not a dictionary leaves no payload (an InvalidValue error, which is not among
+    // the codes above): APNs rejects it, and the device must never get an untyped record.
+    guard record.payload != nil else { return .rejected(status: 400, reason: malformedPayloadReason) }
     if let registry, let refusal = registry.check(token: tokenText, bundleID: bundleID) { return refusal }
     let apnsID = record.headers.apnsID ?? makeID()
     return .accepted(record: record, token: tokenText, apnsID: apnsID)

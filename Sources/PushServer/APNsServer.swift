@@ -42,10 +42,12 @@ public final class APNsServer: Sendable {
     public var registry: TokenRegistry?
     /// TLS with ALPN h2; nil for cleartext HTTP/2 with prior knowledge (h2c).
     public var tls: ServerTLS?
+    /// What one client may hold.
+    public var limits: Limits
 
     public init(
       host: String = "127.0.0.1", port: Int = 2197, sendsUniqueID: Bool = true, providerKeys: [ProviderTokenKey] = [],
-      registry: TokenRegistry? = nil, tls: ServerTLS? = nil
+      registry: TokenRegistry? = nil, tls: ServerTLS? = nil, limits: Limits = .init()
     ) {
       self.host = host
       self.port = port
@@ -53,6 +55,31 @@ public final class APNsServer: Sendable {
       self.providerKeys = providerKeys
       self.registry = registry
       self.tls = tls
+      self.limits = limits
+    }
+  }
+
+  /// What one client may hold, so that no client can make the server grow without bound
+  /// (docs/RELIABILITY.md lists each limit and what a client sees at it).
+  public struct Limits: Sendable {
+    /// SETTINGS_MAX_CONCURRENT_STREAMS. NIOHTTP2 answers a stream beyond it with GOAWAY
+    /// PROTOCOL_ERROR; the streams already open are still answered, later ones refused.
+    public var maxConcurrentStreams: Int
+    /// SETTINGS_MAX_HEADER_LIST_SIZE in bytes: a larger header block ends the connection.
+    public var maxHeaderListSize: Int
+    /// A connection on which nothing arrives for this long is closed.
+    public var idleTimeout: TimeAmount
+    /// A request whose end has not arrived this long after its headers is reset (RST_STREAM).
+    public var requestTimeout: TimeAmount
+
+    public init(
+      maxConcurrentStreams: Int = 100, maxHeaderListSize: Int = 16_384, idleTimeout: TimeAmount = .minutes(5),
+      requestTimeout: TimeAmount = .seconds(30)
+    ) {
+      self.maxConcurrentStreams = maxConcurrentStreams
+      self.maxHeaderListSize = maxHeaderListSize
+      self.idleTimeout = idleTimeout
+      self.requestTimeout = requestTimeout
     }
   }
 
@@ -72,30 +99,15 @@ public final class APNsServer: Sendable {
     log: @escaping Log = { _ in }
   ) async throws {
     let group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, threads))
-    let sendsUniqueID = configuration.sendsUniqueID
-    let registry = configuration.registry
-    let tls = configuration.tls
+    // One verifier for the server; a session per connection (the refresh rule counts per connection).
     let verifier = configuration.providerKeys.isEmpty ? nil : ProviderTokenVerifier(keys: configuration.providerKeys)
     let bootstrap = ServerBootstrap(group: group)
       .serverChannelOption(ChannelOptions.backlog, value: 256)
       .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
       .childChannelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
       .childChannelInitializer { channel in
-        // Provider tokens are per connection (the refresh rule counts per connection).
-        let session = verifier.map(ProviderTokenSession.init)
-        return channel.eventLoop.makeCompletedFuture {
-          try tls?.addHandler(to: channel)
-          _ = try channel.pipeline.syncOperations.configureHTTP2Pipeline(
-            mode: .server, connectionConfiguration: .init(), streamConfiguration: .init()
-          ) { stream in
-            stream.eventLoop.makeCompletedFuture {
-              // HTTP/2 frames straight to the handler: NIO's HTTP/1 translation insists on
-              // :authority, which real APNs clients (aioapns) leave out for a host header.
-              try stream.pipeline.syncOperations.addHandler(
-                APNsStreamHandler(
-                  sendsUniqueID: sendsUniqueID, session: session, registry: registry, sink: sink, log: log))
-            }
-          }
+        channel.eventLoop.makeCompletedFuture {
+          try Self.configureConnection(channel, configuration: configuration, verifier: verifier, sink: sink, log: log)
         }
       }
     do {
@@ -106,6 +118,40 @@ public final class APNsServer: Sendable {
     }
     self.group = group
     port = channel.localAddress?.port ?? configuration.port
+  }
+
+  /// Sets up one connection's pipeline: TLS when configured, HTTP/2 with the configured limits,
+  /// one ``APNsStreamHandler`` per stream, and the idle timeout. Tests and the fuzz target drive it
+  /// on an `EmbeddedChannel`.
+  static func configureConnection(
+    _ channel: Channel, configuration: Configuration, verifier: ProviderTokenVerifier? = nil,
+    sink: @escaping Sink, log: @escaping Log
+  ) throws {
+    let limits = configuration.limits
+    let sendsUniqueID = configuration.sendsUniqueID
+    let registry = configuration.registry
+    let verifier =
+      verifier ?? (configuration.providerKeys.isEmpty ? nil : ProviderTokenVerifier(keys: configuration.providerKeys))
+    let session = verifier.map(ProviderTokenSession.init)
+    var connection = NIOHTTP2Handler.ConnectionConfiguration()
+    connection.initialSettings = [
+      HTTP2Setting(parameter: .maxConcurrentStreams, value: limits.maxConcurrentStreams),
+      HTTP2Setting(parameter: .maxHeaderListSize, value: limits.maxHeaderListSize),
+    ]
+    try configuration.tls?.addHandler(to: channel)
+    try channel.pipeline.syncOperations.addHandler(IdleConnectionCloser(timeout: limits.idleTimeout))
+    _ = try channel.pipeline.syncOperations.configureHTTP2Pipeline(
+      mode: .server, connectionConfiguration: connection, streamConfiguration: .init()
+    ) { stream in
+      stream.eventLoop.makeCompletedFuture {
+        // HTTP/2 frames straight to the handler: NIO's HTTP/1 translation insists on
+        // :authority, which real APNs clients (aioapns) leave out for a host header.
+        try stream.pipeline.syncOperations.addHandler(
+          APNsStreamHandler(
+            sendsUniqueID: sendsUniqueID, requestTimeout: limits.requestTimeout, session: session, registry: registry,
+            sink: sink, log: log))
+      }
+    }
   }
 
   /// Waits until the server is closed.
@@ -134,16 +180,30 @@ final class APNsStreamHandler: ChannelInboundHandler {
   private var body: [UInt8] = []
   private var bodyByteCount = 0
   private var answered = false
+  private let requestTimeout: TimeAmount
+  private var deadline: Scheduled<Void>?
 
   init(
-    sendsUniqueID: Bool, session: ProviderTokenSession?, registry: TokenRegistry?, sink: @escaping APNsServer.Sink,
-    log: @escaping APNsServer.Log
+    sendsUniqueID: Bool, requestTimeout: TimeAmount = .seconds(30), session: ProviderTokenSession?,
+    registry: TokenRegistry?, sink: @escaping APNsServer.Sink, log: @escaping APNsServer.Log
   ) {
     self.sendsUniqueID = sendsUniqueID
+    self.requestTimeout = requestTimeout
     self.session = session
     self.registry = registry
     self.sink = sink
     self.log = log
+  }
+
+  func handlerAdded(context: ChannelHandlerContext) {
+    // A request that does not end in time is reset (RST_STREAM CANCEL), freeing its stream.
+    let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
+    deadline = context.eventLoop.scheduleTask(in: requestTimeout) { loopBound.value.close(promise: nil) }
+  }
+
+  func handlerRemoved(context: ChannelHandlerContext) {
+    deadline?.cancel()
+    deadline = nil
   }
 
   func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -170,6 +230,8 @@ final class APNsStreamHandler: ChannelInboundHandler {
   private func respond(context: ChannelHandlerContext) {
     guard let request = requestHeaders, !answered else { return }
     answered = true
+    deadline?.cancel()
+    deadline = nil
     let now = Date().timeIntervalSince1970
     let session = self.session
     var headers: [(name: String, value: String)] = []
@@ -214,5 +276,64 @@ final class APNsStreamHandler: ChannelInboundHandler {
       context.write(wrapOutboundOut(.data(.init(data: .byteBuffer(responseBody), endStream: true))), promise: nil)
     }
     context.flush()
+  }
+}
+
+/// Closes a connection on which nothing has been read for `timeout`.
+///
+/// NIO's `IdleStateHandler` measures with the wall clock; this one uses the event loop's clock,
+/// so tests can move time on an `EmbeddedEventLoop`.
+final class IdleConnectionCloser: ChannelInboundHandler {
+  typealias InboundIn = ByteBuffer
+
+  private let timeout: TimeAmount
+  private var lastRead = NIODeadline.distantPast
+  private var check: Scheduled<Void>?
+
+  init(timeout: TimeAmount) { self.timeout = timeout }
+
+  func handlerAdded(context: ChannelHandlerContext) {
+    if context.channel.isActive { start(context) }
+  }
+
+  func channelActive(context: ChannelHandlerContext) {
+    start(context)
+    context.fireChannelActive()
+  }
+
+  func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    lastRead = context.eventLoop.now
+    context.fireChannelRead(data)
+  }
+
+  func channelInactive(context: ChannelHandlerContext) {
+    check?.cancel()
+    check = nil
+    context.fireChannelInactive()
+  }
+
+  func handlerRemoved(context: ChannelHandlerContext) {
+    check?.cancel()
+    check = nil
+  }
+
+  private func start(_ context: ChannelHandlerContext) {
+    guard check == nil else { return }
+    lastRead = context.eventLoop.now
+    schedule(context, at: lastRead + timeout)
+  }
+
+  private func schedule(_ context: ChannelHandlerContext, at deadline: NIODeadline) {
+    let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+    check = context.eventLoop.scheduleTask(deadline: deadline) {
+      let (closer, context) = loopBound.value
+      let due = closer.lastRead + closer.timeout
+      if context.eventLoop.now >= due {
+        closer.check = nil
+        context.close(promise: nil)
+      } else {
+        closer.schedule(context, at: due)
+      }
+    }
   }
 }

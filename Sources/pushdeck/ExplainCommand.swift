@@ -310,7 +310,7 @@ struct ExplainPrinter {
       "  " + paint(word, colorCode) + (surfaces.isEmpty ? "" : ": " + surfaces.joined(separator: ", ")))
     var sound = "Sound: "
     if decision.playsSound, let request = decision.sound {
-      sound += Self.soundName(request)
+      sound += terminalSafe(Self.soundName(request))
     } else {
       sound += decision.playsSound ? "yes" : "none"
     }

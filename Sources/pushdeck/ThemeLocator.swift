@@ -9,6 +9,9 @@ import PushRender
 /// counts when it holds `themes/default.yaml`). `default` always works: without a folder it is
 /// the theme compiled into the binary.
 struct ThemeLocator {
+  /// The largest theme file read (the built-in themes are about 2 KB).
+  static let maximumThemeBytes = 1 << 20
+
   /// Environment variables (passed in, so tests can supply their own).
   var environment: [String: String]
   /// The running executable's path.
@@ -79,10 +82,16 @@ struct ThemeLocator {
         message:
           "unknown theme \"\(value)\" (available: \(availableNames().joined(separator: ", ")))")
     }
-    guard let data = fileManager.contents(atPath: path),
+    // Read at most one byte past the limit, so `--theme /dev/zero` cannot exhaust memory.
+    let handle = FileHandle(forReadingAtPath: path)
+    defer { try? handle?.close() }
+    guard let data = try? handle?.read(upToCount: Self.maximumThemeBytes + 1) ?? Data(),
       let text = String(data: data, encoding: .utf8)
     else {
       throw ThemeLookupError(message: "cannot read theme file \(path)")
+    }
+    guard data.count <= Self.maximumThemeBytes else {
+      throw ThemeLookupError(message: "theme file \(path) is over \(Self.maximumThemeBytes >> 20) MiB")
     }
     return try Theme.load(yaml: text, file: path)
   }

@@ -15,7 +15,32 @@ let hostileSamples: [(String, String)] = [
   ("DEL and BEL", "bell\u{07}\u{7F}"),
   ("DCS", "\u{1B}P+q544e\u{1B}\\tail"),
   ("zero-width and BOM", "a\u{200B}b\u{FEFF}c\u{2060}d"),
+  ("title change OSC 0 and 2", "\u{1B}]0;pwned\u{07}\u{1B}]2;pwned\u{1B}\\title"),
+  ("C1 OSC and ST", "\u{9D}0;pwned\u{9C}x"),
+  ("replacement for a lone surrogate", "x\u{FFFD}y"),
+  ("100 kB line", String(repeating: "\u{1B}]52;c;QUFB\u{07}\u{202E}ab", count: 6_000)),
 ]
+
+/// The scalars of an ANSI frame that are not text, once Pushdeck's own SGR sequences
+/// (ESC [ digits and semicolons m) are removed.
+func controlsOutsideSGR(_ text: String) -> [Unicode.Scalar] {
+  let scalars = Array(text.unicodeScalars)
+  var found: [Unicode.Scalar] = []
+  var index = 0
+  while index < scalars.count {
+    if scalars[index] == "\u{1B}", index + 1 < scalars.count, scalars[index + 1] == "[" {
+      var end = index + 2
+      while end < scalars.count, scalars[end] == ";" || ("0"..."9").contains(scalars[end]) { end += 1 }
+      if end < scalars.count, scalars[end] == "m" {
+        index = end + 1
+        continue
+      }
+    }
+    if scalars[index] != "\n", isDangerous(scalars[index]) { found.append(scalars[index]) }
+    index += 1
+  }
+  return found
+}
 
 /// Whether a scalar could change the terminal's state or the text's direction.
 func isDangerous(_ scalar: Unicode.Scalar) -> Bool {
@@ -44,6 +69,25 @@ struct HostileTextTests {
     #expect(!grid.textDump().unicodeScalars.contains { $0 != "\n" && isDangerous($0) })
   }
 
+  @Test("ANSI and SVG exports hold no payload escape", arguments: hostileSamples)
+  func exportsNeverHoldControls(_ name: String, _ text: String) throws {
+    var grid = CellGrid(width: 80, height: 12)
+    let lines = TextLayout.wrap(text, toColumns: 80, maxLines: 12)
+    for (row, line) in lines.prefix(12).enumerated() {
+      grid.write(line, at: Point(column: 0, row: row), style: Style(foreground: .ansi16(1), isBold: true))
+    }
+    #expect(controlsOutsideSGR(grid.ansiText()).isEmpty, "\(name)")
+    let svg = grid.svg(defaultForeground: .ansi16(7), defaultBackground: .ansi16(0))
+    #expect(!svg.unicodeScalars.contains { $0 != "\n" && isDangerous($0) }, "\(name)")
+  }
+
+  @Test func hundredKilobyteLineIsCutToTheGrid() {
+    let line = String(repeating: "\u{1B}[2J\u{202E}ab", count: 20_000)
+    var grid = CellGrid(width: 40, height: 2)
+    grid.write(line, at: Point(column: 0, row: 0), style: .plain)
+    #expect(grid.textDump().split(separator: "\n").first == Substring("|" + String(repeating: "[2Jab", count: 8) + "|"))
+  }
+
   @Test func visibleTextAroundEscapesIsKept() {
     #expect(GlyphNormalizer.normalize("before\u{1B}[2Jafter") == "before[2Jafter")
     #expect(GlyphNormalizer.normalize("invoice\u{202E}fdp.exe") == "invoicefdp.exe")
@@ -53,7 +97,8 @@ struct HostileTextTests {
     var title = ""
     JSONValue.writeString("\u{1B}]0;pwned\u{07}Title\u{202E}", to: &title)
     var body = ""
-    JSONValue.writeString(hostileSamples.map(\.1).joined(separator: " "), to: &body)
+    // Everything but the 100 kB line, so the payload stays under APNs' 4 KB limit.
+    JSONValue.writeString(hostileSamples.map(\.1).filter { $0.utf8.count < 1_000 }.joined(separator: " "), to: &body)
     let json = #"{"aps":{"alert":{"title":"# + title + #","subtitle":"\u009b2J","body":"# + body + "}}}"
     var state = AppState.demo(upcoming: false)
     _ = reduce(into: &state, .command(.toggleLock))
@@ -70,6 +115,8 @@ struct HostileTextTests {
       _ = reduce(into: &state, .command(command))
       let grid = render(state, size: Size(columns: 100, rows: 30), theme: .builtInDefault)
       #expect(!grid.textDump().unicodeScalars.contains { $0 != "\n" && isDangerous($0) })
+      // What the front end sends to a terminal: only its own SGR sequences.
+      #expect(controlsOutsideSGR(grid.ansiText()).isEmpty, "\(command)")
       if showsTitle { #expect(grid.textDump().contains("Title"), "\(command)") }
     }
   }

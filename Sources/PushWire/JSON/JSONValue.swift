@@ -140,11 +140,17 @@ public indirect enum JSONValue: Equatable, Hashable, Sendable {
           // U+0080 to U+009F, the C1 controls.
           escape = "\\u" + hex(UInt32(bytes[index + 1]), width: 4).lowercased()
           width = 2
-        case 0xE2
-        where index + 2 < count && bytes[index + 1] == 0x80 && (bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9):
-          // U+2028 and U+2029, the line and paragraph separators.
-          escape = bytes[index + 2] == 0xA8 ? "\\u2028" : "\\u2029"
+        case 0xE2 where index + 2 < count && isEscapedAfterE2(bytes[index + 1], bytes[index + 2]):
+          // U+2028 and U+2029, the line and paragraph separators, and the bidi controls (U+200E,
+          // U+200F, U+202A to U+202E, U+2066 to U+2069), so that JSON read in a terminal cannot
+          // reorder the text around it.
+          let scalar = 0x2000 | UInt32(bytes[index + 1] & 0x3F) << 6 | UInt32(bytes[index + 2] & 0x3F)
+          escape = "\\u" + hex(scalar, width: 4).lowercased()
           width = 3
+        case 0xD8 where index + 1 < count && bytes[index + 1] == 0x9C:
+          // U+061C, the Arabic letter mark (a bidi control).
+          escape = "\\u061c"
+          width = 2
         default: break
         }
         if let escape {
@@ -158,6 +164,16 @@ public indirect enum JSONValue: Equatable, Hashable, Sendable {
       }
       flush(count)
       output += "\""
+    }
+  }
+
+  /// Whether the three-byte UTF-8 sequence `E2 second third` is one that ``writeString(_:to:)``
+  /// escapes: U+200E, U+200F, U+2028 to U+202E, U+2066 to U+2069.
+  private static func isEscapedAfterE2(_ second: UInt8, _ third: UInt8) -> Bool {
+    switch second {
+    case 0x80: third == 0x8E || third == 0x8F || (0xA8...0xAE).contains(third)
+    case 0x81: (0xA6...0xA9).contains(third)
+    default: false
     }
   }
 
