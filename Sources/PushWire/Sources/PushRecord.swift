@@ -57,7 +57,13 @@ public struct PushRecord: Sendable {
   public var diagnostics: [Diagnostic]
   /// What the app's service extension made of it, when the shell ran one before handing the
   /// push to the device (the device uses it only when its policy says the extension runs).
-  public var serviceExtension: ServiceExtensionResult? = nil
+  public var serviceExtension: ServiceExtensionResult? {
+    get { extensionBox?.result }
+    set { extensionBox = newValue.map(ExtensionBox.init) }
+  }
+  /// Boxed: the result is several hundred bytes inline, and a record without one (nearly every
+  /// record of a capture) should not carry that room through the decoder's queues.
+  var extensionBox: ExtensionBox? = nil
 
   /// Whether nothing is wrong enough for APNs or the device to reject it.
   public var isValid: Bool { !diagnostics.contains { $0.severity == .error } }
@@ -73,4 +79,10 @@ public struct PushRecord: Sendable {
     if payload.aps.hasLiveActivity { return PushType.liveactivity.rawValue }
     return payload.isSilent ? PushType.background.rawValue : PushType.alert.rawValue
   }
+}
+
+/// Holds a record's service-extension result by reference (it is immutable once set).
+final class ExtensionBox: Sendable {
+  let result: ServiceExtensionResult
+  init(_ result: ServiceExtensionResult) { self.result = result }
 }
