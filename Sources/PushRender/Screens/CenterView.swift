@@ -4,7 +4,7 @@ import PushUI
 /// Notification Center: every stored notification, stacks in rank order, expandable.
 ///
 /// ```text
-///  Notification Center                          3 groups · 6
+///  Notification Center               6 notifications in 3 groups
 /// ╭─ 💬 Messages ──────────────────────── 3m ago ─╮
 /// │ Ana                                           │
 /// ╰───────────────────────────────────────────────╯
@@ -32,7 +32,8 @@ struct CenterView {
     let columns = min(grid.width - 4, 66)
     let left = (grid.width - columns) / 2
     grid.write("Notification Center", at: Point(column: left, row: 1), style: theme[.lockDate], role: .lockDate)
-    let count = "\(groups) group\(groups == 1 ? "" : "s") · \(state.device.store.count)"
+    let stored = state.device.store.count
+    let count = "\(stored) notification\(stored == 1 ? "" : "s") in \(groups) group\(groups == 1 ? "" : "s")"
     let countColumns = DisplayWidth.columns(of: count)
     grid.write(
       count, at: Point(column: left + columns - countColumns, row: 1), style: theme[.cardMeta], role: .cardMeta)
