@@ -9,7 +9,7 @@ struct ProfileReader {
 
   static let keys = [
     "start", "timeZone", "locked", "silentMode", "installsUnknownApps", "apps", "focusModes", "activeFocus",
-    "summaryTimes", "silentPushesPerHour", "engagement", "handlers", "apns",
+    "summaryTimes", "silentPushesPerHour", "maxStoredNotifications", "engagement", "handlers", "apns",
   ]
 
   /// The start used when a profile gives none: Monday 23 November 2026, 9:41 UTC.
@@ -49,6 +49,7 @@ struct ProfileReader {
     if let silent = map["silentMode"] { profile.isSilentMode = try silent.bool() }
     if let installs = map["installsUnknownApps"] { profile.installsUnknownApps = try installs.bool() }
     if let budget = map["silentPushesPerHour"] { profile.silentPushesPerHour = try budget.int(in: 0...1000) }
+    if let limit = map["maxStoredNotifications"] { profile.maxStoredNotifications = try limit.int(in: 1...10_000_000) }
     if let apps = map["apps"] {
       var seen: Set<String> = []
       for item in try apps.list() {

@@ -305,6 +305,9 @@ public final class DeviceJournal: Sendable {
         if let replaced = record.decision.replaces {
           try remove.execute(arguments: [record.at.milliseconds, "replaced", replaced.rawValue])
         }
+        for evicted in record.evicted {
+          try remove.execute(arguments: [record.at.milliseconds, "evicted", evicted.rawValue])
+        }
         // Bound straight to SQLite: boxing 48 values a row through StatementArguments was a
         // third of the journal's time in a replay.
         try row.insert(record, db: db)

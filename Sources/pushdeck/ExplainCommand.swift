@@ -33,6 +33,9 @@ struct ExplainCommand: ParsableCommand {
   @Option(name: .long, help: "A device profile (YAML) to play payloads, captures and profile-less scenarios on.")
   var profile: String?
 
+  @Option(name: .long, help: "The app for payload files that name none (default: \(fallbackBundleID)).")
+  var bundle: String?
+
   @Flag(
     name: .long, inversion: .prefixedNo,
     help: """
@@ -99,7 +102,11 @@ struct ExplainCommand: ParsableCommand {
       var records: [PushRecord] = []
       for input in resolved {
         do throws(InputProblem) {
-          try readRecords(from: input) { records.append($0) }
+          try readRecords(from: input, bundleID: bundle) { record in
+            var record = record
+            if record.bundleID == nil { record.bundleID = fallbackBundleID }
+            records.append(record)
+          }
         } catch {
           problems.append("\(error.path): \(error.message)")
         }

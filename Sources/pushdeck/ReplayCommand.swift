@@ -120,6 +120,8 @@ struct Replay {
   var pushes = 0
   var dispositions: [Disposition: Int] = [:]
   var payloadFiles: Int64 = 0
+  /// Older notifications removed because Notification Center was full.
+  var evicted = 0
   var origin = DemoScenario.start
   /// The profile's service extensions, run on each push that has `mutable-content: 1`.
   var extensions = ServiceExtensionRegistry()
@@ -161,7 +163,7 @@ struct Replay {
     if record.bundleID == nil {
       // As `run` does: a payload file that names no app goes to the example app.
       var named = record
-      named.bundleID = "com.example.app"
+      named.bundleID = fallbackBundleID
       return push(named)
     }
     guard failure == nil else { return }
@@ -184,7 +186,10 @@ struct Replay {
     let delivery =
       committer == nil
       ? device!.apply(.push(record), at: at) : device!.apply(.push(record), at: at, journalingInto: &batch)
-    if let delivery { dispositions[delivery.decision.disposition, default: 0] += 1 }
+    if let delivery {
+      dispositions[delivery.decision.disposition, default: 0] += 1
+      evicted += delivery.evicted.count
+    }
     pushes += 1
     if batch.deliveries.count >= batchSize { flush() }
   }
@@ -207,7 +212,8 @@ struct Replay {
     let store = device?.store
     return ReplaySummary(
       pushes: pushes, dispositions: dispositions, stored: store?.count ?? 0, groups: store?.groupCount ?? 0,
-      topGroups: store?.topGroups(limit: 5) ?? [], elapsed: elapsed, statePath: statePath)
+      topGroups: store?.topGroups(limit: 5) ?? [], elapsed: elapsed, statePath: statePath, evicted: evicted,
+      limit: device?.profile.maxStoredNotifications ?? DeviceProfile.defaultMaxStoredNotifications)
   }
 }
 
@@ -220,6 +226,9 @@ struct ReplaySummary {
   var topGroups: [(key: GroupKey, count: Int, score: Double)]
   var elapsed: Duration
   var statePath: String?
+  /// Older notifications removed to make room, and Notification Center's limit.
+  var evicted = 0
+  var limit = DeviceProfile.defaultMaxStoredNotifications
 
   var rejected: Int { dispositions[.rejected] ?? 0 }
 
@@ -237,6 +246,9 @@ struct ReplaySummary {
       }
     }
     lines.append("Notification Center: \(stored) notifications in \(groups) stacks")
+    if evicted > 0 {
+      lines.append("  \(evicted) older notifications were removed: Notification Center holds at most \(limit)")
+    }
     for (place, group) in topGroups.enumerated() {
       lines.append("  \(place + 1). \(terminalSafe(group.key.description)) (\(group.count))")
     }
@@ -248,7 +260,7 @@ struct ReplaySummary {
     let counts = Disposition.allCases.map { "\(JSONValue.quoted($0.rawValue)):\(dispositions[$0] ?? 0)" }
     let top = topGroups.map { "{\"group\":\(JSONValue.quoted($0.key.description)),\"count\":\($0.count)}" }
     return "{\"pushes\":\(pushes),\"dispositions\":{\(counts.joined(separator: ","))},"
-      + "\"stored\":\(stored),\"groups\":\(groups),\"topGroups\":[\(top.joined(separator: ","))],"
+      + "\"stored\":\(stored),\"evicted\":\(evicted),\"groups\":\(groups),\"topGroups\":[\(top.joined(separator: ","))],"
       + "\"elapsedSeconds\":\(secondsText),\"state\":\(statePath.map(JSONValue.quoted) ?? "null")}"
   }
 }

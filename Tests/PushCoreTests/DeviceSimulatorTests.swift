@@ -32,6 +32,28 @@ func at(_ seconds: Int64) -> SimInstant { start + .seconds(seconds) }
     #expect(groups[1].notifications.map(\.notification.body) == ["a2", "a1"])
   }
 
+  @Test func aFullNotificationCenterRemovesTheOldestAndSaysSo() {
+    var sim = device { $0.maxStoredNotifications = 3 }
+    var records: [DeliveryRecord] = []
+    for index in 1...5 {
+      let payload = #"{"aps": {"alert": "n\#(index)", "thread-id": "t\#(index % 2)"}}"#
+      records.append(sim.apply(.push(push(payload, line: index)), at: at(Int64(index)))!)
+    }
+    #expect(sim.store.count == 3)
+    #expect(sim.store.all.compactMap(\.notification.body).sorted() == ["n3", "n4", "n5"])
+    #expect(records.prefix(3).allSatisfy { $0.evicted.isEmpty })
+    #expect(records[3].evicted == [NotificationID(1)] && records[4].evicted == [NotificationID(2)])
+    let reason = records[3].decision.reasons.last
+    #expect(reason?.code == .notificationCenterFull)
+    #expect(
+      reason?.text == "Notification Center holds at most 3 notifications: the oldest (n1) was removed to make room.")
+    // Clearing the oldest by hand first: the cursor skips what is already gone.
+    sim.apply(.clear(NotificationID(3)), at: at(6))
+    sim.apply(.push(push(#"{"aps": {"alert": "n6"}}"#, line: 6)), at: at(7))
+    sim.apply(.push(push(#"{"aps": {"alert": "n7"}}"#, line: 7)), at: at(8))
+    #expect(sim.store.all.compactMap(\.notification.body).sorted() == ["n5", "n6", "n7"])
+  }
+
   @Test func byAppGroupingIgnoresThreads() {
     var sim = device {
       $0.apps = [AppProfile(info: .inferred(from: "com.example.chat"))]; $0.apps[0].settings.grouping = .byApp

@@ -5,7 +5,24 @@ import Testing
 /// Starts a Python server script that writes its port to `directory/port`, and waits for it.
 func launchLoopbackScript(_ process: Process, script: String, directory: String) throws -> Int {
   process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-  process.arguments = ["python3", script, directory]
+  // The script runs under a watchdog that ends it when this test process is gone (a crashed
+  // test run must not leave a server behind), and holds none of the runner's pipes, which would
+  // keep `swift test` waiting for their end.
+  let watchdog = """
+    import os, runpy, sys, threading, time
+    parent = os.getppid()
+    def watch():
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(0)
+    threading.Thread(target=watch, daemon=True).start()
+    sys.argv = sys.argv[1:]
+    runpy.run_path(sys.argv[0], run_name='__main__')
+    """
+  process.arguments = ["python3", "-c", watchdog, script, directory]
+  process.standardInput = FileHandle.nullDevice
+  process.standardOutput = FileHandle.nullDevice
+  process.standardError = FileHandle.nullDevice
   try process.run()
   for _ in 0..<200 {
     if let text = try? String(contentsOfFile: directory + "/port", encoding: .utf8), let value = Int(text) {

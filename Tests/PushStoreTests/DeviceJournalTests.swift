@@ -193,6 +193,23 @@ import Testing
     #expect(try reopened.restore().notifications.contains { $0.notification.attachments.count == 2 })
   }
 
+  @Test func notificationsRemovedToMakeRoomStayRemovedAfterARestart() throws {
+    var profile = DeviceProfile(start: start)
+    profile.maxStoredNotifications = 2
+    var original = DeviceSimulator(profile: profile)
+    var batch = JournalBatch()
+    for index in 1...4 {
+      original.apply(
+        .push(push(#"{"aps": {"alert": "n\#(index)"}}"#, line: index)), at: at(Int64(index)), journalingInto: &batch)
+    }
+    let journal = try DeviceJournal.inMemory()
+    try journal.commit(batch)
+    let device = DeviceSimulator(profile: profile, restoring: try journal.restore())
+    #expect(device.store.all.map(\.id).sorted() == original.store.all.map(\.id).sorted())
+    #expect(device.store.all.compactMap(\.notification.body).sorted() == ["n3", "n4"])
+    #expect(try journal.deliveryCount().count == 4)
+  }
+
   @Test func removedAndReplacedNotificationsStayInTheLogButLeaveTheCenter() throws {
     let journal = try DeviceJournal.inMemory()
     var device = DeviceSimulator(profile: .standard(start: start))

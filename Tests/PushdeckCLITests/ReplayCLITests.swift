@@ -48,3 +48,37 @@ struct ReplayCLITests {
     #expect(try PushdeckProcess.run(["replay", "--ephemeral", "/nonexistent/capture.jsonl"]).status == 2)
   }
 }
+
+/// Notification Center's limit (`maxStoredNotifications`): the oldest go, each removal is
+/// explained, replay counts them, and a bad limit is a located profile error.
+@Suite(.enabled(if: PushdeckProcess.binary != nil, "the pushdeck binary was not built"))
+struct StoredNotificationLimitCLITests {
+  @Test func theOldestGoWhenNotificationCenterIsFull() throws {
+    let directory = try PushdeckProcess.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let profile = directory.appendingPathComponent("small.yaml")
+    try "maxStoredNotifications: 2\n".write(to: profile, atomically: true, encoding: .utf8)
+    let capture = directory.appendingPathComponent("three.jsonl")
+    try (1...3).map {
+      #"{"at": \#(1_800_000_000 + $0), "bundle": "com.example.chat", "payload": {"aps": {"alert": "n\#($0)"}}}"#
+    }
+    .joined(separator: "\n").write(to: capture, atomically: true, encoding: .utf8)
+    let explained = try PushdeckProcess.run(["explain", "--format", "json", "--profile", profile.path, capture.path])
+    #expect(explained.status == 0, "\(explained.standardError)")
+    let lines = explained.standardOutput.split(separator: "\n")
+    #expect(lines.count == 3)
+    #expect(!lines[1].contains("notificationCenterFull"))
+    #expect(lines[2].contains(#""code":"notificationCenterFull""#))
+    #expect(lines[2].contains("holds at most 2 notifications: the oldest (n1) was removed"))
+    let replayed = try PushdeckProcess.run([
+      "replay", "--ephemeral", "--profile", profile.path, "--format", "json", capture.path,
+    ])
+    #expect(replayed.standardOutput.contains(#""stored":2,"evicted":1"#), "\(replayed.standardOutput)")
+
+    try "maxStoredNotifications: 0\n".write(to: profile, atomically: true, encoding: .utf8)
+    let bad = try PushdeckProcess.run(["explain", "--profile", profile.path, capture.path])
+    #expect(bad.status == 2)
+    #expect(bad.standardError.contains("small.yaml:1"), "\(bad.standardError)")
+    #expect(bad.standardError.contains("maxStoredNotifications"))
+  }
+}

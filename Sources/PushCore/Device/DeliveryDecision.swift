@@ -73,6 +73,7 @@ public enum ReasonCode: String, Sendable, CaseIterable, Codable {
   case silentToForceQuitApp
   case silentWithoutBackgroundMode
   case silentBudgetExceeded
+  case notificationCenterFull
   case nothingToShow
   case foregroundWillPresent
   case foregroundNotPresented

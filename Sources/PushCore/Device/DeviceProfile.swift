@@ -64,6 +64,12 @@ public struct DeviceProfile: Equatable, Sendable {
   public var engagement: [String: Engagement]
   /// Where the user's responses (actions, taps, dismissals) go, in the order the profile lists them.
   public var handlers: [HandlerBinding] = []
+  /// The most notifications Notification Center holds; past it the oldest is removed to make
+  /// room (``ReasonCode/notificationCenterFull``). iOS documents no number; see DECISIONS.md.
+  public var maxStoredNotifications = DeviceProfile.defaultMaxStoredNotifications
+  /// A million: a replay of the largest benchmark capture (800,000 stored) stays under it, and
+  /// a full store stays within about 650 MiB.
+  public static let defaultMaxStoredNotifications = 1_000_000
 
   public init(
     start: SimInstant, timeZoneName: String = "UTC", utcOffsetSeconds: Int = 0, isLocked: Bool = false,

@@ -56,6 +56,9 @@ public struct DeliveryRecord: Equatable, Sendable {
   /// The source (`file:line`) and the payload's diagnostics.
   public var source: String
   public var diagnostics: [Diagnostic]
+  /// The oldest notifications removed to make room: Notification Center was full
+  /// (``DeviceProfile/maxStoredNotifications``).
+  public var evicted: [NotificationID] = []
 }
 
 /// A Live Activity on the lock screen.
@@ -362,12 +365,29 @@ public struct DeviceSimulator: Sendable {
         interned.share(&stored)
       }
       store.insert(stored)
+      makeRoom(for: stored.id, in: &delivery)
       delivery.group = group
       delivery.rank = rank
       delivery.groupRank = store.groupRank(of: group)
     }
     keep(delivery)
     return delivery
+  }
+
+  /// Removes the oldest notifications while Notification Center holds more than the profile's
+  /// limit, saying so in the delivery's reasons. The newcomer itself is never the one removed.
+  private mutating func makeRoom(for newcomer: NotificationID, in delivery: inout DeliveryRecord) {
+    let limit = max(profile.maxStoredNotifications, 1)
+    while store.count > limit, let oldest = store.oldestID(), oldest != newcomer {
+      store.remove(oldest)
+      delivery.evicted.append(oldest)
+    }
+    guard !delivery.evicted.isEmpty else { return }
+    let removed = delivery.evicted.map(\.description).joined(separator: ", ")
+    delivery.decision.reasons.append(
+      Reason(
+        .notificationCenterFull,
+        "Notification Center holds at most \(limit) notifications: the oldest (\(removed)) was removed to make room."))
   }
 
   /// ``app(_:)``, remembering the profiles of apps installed on first sight.

@@ -181,6 +181,10 @@ public struct NotificationStore: Equatable, Sendable {
 
   /// How many notifications are stored, held ones included.
   public var count: Int { entries.count }
+
+  /// The oldest notification stored (held ones included): the first to go when Notification
+  /// Center is full. O(1) amortized.
+  public mutating func oldestID() -> NotificationID? { entries.oldestID() }
   /// Bumped by every change to what is stored or how it ranks, so views can cache.
   public private(set) var revision = 0
 

@@ -14,6 +14,10 @@ struct NotificationTable: Sendable {
   private var pages: [Int: [Packed?]] = [:]
   /// How many notifications are stored.
   private(set) var count = 0
+  /// No page below this one holds a notification (a cursor for ``oldestID()``), and the highest
+  /// page ever used.
+  private var oldestPage = 0
+  private var highestPage = -1
 
   /// The packed form of one notification.
   struct Packed: Equatable, Sendable {
@@ -151,12 +155,28 @@ struct NotificationTable: Sendable {
       if let newValue {
         pages[pageIndex, default: [Packed?](repeating: nil, count: 1 << Self.pageBits)][slot] = Self.pack(newValue)
         if !existed { count += 1 }
+        oldestPage = min(oldestPage, pageIndex)
+        highestPage = max(highestPage, pageIndex)
       } else if existed {
         pages[pageIndex]?[slot] = nil
         count -= 1
         if pages[pageIndex]?.allSatisfy({ $0 == nil }) == true { pages.removeValue(forKey: pageIndex) }
       }
     }
+  }
+
+  /// The oldest stored notification (the smallest id: ids come from a counter), found from a
+  /// cursor that only moves forward, so finding it again and again as the oldest leave costs
+  /// O(1) amortized.
+  mutating func oldestID() -> NotificationID? {
+    guard count > 0 else { return nil }
+    while oldestPage <= highestPage {
+      if let page = pages[oldestPage], let slot = page.firstIndex(where: { $0 != nil }) {
+        return NotificationID(oldestPage << Self.pageBits | slot)
+      }
+      oldestPage += 1
+    }
+    return nil
   }
 
   /// Clears the held-for-summary time of a notification.

@@ -95,3 +95,7 @@ func streamChunks(path: String?, _ body: (UnsafeBufferPointer<UInt8>) -> Void) t
     body(UnsafeBufferPointer(rebasing: chunk[0..<count]))
   }
 }
+
+/// The app a payload file goes to when neither the file (`Simulator Target Bundle`, a capture's
+/// `bundle`) nor `--bundle` names one: the same for `run`, `render`, `explain` and `replay`.
+let fallbackBundleID = "com.example.app"

@@ -58,7 +58,7 @@ struct Session {
       do throws(InputProblem) {
         try readRecords(from: input, bundleID: bundle) { record in
           var record = record
-          if record.bundleID == nil { record.bundleID = "com.example.app" }
+          if record.bundleID == nil { record.bundleID = fallbackBundleID }
           records.append(record)
         }
       } catch {
