@@ -35,10 +35,7 @@ struct AioapnsCLITests {
 
   @Test func aioapnsSendsOverTLSWithAProviderToken() throws {
     let directory = try PushdeckProcess.temporaryDirectory()
-    let key = directory.appendingPathComponent("AuthKey_ABC123DEFG.p8").path
-    try ExternalTools.run(
-      "/bin/sh",
-      ["-c", "openssl ecparam -name prime256v1 -genkey -noout | openssl pkcs8 -topk8 -nocrypt -out '\(key)'"])
+    let key = try ExternalTools.makeProviderKey(in: directory, keyID: "ABC123DEFG")
     let profile = directory.appendingPathComponent("phone.yaml")
     try """
     apns:

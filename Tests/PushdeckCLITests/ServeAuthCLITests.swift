@@ -18,10 +18,7 @@ struct ServeAuthCLITests {
 
   @Test func providerTokensAndDeviceTokensAreCheckedAsAPNsDoes() throws {
     let directory = try PushdeckProcess.temporaryDirectory()
-    let key = directory.appendingPathComponent("AuthKey_\(Self.keyID).p8").path
-    try ExternalTools.run(
-      "/bin/sh",
-      ["-c", "openssl ecparam -name prime256v1 -genkey -noout | openssl pkcs8 -topk8 -nocrypt -out '\(key)'"])
+    let key = try ExternalTools.makeProviderKey(in: directory, keyID: Self.keyID)
     let profile = directory.appendingPathComponent("phone.yaml")
     try """
     locked: true
@@ -75,10 +72,7 @@ struct ServeAuthCLITests {
 
   @Test func authNoneAndAcceptAnyTokenRelaxTheChecks() throws {
     let directory = try PushdeckProcess.temporaryDirectory()
-    let key = directory.appendingPathComponent("AuthKey_\(Self.keyID).p8").path
-    try ExternalTools.run(
-      "/bin/sh",
-      ["-c", "openssl ecparam -name prime256v1 -genkey -noout | openssl pkcs8 -topk8 -nocrypt -out '\(key)'"])
+    let key = try ExternalTools.makeProviderKey(in: directory, keyID: Self.keyID)
     let profile = directory.appendingPathComponent("phone.yaml")
     try """
     apns:
@@ -182,6 +176,16 @@ enum ExternalTools {
   static let hasPythonCryptography: Bool = {
     (try? run("/usr/bin/env", ["python3", "-c", "import cryptography"])) != nil
   }()
+
+  /// Makes an APNs provider key as Apple hands it out (P-256, PKCS#8 PEM) at
+  /// `DIRECTORY/AuthKey_KEYID.p8` with openssl; returns its path.
+  static func makeProviderKey(in directory: URL, keyID: String) throws -> String {
+    let key = directory.appendingPathComponent("AuthKey_\(keyID).p8").path
+    try run(
+      "/bin/sh",
+      ["-c", "openssl ecparam -name prime256v1 -genkey -noout | openssl pkcs8 -topk8 -nocrypt -out '\(key)'"])
+    return key
+  }
 
   /// Runs a program; its standard output. Throws when it exits non-zero.
   @discardableResult
