@@ -1,5 +1,6 @@
 import PushCore
 import PushRender
+import PushTestSupport
 import PushUI
 import Testing
 
@@ -24,22 +25,7 @@ let hostileSamples: [(String, String)] = [
 /// The scalars of an ANSI frame that are not text, once Pushdeck's own SGR sequences
 /// (ESC [ digits and semicolons m) are removed.
 func controlsOutsideSGR(_ text: String) -> [Unicode.Scalar] {
-  let scalars = Array(text.unicodeScalars)
-  var found: [Unicode.Scalar] = []
-  var index = 0
-  while index < scalars.count {
-    if scalars[index] == "\u{1B}", index + 1 < scalars.count, scalars[index + 1] == "[" {
-      var end = index + 2
-      while end < scalars.count, scalars[end] == ";" || ("0"..."9").contains(scalars[end]) { end += 1 }
-      if end < scalars.count, scalars[end] == "m" {
-        index = end + 1
-        continue
-      }
-    }
-    if scalars[index] != "\n", isDangerous(scalars[index]) { found.append(scalars[index]) }
-    index += 1
-  }
-  return found
+  SGR.stripped(text).filter { $0 != "\n" && isDangerous($0) }
 }
 
 /// Whether a scalar could change the terminal's state or the text's direction.

@@ -57,25 +57,8 @@ struct HostileTextCLITests {
 
   /// The scalars in `text` that could change the terminal's state or the text's direction.
   static func leaks(in text: String, allowingSGR: Bool = false) -> [String] {
-    var scalars = Array(text.unicodeScalars)
-    if allowingSGR {
-      // Remove the tool's own SGR sequences: ESC [ digits and semicolons m.
-      var kept: [Unicode.Scalar] = []
-      var index = 0
-      while index < scalars.count {
-        if scalars[index] == "\u{1B}", index + 1 < scalars.count, scalars[index + 1] == "[" {
-          var end = index + 2
-          while end < scalars.count, scalars[end] == ";" || ("0"..."9").contains(scalars[end]) { end += 1 }
-          if end < scalars.count, scalars[end] == "m" {
-            index = end + 1
-            continue
-          }
-        }
-        kept.append(scalars[index])
-        index += 1
-      }
-      scalars = kept
-    }
+    // Without the tool's own SGR sequences, when they are allowed.
+    let scalars = allowingSGR ? SGR.stripped(text) : Array(text.unicodeScalars)
     return scalars.compactMap { scalar in
       switch scalar.value {
       case 0x0A: nil
