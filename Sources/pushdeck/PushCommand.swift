@@ -139,7 +139,17 @@ struct PushCommand: AsyncParsableCommand {
     if let timestamp = response.timestamp { line += " timestamp=\(timestamp)" }
     if let id = response.apnsID { line += " apns-id=" + terminalSafe(id) }
     print(line)
-    if response.status != 200 { throw ExitCode(1) }
+    if response.status != 200 {
+      // Say what is wrong with the file where it can be seen here, as `validate` would.
+      let format: InputFormat = InputFormat.from(fileName: file) == .simulator ? .simulator : .payload
+      let record = PushReader.readPayloadFile(body, source: file == "-" ? "<stdin>" : file, format: format)
+      if !record.diagnostics.isEmpty {
+        let err = OutputStream.standardError()
+        err.write(DiagnosticPrinter(color: colorEnabled(for: err), strict: false).render(record))
+        err.flush()
+      }
+      throw ExitCode(1)
+    }
   }
 
   private func signedToken(_ path: String) throws -> String {

@@ -54,6 +54,16 @@ struct PushCLITests {
     #expect(fromStdin.status == 1)
     #expect(fromStdin.standardOutput == "400 BadPriority\n")
 
+    // A rejected file is explained here too, with its line and column, as validate does.
+    let broken = directory.appendingPathComponent("broken.apns")
+    try "{\"Simulator Target Bundle\": \"com.example.app\",\n \"aps\": {\"alert\": \"Hi\",}}\n"
+      .write(to: broken, atomically: true, encoding: .utf8)
+    let malformed = try PushdeckProcess.run(["push", "--port", port, "--token", Self.active] + sign + [broken.path])
+    #expect(malformed.status == 1)
+    #expect(malformed.standardOutput == "400 BadRequest\n")
+    #expect(malformed.standardError.contains("broken.apns:2:"), "\(malformed.standardError)")
+    #expect(malformed.standardError.contains("error[TrailingComma]"), "\(malformed.standardError)")
+
     let log = server.stop()
     #expect(log.contains("410 Unregistered com.example.app"), "\(log)")
     let recorded = try String(contentsOfFile: capture, encoding: .utf8)
