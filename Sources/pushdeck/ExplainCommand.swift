@@ -102,11 +102,7 @@ struct ExplainCommand: ParsableCommand {
       var records: [PushRecord] = []
       for input in resolved {
         do throws(InputProblem) {
-          try readRecords(from: input, bundleID: bundle) { record in
-            var record = record
-            if record.bundleID == nil { record.bundleID = fallbackBundleID }
-            records.append(record)
-          }
+          try readRecords(from: input, bundleID: bundle, defaultBundleID: fallbackBundleID) { records.append($0) }
         } catch {
           problems.append("\(error.path): \(error.message)")
         }

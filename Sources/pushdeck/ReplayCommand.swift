@@ -85,7 +85,9 @@ struct ReplayCommand: ParsableCommand {
     for input in resolved {
       do throws(InputProblem) {
         // Custom keys are not materialised: the journal keeps them in the raw payload.
-        try readRecords(from: input, keepsCustomValues: false, transform: { $0 }) { record in replay.push(record) }
+        try readRecords(from: input, keepsCustomValues: false, defaultBundleID: fallbackBundleID, transform: { $0 }) {
+          record in replay.push(record)
+        }
       } catch {
         problems.append("\(error.path): \(error.message)")
       }
@@ -158,14 +160,9 @@ struct Replay {
     }
   }
 
-  /// Applies one push at its time and commits the batch when it is full.
+  /// Applies one push at its time and commits the batch when it is full. Records name their
+  /// app: files through `readRecords(defaultBundleID:)`, the endpoint's through the topic.
   mutating func push(_ record: PushRecord) {
-    if record.bundleID == nil {
-      // As `run` does: a payload file that names no app goes to the example app.
-      var named = record
-      named.bundleID = fallbackBundleID
-      return push(named)
-    }
     guard failure == nil else { return }
     if device == nil { startDevice(first: record) }
     guard let now = device?.now else { return }

@@ -122,21 +122,29 @@ struct NotificationTable: Sendable {
     return terms.score
   }
 
+  /// Reads a field's length prefix (LEB128: its byte count + 1, 0 for nil) at `index`, moving
+  /// `index` past it.
+  @inline(__always)
+  private static func readLength(_ bytes: UnsafeBufferPointer<UInt8>, at index: inout Int) -> Int {
+    var length = 0
+    var shift = 0
+    while index < bytes.count {
+      let byte = bytes[index]
+      index += 1
+      length |= Int(byte & 0x7F) << shift
+      shift += 7
+      if byte & 0x80 == 0 { break }
+    }
+    return length
+  }
+
   /// Whether the packed text's field (0 bundle id … 8 sender) is present, reading only lengths.
   private static func hasText(field: Int, in text: [UInt8]) -> Bool {
     text.withUnsafeBufferPointer { bytes in
       var index = 0
       var current = 0
       while index < bytes.count {
-        var length = 0
-        var shift = 0
-        while index < bytes.count {
-          let byte = bytes[index]
-          index += 1
-          length |= Int(byte & 0x7F) << shift
-          shift += 7
-          if byte & 0x80 == 0 { break }
-        }
+        let length = readLength(bytes, at: &index)
         if current == field { return length > 0 }
         index += max(0, length - 1)
         current += 1
@@ -290,15 +298,7 @@ struct NotificationTable: Sendable {
     packed.text.withUnsafeBufferPointer { bytes in
       var index = 0
       while index < bytes.count && strings.count < 11 {
-        var length = 0
-        var shift = 0
-        while index < bytes.count {
-          let byte = bytes[index]
-          index += 1
-          length |= Int(byte & 0x7F) << shift
-          shift += 7
-          if byte & 0x80 == 0 { break }
-        }
+        let length = readLength(bytes, at: &index)
         guard length > 0 else {
           strings.append(nil)
           continue

@@ -13,19 +13,35 @@ import PushWire
 ///   - input: the resolved input.
 ///   - bundleID: an app named on the command line, which wins over the file's own.
 ///   - keepsCustomValues: whether custom keys become value trees (off when only validating).
+///   - defaultBundleID: the app for records that name none (``fallbackBundleID`` for the commands
+///     that play pushes on a device; nil leaves them unnamed, as `validate` reports them).
 func readRecords(
   from input: ResolvedInput, bundleID: String? = nil, keepsCustomValues: Bool = true,
-  _ body: (PushRecord) -> Void
+  defaultBundleID: String? = nil, _ body: (PushRecord) -> Void
 ) throws(InputProblem) {
-  try readRecords(from: input, bundleID: bundleID, keepsCustomValues: keepsCustomValues, transform: { $0 }, body)
+  try readRecords(
+    from: input, bundleID: bundleID, keepsCustomValues: keepsCustomValues, defaultBundleID: defaultBundleID,
+    transform: { $0 }, body)
 }
 
 /// Reads every push from one input, turns each record into a `Result` and hands the results
 /// to `body` in order. For captures, `transform` runs on the decoding worker threads.
 func readRecords<Result>(
   from input: ResolvedInput, bundleID: String? = nil, keepsCustomValues: Bool = true,
-  transform: @escaping @Sendable (PushRecord) -> Result, _ body: (Result) -> Void
+  defaultBundleID: String? = nil, transform givenTransform: @escaping @Sendable (PushRecord) -> Result,
+  _ body: (Result) -> Void
 ) throws(InputProblem) {
+  let transform: @Sendable (PushRecord) -> Result
+  if let defaultBundleID {
+    transform = { record in
+      guard record.bundleID == nil else { return givenTransform(record) }
+      var named = record
+      named.bundleID = defaultBundleID
+      return givenTransform(named)
+    }
+  } else {
+    transform = givenTransform
+  }
   let source = input.displayPath
   if let path = input.path, let format = input.format, format != .capture {
     let bytes = try readWholeFile(path, limit: PushReader.maximumFileBytes)

@@ -56,11 +56,7 @@ struct Session {
     }
     for input in resolved {
       do throws(InputProblem) {
-        try readRecords(from: input, bundleID: bundle) { record in
-          var record = record
-          if record.bundleID == nil { record.bundleID = fallbackBundleID }
-          records.append(record)
-        }
+        try readRecords(from: input, bundleID: bundle, defaultBundleID: fallbackBundleID) { records.append($0) }
       } catch {
         throw ValidationError("\(error.path): \(error.message)")
       }
