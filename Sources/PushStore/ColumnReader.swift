@@ -4,14 +4,70 @@ import PushCore
 /// Reads a row's columns in order, checking each type, so a damaged or hand-edited row is
 /// reported as damage instead of crashing.
 struct ColumnReader {
-  let row: Row
+  private let values: [DatabaseValue]
   private var index = 0
 
-  init(row: Row) { self.row = row }
+  init(row: Row) { values = (0..<row.count).map { row[$0] } }
+
+  /// Reads a delivery row selected with `DeviceJournal.restoreColumns`: its columns and the
+  /// values packed in its `detail`, in the order ``storedNotification()`` reads them.
+  ///
+  /// - Parameter keepsPayloadDetails: whether custom keys and reasons are read; when not, they
+  ///   read as none.
+  init(deliveryRow row: Row, keepsPayloadDetails: Bool) throws(JournalCoding.Malformed) {
+    let detail: [DatabaseValue]
+    switch (row[6] as DatabaseValue).storage {
+    case .blob(let data):
+      do {
+        detail = try data.withUnsafeBytes { bytes in try DeliveryDetail.unpack(bytes) }
+      } catch let error as JournalCoding.Malformed {
+        throw error
+      } catch {
+        throw JournalCoding.Malformed(detail: "delivery.detail cannot be read")
+      }
+    default:
+      throw JournalCoding.Malformed(detail: "column detail holds a value of the wrong type")
+    }
+    values = Self.deliveryPlan.map { source in
+      switch source {
+      case .column(let index): row[index]
+      case .detail(let index): detail[index]
+      case .constant(let value, let lean): keepsPayloadDetails ? detail[lean] : value
+      }
+    }
+  }
+
+  /// Where each value ``storedNotification()`` reads comes from.
+  private enum Source {
+    case column(Int)
+    case detail(Int)
+    /// A payload detail a lean restore leaves out: the constant then, else the detail field.
+    case constant(DatabaseValue, Int)
+  }
+
+  /// The columns ``storedNotification()`` reads, in order, and where each comes from.
+  private static let deliveryPlan: [Source] = [
+    "notification_id", "bundle_id", "thread_id", "title", "subtitle", "body", "category", "level",
+    "relevance_score", "sound", "badge", "content_available", "mutable_content", "target_content_id",
+    "filter_criteria", "collapse_id", "received_at_ms", "raw_payload", "push_type", "priority", "expiration_ms",
+    "sender", "custom_keys", "disposition", "surfaces", "plays_sound", "decision_sound", "decision_badge",
+    "effective_level", "held_until_ms", "replaces_id", "previews_hidden", "callbacks", "reasons",
+    "group_bundle_id", "group_thread", "group_single", "rank_level", "rank_relevance", "rank_engagement",
+    "rank_communication", "rank_recency", "attachments",
+  ].map { name in
+    let columns = ["notification_id", "bundle_id", "title", "body", "raw_payload", "disposition"]
+    if let index = columns.firstIndex(of: name) { return .column(index) }
+    let field = DeliveryDetail.position[name]!
+    switch name {
+    case "custom_keys": return .constant(.null, field)
+    case "reasons": return .constant("[]".databaseValue, field)
+    default: return .detail(field)
+    }
+  }
 
   private mutating func next() -> DatabaseValue {
     defer { index += 1 }
-    return row[index]
+    return values[index]
   }
 
   private func wrong(_ name: String) -> JournalCoding.Malformed {
@@ -85,7 +141,7 @@ struct ColumnReader {
     return value
   }
 
-  /// Reads the columns of `DeviceJournal.restoreColumns`, in that order.
+  /// Reads a delivery (see ``init(deliveryRow:keepsPayloadDetails:)``).
   mutating func storedNotification() throws(JournalCoding.Malformed) -> StoredNotification {
     let id = NotificationID(try int("notification_id"))
     let bundleID = try string("bundle_id")

@@ -3,7 +3,8 @@ import GRDBSQLite
 import PushCore
 
 /// Writes one delivery row by binding its values straight to the prepared `INSERT` (the column
-/// order of `DeviceJournal.deliveryColumns`), without boxing them into GRDB's arguments.
+/// order of `DeviceJournal.deliveryColumns`), without boxing them into GRDB's arguments; the
+/// fields without a column of their own are packed into `detail` (``DeliveryDetail``).
 ///
 /// The lists that repeat from row to row (surfaces, callbacks, empty diagnostics) are encoded
 /// once and reused.
@@ -12,6 +13,8 @@ struct DeliveryRow {
   private var column: Int32 = 0
   private var surfacesText: [[Surface]: String] = [:]
   private var callbacksText: [[AppCallback]: String] = [:]
+  /// The packed `detail` column, its buffer reused from row to row.
+  private var detail = DeliveryDetail.Writer()
 
   init(statement: SQLiteStatement) {
     self.statement = statement
@@ -66,67 +69,30 @@ struct DeliveryRow {
     return text
   }
 
+  private mutating func bind(bytes: [UInt8]) {
+    let index = next()
+    bytes.withUnsafeBytes { buffer in
+      _ = sqlite3_bind_blob(statement, index, buffer.baseAddress, Int32(buffer.count), Self.transient)
+    }
+  }
+
   /// Inserts the delivery; throws the database's error.
   mutating func insert(_ record: DeliveryRecord, db: Database) throws {
     column = 0
     let decision = record.decision
-    let rank = record.rank
     let note = record.notification
     let group = record.group
     bind(record.index)
     bind(record.at.milliseconds)
     bind(record.bundleID)
-    bind(record.source)
-    bind(record.diagnostics.isEmpty ? "[]" : JournalCoding.json(record.diagnostics))
     bind(note?.id.rawValue)
     bind(decision.disposition.rawValue)
-    bind(surfaces(decision.surfaces))
-    bind(decision.playsSound)
-    bind(JournalCoding.text(decision.sound))
-    bind(decision.badge)
-    bind(decision.effectiveLevel.rawValue)
-    bind(decision.heldUntil?.milliseconds)
-    bind(decision.replaces?.rawValue)
-    bind(decision.previewsHidden)
-    bind(callbacks(decision.callbacks))
-    bind(JournalCoding.json(decision.reasons))
-    bind(group?.bundleID)
-    bind(group?.thread)
-    bind(group?.single?.rawValue)
-    bind(record.groupRank)
-    bind(rank?.level)
-    bind(rank?.relevance)
-    bind(rank?.engagement)
-    bind(rank?.communication)
-    bind(rank?.recency)
     bind(decision.isStored && group != nil && note != nil)
-    bind(note?.threadID)
     bind(note?.title)
-    bind(note?.subtitle)
     bind(note?.body)
-    bind(note?.category)
-    bind(note?.level.rawValue)
-    bind(note?.relevanceScore)
-    bind(JournalCoding.text(note?.sound))
-    bind(note?.badge)
-    bind(note?.isContentAvailable)
-    bind(note?.isMutableContent)
-    bind(note?.targetContentID)
-    bind(note?.filterCriteria)
-    bind(note?.collapseID)
-    bind(note?.receivedAt.milliseconds)
     bind(note?.rawPayload)
-    bind(note?.pushType.rawValue)
-    bind(note?.priority?.rawValue)
-    bind(note?.expiration?.milliseconds)
-    bind(note?.sender)
-    // Custom keys are read back from the raw payload; the column only holds them for a
-    // notification without one.
-    bind(
-      note.flatMap {
-        $0.customKeys.isEmpty || !$0.rawPayload.isEmpty ? nil : JSONValue.object($0.customKeys).compactText
-      })
-    bind(note.flatMap { JournalCoding.json($0.attachments) })
+    packDetail(record)
+    bind(bytes: detail.bytes)
     let code = sqlite3_step(statement)
     guard code == SQLITE_DONE else {
       let message = String(cString: sqlite3_errmsg(db.sqliteConnection))
@@ -134,5 +100,59 @@ struct DeliveryRow {
       throw DatabaseError(resultCode: ResultCode(rawValue: code), message: message)
     }
     sqlite3_reset(statement)
+  }
+
+  /// Packs the fields without a column of their own, in the order of ``DeliveryDetail/fields``.
+  private mutating func packDetail(_ record: DeliveryRecord) {
+    let decision = record.decision
+    let rank = record.rank
+    let note = record.notification
+    let group = record.group
+    detail.start()
+    detail.text(record.source)
+    detail.text(record.diagnostics.isEmpty ? "[]" : JournalCoding.json(record.diagnostics))
+    detail.text(surfaces(decision.surfaces))
+    detail.bool(decision.playsSound)
+    detail.text(JournalCoding.text(decision.sound))
+    detail.int(decision.badge)
+    detail.text(decision.effectiveLevel.rawValue)
+    detail.int(decision.heldUntil?.milliseconds)
+    detail.int(decision.replaces?.rawValue)
+    detail.bool(decision.previewsHidden)
+    detail.text(callbacks(decision.callbacks))
+    detail.reasons(decision.reasons)
+    detail.text(group?.bundleID)
+    detail.text(group?.thread)
+    detail.int(group?.single?.rawValue)
+    detail.int(record.groupRank)
+    detail.double(rank?.level)
+    detail.double(rank?.relevance)
+    detail.double(rank?.engagement)
+    detail.double(rank?.communication)
+    detail.double(rank?.recency)
+    detail.text(note?.threadID)
+    detail.text(note?.subtitle)
+    detail.text(note?.category)
+    detail.text(note?.level.rawValue)
+    detail.double(note?.relevanceScore)
+    detail.text(JournalCoding.text(note?.sound))
+    detail.int(note?.badge)
+    detail.bool(note?.isContentAvailable)
+    detail.bool(note?.isMutableContent)
+    detail.text(note?.targetContentID)
+    detail.text(note?.filterCriteria)
+    detail.text(note?.collapseID)
+    detail.int(note?.receivedAt.milliseconds)
+    detail.text(note?.pushType.rawValue)
+    detail.int(note?.priority?.rawValue)
+    detail.int(note?.expiration?.milliseconds)
+    detail.text(note?.sender)
+    // Custom keys are read back from the raw payload; the field only holds them for a
+    // notification without one.
+    detail.text(
+      note.flatMap {
+        $0.customKeys.isEmpty || !$0.rawPayload.isEmpty ? nil : JSONValue.object($0.customKeys).compactText
+      })
+    detail.text(note.flatMap { JournalCoding.json($0.attachments) })
   }
 }

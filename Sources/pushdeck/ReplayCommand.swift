@@ -69,9 +69,9 @@ struct ReplayCommand: ParsableCommand {
     let journal: DeviceJournal?
     let restored: RestoredDevice?
     do throws(StoreError) {
-      // Checkpoint every 64 MiB of WAL instead of every 4 MiB: fewer syncs of a growing file.
+      // Checkpoint every 64 MiB of WAL instead of every few MiB: fewer syncs of a growing file.
       (journal, restored) = try device.openState(
-        DeviceJournal.Options(writer: "Pushdeck replay", checkpointPages: 16_384))
+        DeviceJournal.Options(writer: "Pushdeck replay", checkpointBytes: 64 << 20))
     } catch {
       throw fail(error.description)
     }

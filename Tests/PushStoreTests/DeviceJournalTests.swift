@@ -162,37 +162,6 @@ import Testing
     }
   }
 
-  @Test func aVersionOneStateIsMigratedAndKeepsItsNotifications() throws {
-    let directory = try TemporaryDirectory()
-    defer { directory.remove() }
-    let path = directory.file("device.sqlite")
-    let journal = try DeviceJournal.open(at: path)
-    let original = try journaledDevice(into: journal)
-    try journal.close()
-    // Make the file what version 1 wrote: no attachments column, no v2 migration, version 1.
-    let queue = try DatabaseQueue(path: path)
-    try queue.write { db in
-      try db.execute(sql: "ALTER TABLE delivery DROP COLUMN attachments")
-      try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v2'")
-      try db.execute(sql: "UPDATE meta SET value = '1' WHERE key = 'schema_version'")
-    }
-    try queue.close()
-
-    let reopened = try DeviceJournal.open(at: path)
-    defer { try? reopened.close() }
-    let device = DeviceSimulator(profile: original.profile, restoring: try reopened.restore())
-    #expect(device.store == original.store)
-    // The migrated file takes new rows with attachments.
-    var batch = JournalBatch()
-    var profile = original.profile
-    let chat = try #require(profile.apps.firstIndex { $0.bundleID == "com.example.chat" })
-    profile.apps[chat].hasServiceExtension = true
-    var next = DeviceSimulator(profile: profile, restoring: try reopened.restore())
-    next.apply(.push(pushWithAttachments()), at: at(30), journalingInto: &batch)
-    try reopened.commit(batch)
-    #expect(try reopened.restore().notifications.contains { $0.notification.attachments.count == 2 })
-  }
-
   @Test func notificationsRemovedToMakeRoomStayRemovedAfterARestart() throws {
     var profile = DeviceProfile(start: start)
     profile.maxStoredNotifications = 2
@@ -254,14 +223,14 @@ import Testing
     try DeviceJournal.open(at: path).close()
     let queue = try DatabaseQueue(path: path)
     try queue.write { db in
-      try db.execute(sql: "UPDATE meta SET value = '3' WHERE key = 'schema_version'")
+      try db.execute(sql: "UPDATE meta SET value = '4' WHERE key = 'schema_version'")
       try db.execute(sql: "UPDATE meta SET value = 'Pushdeck 9.0' WHERE key = 'last_writer'")
-      try db.execute(sql: "INSERT INTO grdb_migrations(identifier) VALUES ('v3')")
+      try db.execute(sql: "INSERT INTO grdb_migrations(identifier) VALUES ('v4')")
     }
     try queue.close()
     let before = try Data(contentsOf: URL(fileURLWithPath: path))
     #expect(
-      throws: StoreError.newerSchema(path: path, found: 3, supported: 2, writtenBy: "Pushdeck 9.0")
+      throws: StoreError.newerSchema(path: path, found: 4, supported: 3, writtenBy: "Pushdeck 9.0")
     ) {
       try DeviceJournal.open(at: path)
     }

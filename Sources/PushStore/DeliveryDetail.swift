@@ -1,0 +1,196 @@
+import GRDB
+import PushCore
+
+/// The `delivery.detail` column (schema version 3): every field of a delivery that has no
+/// column of its own, packed into one BLOB.
+///
+/// A delivery row of version 2 had 51 columns; SQLite's cost is per bound column, and a replay
+/// spent about 8 µs of CPU per row on it. Version 3 keeps as columns what people query (when,
+/// which app, the disposition, whether it is in Notification Center, title, body, the raw
+/// payload) and packs the rest here, in the order of ``fields``, each value as
+///
+/// - `0` — NULL;
+/// - `1` and 8 bytes — a 64-bit integer, little-endian;
+/// - `2` and 8 bytes — a double (IEEE 754 bits, little-endian);
+/// - `3`, a LEB128 length and that many bytes — UTF-8 text.
+///
+/// after a leading format byte (`1`). The values are those the version 2 columns of the same names
+/// held (lists and objects as the same compact JSON), so migrating a version 2 row copies its
+/// values without interpreting them (``pack(_:)``).
+enum DeliveryDetail {
+  /// The format byte that starts every detail.
+  static let format: UInt8 = 1
+
+  /// The fields, in their packed order: the version 2 `delivery` columns of these names.
+  static let fields = [
+    "source", "diagnostics", "surfaces", "plays_sound", "decision_sound", "decision_badge",
+    "effective_level", "held_until_ms", "replaces_id", "previews_hidden", "callbacks", "reasons",
+    "group_bundle_id", "group_thread", "group_single", "group_rank", "rank_level", "rank_relevance",
+    "rank_engagement", "rank_communication", "rank_recency", "thread_id", "subtitle", "category",
+    "level", "relevance_score", "sound", "badge", "content_available", "mutable_content",
+    "target_content_id", "filter_criteria", "collapse_id", "received_at_ms", "push_type", "priority",
+    "expiration_ms", "sender", "custom_keys", "attachments",
+  ]
+
+  /// The position of each field in ``fields``.
+  static let position: [String: Int] = Dictionary(uniqueKeysWithValues: fields.enumerated().map { ($1, $0) })
+
+  /// Packs values given in the order of ``fields`` (the migration from version 2 calls it
+  /// through an SQL function).
+  static func pack(_ values: [DatabaseValue]) throws(JournalCoding.Malformed) -> [UInt8] {
+    guard values.count == fields.count else {
+      throw JournalCoding.Malformed(detail: "a delivery detail needs \(fields.count) values, not \(values.count)")
+    }
+    var writer = Writer()
+    writer.start()
+    for value in values {
+      switch value.storage {
+      case .null: writer.null()
+      case .int64(let number): writer.int(number)
+      case .double(let number): writer.double(number)
+      case .string(let text): writer.text(text)
+      case .blob: throw JournalCoding.Malformed(detail: "a delivery column of version 2 holds a blob")
+      }
+    }
+    return writer.bytes
+  }
+
+  /// Unpacks a detail into its values, in the order of ``fields``.
+  static func unpack(_ bytes: UnsafeRawBufferPointer) throws(JournalCoding.Malformed) -> [DatabaseValue] {
+    let values = try unpackValues(bytes)
+    guard values.count == fields.count else {
+      throw JournalCoding.Malformed(detail: "delivery.detail holds \(values.count) values, not \(fields.count)")
+    }
+    return values
+  }
+
+  /// Unpacks however many values the bytes hold.
+  static func unpackValues(_ bytes: UnsafeRawBufferPointer) throws(JournalCoding.Malformed) -> [DatabaseValue] {
+    var values: [DatabaseValue] = []
+    values.reserveCapacity(fields.count)
+    var offset = 0
+    func damaged(_ what: String) -> JournalCoding.Malformed {
+      JournalCoding.Malformed(detail: "delivery.detail \(what) at byte \(offset)")
+    }
+    guard bytes.count > 0, bytes[0] == format else { throw damaged("has an unknown format") }
+    offset = 1
+    func word() throws(JournalCoding.Malformed) -> UInt64 {
+      guard offset + 8 <= bytes.count else { throw damaged("ends inside a number") }
+      let value = bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+      offset += 8
+      return UInt64(littleEndian: value)
+    }
+    while offset < bytes.count {
+      let tag = bytes[offset]
+      offset += 1
+      switch tag {
+      case 0: values.append(.null)
+      case 1: values.append(Int64(bitPattern: try word()).databaseValue)
+      case 2: values.append(Double(bitPattern: try word()).databaseValue)
+      case 3:
+        var length = 0
+        var shift = 0
+        while true {
+          guard offset < bytes.count, shift < 63 else { throw damaged("ends inside a length") }
+          let byte = bytes[offset]
+          offset += 1
+          length |= Int(byte & 0x7F) << shift
+          shift += 7
+          if byte & 0x80 == 0 { break }
+        }
+        guard length <= bytes.count - offset else { throw damaged("ends inside a text") }
+        let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + length]), as: UTF8.self)
+        offset += length
+        values.append(text.databaseValue)
+      default:
+        throw damaged("has an unknown value tag \(tag)")
+      }
+    }
+    return values
+  }
+
+  /// Appends packed values to a byte buffer that is reused from row to row.
+  struct Writer {
+    private(set) var bytes: [UInt8] = []
+
+    /// Empties the buffer (keeping its capacity) and writes the format byte.
+    mutating func start() {
+      bytes.removeAll(keepingCapacity: true)
+      bytes.append(DeliveryDetail.format)
+    }
+
+    mutating func null() { bytes.append(0) }
+
+    private mutating func word(_ tag: UInt8, _ value: UInt64) {
+      bytes.append(tag)
+      withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+    }
+
+    mutating func int(_ value: Int64?) {
+      guard let value else { return null() }
+      word(1, UInt64(bitPattern: value))
+    }
+
+    mutating func int(_ value: Int?) { int(value.map(Int64.init)) }
+
+    mutating func bool(_ value: Bool?) { int(value.map { Int64($0 ? 1 : 0) }) }
+
+    mutating func double(_ value: Double?) {
+      guard let value else { return null() }
+      word(2, value.bitPattern)
+    }
+
+    mutating func text(_ value: String?) {
+      guard var value else { return null() }
+      value.withUTF8 { utf8 in text(utf8) }
+    }
+
+    private mutating func text(_ utf8: UnsafeBufferPointer<UInt8>) {
+      bytes.append(3)
+      var length = utf8.count
+      while length >= 0x80 {
+        bytes.append(UInt8(length & 0x7F) | 0x80)
+        length >>= 7
+      }
+      bytes.append(UInt8(length))
+      bytes.append(contentsOf: utf8)
+    }
+
+    /// Reasons as the JSON text `[{"code":…,"text":…},…]` (what ``JournalCoding/json(_:)-([Reason])``
+    /// writes), built as bytes: strings of plain ASCII are copied as they are, the others are
+    /// escaped by PushWire.
+    mutating func reasons(_ reasons: [Reason]) {
+      scratch.removeAll(keepingCapacity: true)
+      scratch.append(UInt8(ascii: "["))
+      for (index, reason) in reasons.enumerated() {
+        if index > 0 { scratch.append(UInt8(ascii: ",")) }
+        scratch.append(contentsOf: #"{"code":"#.utf8)
+        Self.appendJSONString(reason.code.rawValue, to: &scratch)
+        scratch.append(contentsOf: #","text":"#.utf8)
+        Self.appendJSONString(reason.text, to: &scratch)
+        scratch.append(UInt8(ascii: "}"))
+      }
+      scratch.append(UInt8(ascii: "]"))
+      scratch.withUnsafeBufferPointer { text($0) }
+    }
+
+    /// The JSON text of the last ``reasons(_:)``'s list, reused from row to row.
+    private var scratch: [UInt8] = []
+
+    private static func appendJSONString(_ string: String, to output: inout [UInt8]) {
+      var string = string
+      let plain = string.withUTF8 { utf8 in
+        // Printable ASCII without `"` or `\\` needs no escape.
+        guard utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C }) else { return false }
+        output.append(UInt8(ascii: "\""))
+        output.append(contentsOf: utf8)
+        output.append(UInt8(ascii: "\""))
+        return true
+      }
+      if plain { return }
+      var escaped = ""
+      JSONValue.writeString(string, to: &escaped)
+      output.append(contentsOf: escaped.utf8)
+    }
+  }
+}

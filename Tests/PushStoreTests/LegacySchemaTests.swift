@@ -1,0 +1,138 @@
+import Foundation
+import GRDB
+import PushCore
+import Testing
+
+@testable import PushStore
+
+/// Files written by earlier schema versions open, migrate in place and keep every notification;
+/// the packed `detail` column reads back what was packed.
+@Suite struct LegacySchemaTests {
+  /// Rewrites a current state file as schema version 2 wrote it (the 51-column `delivery` row),
+  /// unpacking each row's `detail` into the columns of the same names.
+  static func rewriteAsVersionTwo(_ path: String) throws {
+    let legacy = path + ".v2"
+    let old = try DatabaseQueue(path: legacy)
+    try JournalSchema.migrator().migrate(old, upTo: "v2")
+    try old.write { db in
+      try db.execute(sql: "ATTACH DATABASE ? AS current", arguments: [path])
+      for table in ["meta", "event", "engagement", "badge", "live_activity", "device_state"] {
+        try db.execute(sql: "INSERT INTO main.\(table) SELECT * FROM current.\(table)")
+      }
+      let columns = [
+        "seq", "at_ms", "bundle_id", "notification_id", "disposition", "is_stored", "removed_at_ms", "removal",
+        "title", "body", "raw_payload",
+      ]
+      let names = columns + DeliveryDetail.fields
+      let insert = try db.makeStatement(
+        sql: "INSERT INTO main.delivery(\(names.joined(separator: ", "))) VALUES ("
+          + Array(repeating: "?", count: names.count).joined(separator: ", ") + ")")
+      let rows = try Row.fetchAll(
+        db, sql: "SELECT \(columns.joined(separator: ", ")), detail FROM current.delivery ORDER BY seq")
+      for row in rows {
+        let detail: Data = row["detail"]
+        let unpacked = try detail.withUnsafeBytes { try DeliveryDetail.unpack($0) }
+        try insert.execute(arguments: StatementArguments(columns.map { row[$0] as DatabaseValue } + unpacked))
+      }
+      try db.execute(sql: "UPDATE main.meta SET value = '2' WHERE key = 'schema_version'")
+    }
+    try old.close()
+    for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    try FileManager.default.moveItem(atPath: legacy, toPath: path)
+  }
+
+  @Test func aVersionTwoStateIsMigratedAndKeepsEverything() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let path = directory.file("device.sqlite")
+    let journal = try DeviceJournal.open(at: path)
+    let original = try DeviceJournalTests().journaledDevice(into: journal)
+    let before = try journal.restore()
+    try journal.close()
+    try Self.rewriteAsVersionTwo(path)
+    let legacy = try DatabaseQueue(path: path)
+    #expect(try legacy.read { db in try db.columns(in: "delivery").count } == 51)
+    try legacy.close()
+
+    let reopened = try DeviceJournal.open(at: path)
+    defer { try? reopened.close() }
+    let after = try reopened.restore()
+    #expect(after.notifications == before.notifications)
+    #expect(after.deliveryCount == before.deliveryCount)
+    #expect(after.nextNotificationID == before.nextNotificationID)
+    let device = DeviceSimulator(profile: original.profile, restoring: after)
+    #expect(device.store == original.store)
+    #expect(try reopened.deliveryCount() == (count: before.deliveryCount, isContiguous: true))
+  }
+
+  @Test func aVersionOneStateIsMigratedAndKeepsItsNotifications() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let path = directory.file("device.sqlite")
+    let journal = try DeviceJournal.open(at: path)
+    let original = try DeviceJournalTests().journaledDevice(into: journal)
+    try journal.close()
+    try Self.rewriteAsVersionTwo(path)
+    // Make the file what version 1 wrote: no attachments column, no v2 migration, version 1.
+    let queue = try DatabaseQueue(path: path)
+    try queue.write { db in
+      try db.execute(sql: "ALTER TABLE delivery DROP COLUMN attachments")
+      try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v2'")
+      try db.execute(sql: "UPDATE meta SET value = '1' WHERE key = 'schema_version'")
+    }
+    try queue.close()
+
+    let reopened = try DeviceJournal.open(at: path)
+    defer { try? reopened.close() }
+    let device = DeviceSimulator(profile: original.profile, restoring: try reopened.restore())
+    #expect(device.store == original.store)
+    // The migrated file takes new rows with attachments.
+    var batch = JournalBatch()
+    var profile = original.profile
+    let chat = try #require(profile.apps.firstIndex { $0.bundleID == "com.example.chat" })
+    profile.apps[chat].hasServiceExtension = true
+    var next = DeviceSimulator(profile: profile, restoring: try reopened.restore())
+    next.apply(.push(DeviceJournalTests().pushWithAttachments()), at: at(30), journalingInto: &batch)
+    try reopened.commit(batch)
+    #expect(try reopened.restore().notifications.contains { $0.notification.attachments.count == 2 })
+  }
+
+  @Test func packedDetailsReadBackValueForValue() throws {
+    let values: [DatabaseValue] = DeliveryDetail.fields.indices.map { index in
+      switch index % 5 {
+      case 0: .null
+      case 1: Int64(index * 1_000_000_007 - 3).databaseValue
+      case 2: (Double(index) / 7).databaseValue
+      case 3: String(repeating: "é🍜\u{0}\"", count: index * 10).databaseValue
+      default: "".databaseValue
+      }
+    }
+    let packed = try DeliveryDetail.pack(values)
+    #expect(try packed.withUnsafeBytes { try DeliveryDetail.unpack($0) } == values)
+    // Every truncation is reported as damage, never a crash.
+    for length in [0, 1, packed.count / 2, packed.count - 1] {
+      #expect(throws: JournalCoding.Malformed.self) {
+        try packed.prefix(length).withUnsafeBytes { try DeliveryDetail.unpack($0) }
+      }
+    }
+    #expect(throws: JournalCoding.Malformed.self) { try DeliveryDetail.pack(Array(values.dropLast())) }
+  }
+
+  @Test func reasonsArePackedAsTheSameJSONTheJournalWrote() throws {
+    let reasons = [
+      Reason(.deliveredNormally, "Chat may alert: it shows as a banner."),
+      Reason(.focusSilenced, "Quote \" and backslash \\ and tab\t and Ĉ and \u{202E}bidi"),
+      Reason(.invalidPayload, ""),
+    ]
+    var writer = DeliveryDetail.Writer()
+    writer.start()
+    writer.reasons(reasons)
+    writer.reasons([])
+    let values = try writer.bytes.withUnsafeBytes { bytes in
+      // Two text values after the format byte; unpack checks the count, so read them directly.
+      try DeliveryDetail.unpackValues(bytes)
+    }
+    #expect(values == [JournalCoding.json(reasons).databaseValue, "[]".databaseValue])
+    #expect(try JournalCoding.reasons(JournalCoding.json(reasons)) == reasons)
+  }
+}
