@@ -12,7 +12,9 @@ import PushCore
 /// - `0` — NULL;
 /// - `1` and 8 bytes — a 64-bit integer, little-endian;
 /// - `2` and 8 bytes — a double (IEEE 754 bits, little-endian);
-/// - `3`, a LEB128 length and that many bytes — UTF-8 text.
+/// - `3`, a LEB128 length and that many bytes — UTF-8 text;
+/// - `4`, a LEB128 length and that many bytes — a blob (only in ``PackedDeliveries``' rows, where
+///   it holds a row's `detail`).
 ///
 /// after a leading format byte (`1`). The values are those the version 2 columns of the same names
 /// held (lists and objects as the same compact JSON), so migrating a version 2 row copies its
@@ -66,47 +68,83 @@ enum DeliveryDetail {
 
   /// Unpacks however many values the bytes hold.
   static func unpackValues(_ bytes: UnsafeRawBufferPointer) throws(JournalCoding.Malformed) -> [DatabaseValue] {
+    guard bytes.count > 0, bytes[0] == format else {
+      throw JournalCoding.Malformed(detail: "delivery.detail has an unknown format")
+    }
     var values: [DatabaseValue] = []
     values.reserveCapacity(fields.count)
-    var offset = 0
-    func damaged(_ what: String) -> JournalCoding.Malformed {
-      JournalCoding.Malformed(detail: "delivery.detail \(what) at byte \(offset)")
+    var cursor = Values(UnsafeRawBufferPointer(rebasing: bytes[1...]))
+    while let value = try cursor.next() {
+      switch value {
+      case .null: values.append(.null)
+      case .int(let number): values.append(number.databaseValue)
+      case .double(let number): values.append(number.databaseValue)
+      case .text(let text): values.append(String(decoding: text, as: UTF8.self).databaseValue)
+      case .blob: throw JournalCoding.Malformed(detail: "delivery.detail holds a blob")
+      }
     }
-    guard bytes.count > 0, bytes[0] == format else { throw damaged("has an unknown format") }
-    offset = 1
-    func word() throws(JournalCoding.Malformed) -> UInt64 {
-      guard offset + 8 <= bytes.count else { throw damaged("ends inside a number") }
+    return values
+  }
+
+  /// One packed value; text and blobs point into the packed bytes.
+  enum Value {
+    case null
+    case int(Int64)
+    case double(Double)
+    case text(UnsafeRawBufferPointer)
+    case blob(UnsafeRawBufferPointer)
+  }
+
+  /// Reads packed values one after another, checking every tag and length.
+  struct Values {
+    private let bytes: UnsafeRawBufferPointer
+    private var offset = 0
+
+    init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+
+    private func damaged(_ what: String) -> JournalCoding.Malformed {
+      JournalCoding.Malformed(detail: "packed delivery values \(what) at byte \(offset)")
+    }
+
+    private mutating func word() throws(JournalCoding.Malformed) -> UInt64 {
+      guard offset + 8 <= bytes.count else { throw damaged("end inside a number") }
       let value = bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
       offset += 8
       return UInt64(littleEndian: value)
     }
-    while offset < bytes.count {
+
+    private mutating func span() throws(JournalCoding.Malformed) -> UnsafeRawBufferPointer {
+      var length = 0
+      var shift = 0
+      while true {
+        guard offset < bytes.count, shift < 63 else { throw damaged("end inside a length") }
+        let byte = bytes[offset]
+        offset += 1
+        length |= Int(byte & 0x7F) << shift
+        shift += 7
+        if byte & 0x80 == 0 { break }
+      }
+      guard length <= bytes.count - offset else { throw damaged("end inside a text") }
+      defer { offset += length }
+      return UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + length])
+    }
+
+    /// The next value, or nil at the end.
+    mutating func next() throws(JournalCoding.Malformed) -> Value? {
+      guard offset < bytes.count else { return nil }
       let tag = bytes[offset]
       offset += 1
       switch tag {
-      case 0: values.append(.null)
-      case 1: values.append(Int64(bitPattern: try word()).databaseValue)
-      case 2: values.append(Double(bitPattern: try word()).databaseValue)
-      case 3:
-        var length = 0
-        var shift = 0
-        while true {
-          guard offset < bytes.count, shift < 63 else { throw damaged("ends inside a length") }
-          let byte = bytes[offset]
-          offset += 1
-          length |= Int(byte & 0x7F) << shift
-          shift += 7
-          if byte & 0x80 == 0 { break }
-        }
-        guard length <= bytes.count - offset else { throw damaged("ends inside a text") }
-        let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + length]), as: UTF8.self)
-        offset += length
-        values.append(text.databaseValue)
+      case 0: return .null
+      case 1: return .int(Int64(bitPattern: try word()))
+      case 2: return .double(Double(bitPattern: try word()))
+      case 3: return .text(try span())
+      case 4: return .blob(try span())
       default:
-        throw damaged("has an unknown value tag \(tag)")
+        offset -= 1
+        throw damaged("have an unknown tag \(tag)")
       }
     }
-    return values
   }
 
   /// Appends packed values to a byte buffer that is reused from row to row.
@@ -145,8 +183,15 @@ enum DeliveryDetail {
       value.withUTF8 { utf8 in text(utf8) }
     }
 
-    private mutating func text(_ utf8: UnsafeBufferPointer<UInt8>) {
-      bytes.append(3)
+    /// Appends a blob (tag `4`; row buffers only, a `detail` holds none).
+    mutating func blob(_ value: [UInt8]) {
+      value.withUnsafeBufferPointer { span(4, $0) }
+    }
+
+    private mutating func text(_ utf8: UnsafeBufferPointer<UInt8>) { span(3, utf8) }
+
+    private mutating func span(_ tag: UInt8, _ utf8: UnsafeBufferPointer<UInt8>) {
+      bytes.append(tag)
       var length = utf8.count
       while length >= 0x80 {
         bytes.append(UInt8(length & 0x7F) | 0x80)

@@ -2,104 +2,62 @@ import GRDB
 import GRDBSQLite
 import PushCore
 
-/// Writes one delivery row by binding its values straight to the prepared `INSERT` (the column
-/// order of `DeviceJournal.deliveryColumns`), without boxing them into GRDB's arguments; the
-/// fields without a column of their own are packed into `detail` (``DeliveryDetail``).
+/// Delivery rows packed as bytes, ready for the journal to insert: the values of
+/// `DeviceJournal.deliveryColumns` for each row, in ``DeliveryDetail``'s tagged format, and the
+/// notifications each delivery removed (replaced or evicted), in order.
 ///
-/// The lists that repeat from row to row (surfaces, callbacks, empty diagnostics) are encoded
-/// once and reused.
-struct DeliveryRow {
-  private let statement: SQLiteStatement
-  private var column: Int32 = 0
-  private var surfacesText: [[Surface]: String] = [:]
-  private var callbacksText: [[AppCallback]: String] = [:]
-  /// The packed `detail` column, its buffer reused from row to row.
+/// A replay packs each delivery as it happens (``JournalBatch/packsDeliveries``), so the record
+/// itself is freed at once on the thread that made it; handing a thousand records to the
+/// journal's thread, which freed them there, cost more than writing them.
+public struct PackedDeliveries: Sendable {
+  /// The rows' values, ten a row.
+  private(set) var rows = DeliveryDetail.Writer()
+  /// How many rows are packed.
+  public private(set) var count = 0
+  /// Notifications the packed deliveries removed from Notification Center, in order.
+  private(set) var removals: [JournalBatch.Removal] = []
+  private var packer = DeliveryPacker()
+
+  /// Creates an empty set of rows.
+  public init() {}
+
+  /// Packs a delivery.
+  mutating func append(_ record: DeliveryRecord) {
+    if let replaced = record.decision.replaces {
+      removals.append(JournalBatch.Removal(id: replaced, at: record.at, reason: "replaced"))
+    }
+    for evicted in record.evicted {
+      removals.append(JournalBatch.Removal(id: evicted, at: record.at, reason: "evicted"))
+    }
+    packer.pack(record, into: &rows)
+    count += 1
+  }
+}
+
+/// Packs a delivery record into a row: its columns, and the fields without a column of their own
+/// in `detail` (``DeliveryDetail``). The lists that repeat from row to row (surfaces, callbacks)
+/// are encoded once.
+struct DeliveryPacker: Sendable {
+  private var surfacesText = ListTexts<Surface>()
+  private var callbacksText = ListTexts<AppCallback>()
+  /// The `detail` being packed, its buffer reused from row to row.
   private var detail = DeliveryDetail.Writer()
 
-  init(statement: SQLiteStatement) {
-    self.statement = statement
-  }
-
-  /// SQLite copies the bytes before `bind` returns (the values outlive no call).
-  private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
-
-  private mutating func next() -> Int32 {
-    column += 1
-    return column
-  }
-
-  private mutating func bind(_ value: Int64?) {
-    let index = next()
-    if let value { sqlite3_bind_int64(statement, index, value) } else { sqlite3_bind_null(statement, index) }
-  }
-
-  private mutating func bind(_ value: Int?) { bind(value.map(Int64.init)) }
-
-  private mutating func bind(_ value: Bool?) { bind(value.map { Int64($0 ? 1 : 0) }) }
-
-  private mutating func bind(_ value: Double?) {
-    let index = next()
-    if let value { sqlite3_bind_double(statement, index, value) } else { sqlite3_bind_null(statement, index) }
-  }
-
-  private mutating func bind(_ value: String?) {
-    let index = next()
-    guard var value else {
-      sqlite3_bind_null(statement, index)
-      return
-    }
-    value.withUTF8 { bytes in
-      // A non-nil pointer even for "", so SQLite stores an empty TEXT rather than NULL.
-      let base = bytes.baseAddress.map { UnsafeRawPointer($0) } ?? UnsafeRawPointer(bitPattern: 1)!
-      sqlite3_bind_text(statement, index, base.assumingMemoryBound(to: CChar.self), Int32(bytes.count), Self.transient)
-    }
-  }
-
-  private mutating func surfaces(_ list: [Surface]) -> String {
-    if let text = surfacesText[list] { return text }
-    let text = JournalCoding.json(list.map(\.rawValue))
-    surfacesText[list] = text
-    return text
-  }
-
-  private mutating func callbacks(_ list: [AppCallback]) -> String {
-    if let text = callbacksText[list] { return text }
-    let text = JournalCoding.json(list.map(\.rawValue))
-    callbacksText[list] = text
-    return text
-  }
-
-  private mutating func bind(bytes: [UInt8]) {
-    let index = next()
-    bytes.withUnsafeBytes { buffer in
-      _ = sqlite3_bind_blob(statement, index, buffer.baseAddress, Int32(buffer.count), Self.transient)
-    }
-  }
-
-  /// Inserts the delivery; throws the database's error.
-  mutating func insert(_ record: DeliveryRecord, db: Database) throws {
-    column = 0
+  /// Appends the row's values, in the order of `DeviceJournal.deliveryColumns`.
+  mutating func pack(_ record: DeliveryRecord, into row: inout DeliveryDetail.Writer) {
     let decision = record.decision
     let note = record.notification
-    let group = record.group
-    bind(record.index)
-    bind(record.at.milliseconds)
-    bind(record.bundleID)
-    bind(note?.id.rawValue)
-    bind(decision.disposition.rawValue)
-    bind(decision.isStored && group != nil && note != nil)
-    bind(note?.title)
-    bind(note?.body)
-    bind(note?.rawPayload)
+    row.int(record.index)
+    row.int(record.at.milliseconds)
+    row.text(record.bundleID)
+    row.int(note?.id.rawValue)
+    row.text(decision.disposition.rawValue)
+    row.bool(decision.isStored && record.group != nil && note != nil)
+    row.text(note?.title)
+    row.text(note?.body)
+    row.text(note?.rawPayload)
     packDetail(record)
-    bind(bytes: detail.bytes)
-    let code = sqlite3_step(statement)
-    guard code == SQLITE_DONE else {
-      let message = String(cString: sqlite3_errmsg(db.sqliteConnection))
-      sqlite3_reset(statement)
-      throw DatabaseError(resultCode: ResultCode(rawValue: code), message: message)
-    }
-    sqlite3_reset(statement)
+    row.blob(detail.bytes)
   }
 
   /// Packs the fields without a column of their own, in the order of ``DeliveryDetail/fields``.
@@ -111,7 +69,7 @@ struct DeliveryRow {
     detail.start()
     detail.text(record.source)
     detail.text(record.diagnostics.isEmpty ? "[]" : JournalCoding.json(record.diagnostics))
-    detail.text(surfaces(decision.surfaces))
+    detail.text(surfacesText.json(decision.surfaces))
     detail.bool(decision.playsSound)
     detail.text(JournalCoding.text(decision.sound))
     detail.int(decision.badge)
@@ -119,7 +77,7 @@ struct DeliveryRow {
     detail.int(decision.heldUntil?.milliseconds)
     detail.int(decision.replaces?.rawValue)
     detail.bool(decision.previewsHidden)
-    detail.text(callbacks(decision.callbacks))
+    detail.text(callbacksText.json(decision.callbacks))
     detail.reasons(decision.reasons)
     detail.text(group?.bundleID)
     detail.text(group?.thread)
@@ -154,5 +112,67 @@ struct DeliveryRow {
         $0.customKeys.isEmpty || !$0.rawPayload.isEmpty ? nil : JSONValue.object($0.customKeys).compactText
       })
     detail.text(note.flatMap { JournalCoding.json($0.attachments) })
+  }
+}
+
+/// Inserts packed rows by binding their values straight to the prepared `INSERT` (the column
+/// order of `DeviceJournal.deliveryColumns`), without boxing them into GRDB's arguments or
+/// copying them: the bytes outlive each step.
+enum DeliveryRow {
+  /// Inserts every row; throws the database's error.
+  static func insert(_ rows: PackedDeliveries, statement: SQLiteStatement, db: Database) throws {
+    let columns = Int32(sqlite3_bind_parameter_count(statement))
+    try rows.rows.bytes.withUnsafeBytes { bytes in
+      var values = DeliveryDetail.Values(bytes)
+      for _ in 0..<rows.count {
+        for column in 1...columns {
+          switch try values.next() {
+          case .null: sqlite3_bind_null(statement, column)
+          case .int(let value): sqlite3_bind_int64(statement, column, value)
+          case .double(let value): sqlite3_bind_double(statement, column, value)
+          case .text(let text):
+            // A non-nil pointer even for "", so SQLite stores an empty TEXT rather than NULL.
+            let base = text.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!
+            sqlite3_bind_text(statement, column, base.assumingMemoryBound(to: CChar.self), Int32(text.count), nil)
+          case .blob(let blob):
+            let base = blob.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!
+            sqlite3_bind_blob(statement, column, base, Int32(blob.count), nil)
+          case nil: throw JournalCoding.Malformed(detail: "a packed delivery row ends early")
+          }
+        }
+        let code = sqlite3_step(statement)
+        guard code == SQLITE_DONE else {
+          let message = String(cString: sqlite3_errmsg(db.sqliteConnection))
+          sqlite3_reset(statement)
+          throw DatabaseError(resultCode: ResultCode(rawValue: code), message: message)
+        }
+        sqlite3_reset(statement)
+      }
+    }
+    sqlite3_clear_bindings(statement)
+  }
+}
+
+/// The JSON text of short lists of a few enum cases, remembered by a number made of the cases'
+/// positions, so a row looks its lists up without hashing them.
+struct ListTexts<Element: RawRepresentable & CaseIterable & Equatable & Sendable>: Sendable
+where Element.RawValue == String {
+  private var known: [(key: UInt64, text: String)] = []
+
+  /// The list as a JSON array of its raw values.
+  mutating func json(_ list: [Element]) -> String {
+    let cases = Element.allCases
+    var key: UInt64 = 1
+    if list.count <= 12 && cases.count < 31 {
+      for element in list {
+        key = key << 5 | UInt64(cases.distance(from: cases.startIndex, to: cases.firstIndex(of: element)!) + 1)
+      }
+      for entry in known where entry.key == key { return entry.text }
+    } else {
+      key = 0
+    }
+    let text = JournalCoding.json(list.map(\.rawValue))
+    if key != 0 && known.count < 64 { known.append((key, text)) }
+    return text
   }
 }

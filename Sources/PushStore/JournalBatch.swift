@@ -38,6 +38,20 @@ public struct JournalBatch: Sendable {
 
   /// What the device did with each push, in order.
   public var deliveries: [DeliveryRecord] = []
+  /// Whether ``DeviceSimulator/apply(_:at:journalingInto:)`` packs each push's delivery into
+  /// ``packed`` at once instead of keeping its record in ``deliveries``: a replay, which needs
+  /// the records no longer, frees each on the thread that made it.
+  public var packsDeliveries = false
+  /// Deliveries packed into rows (see ``packsDeliveries``); written before ``deliveries``.
+  public private(set) var packed = PackedDeliveries()
+
+  /// How many deliveries the batch holds, packed or not.
+  public var deliveryCount: Int { packed.count + deliveries.count }
+
+  /// Adds a delivery: packed when ``packsDeliveries`` is on, else to ``deliveries``.
+  public mutating func append(_ record: DeliveryRecord) {
+    if packsDeliveries { packed.append(record) } else { deliveries.append(record) }
+  }
   /// Notifications removed from Notification Center.
   public var removals: [Removal] = []
   /// Events other than pushes, in order.
@@ -52,11 +66,13 @@ public struct JournalBatch: Sendable {
   public var state: RestoredDevice.State?
 
   /// Creates an empty batch.
-  public init() {}
+  public init(packsDeliveries: Bool = false) {
+    self.packsDeliveries = packsDeliveries
+  }
 
   /// Whether there is nothing to write.
   public var isEmpty: Bool {
-    deliveries.isEmpty && removals.isEmpty && events.isEmpty && engagement.isEmpty && badges.isEmpty
+    deliveryCount == 0 && removals.isEmpty && events.isEmpty && engagement.isEmpty && badges.isEmpty
       && liveActivities == nil && state == nil
   }
 }
@@ -80,7 +96,7 @@ extension DeviceSimulator {
       let record = apply(event, at: instant)
       if badges[bundleID] != badgeBefore { batch.badges[bundleID] = badges[bundleID] ?? 0 }
       if liveActivities != liveBefore { batch.liveActivities = liveActivities }
-      if let record { batch.deliveries.append(record) }
+      if let record { batch.append(record) }
       batch.state = RestoredDevice.State(now: now, isLocked: isLocked, activeFocusID: activeFocusID)
       return record
     }
@@ -133,7 +149,7 @@ extension DeviceSimulator {
     }
     if liveActivities != liveBefore { batch.liveActivities = liveActivities }
     if let record {
-      batch.deliveries.append(record)
+      batch.append(record)
     } else if case .push = event {
       // A push always gives a record; nothing to log otherwise.
     } else {

@@ -118,7 +118,7 @@ struct Replay {
   let batchSize: Int
   let makeProfile: (SimInstant) throws -> DeviceProfile
   var device: DeviceSimulator?
-  var batch = JournalBatch()
+  var batch = JournalBatch(packsDeliveries: true)
   var pushes = 0
   var dispositions: [Disposition: Int] = [:]
   var payloadFiles: Int64 = 0
@@ -141,7 +141,6 @@ struct Replay {
     self.restored = restored
     self.batchSize = batchSize
     self.makeProfile = makeProfile
-    batch.deliveries.reserveCapacity(batchSize)
   }
 
   /// Makes the device on the first push (a preset starts at the first capture line's time).
@@ -188,15 +187,14 @@ struct Replay {
       evicted += delivery.evicted.count
     }
     pushes += 1
-    if batch.deliveries.count >= batchSize { flush() }
+    if batch.deliveryCount >= batchSize { flush() }
   }
 
   /// Hands the pending batch to the committer.
   mutating func flush() {
     guard let committer, !batch.isEmpty else { return }
     committer.submit(batch)
-    batch = JournalBatch()
-    batch.deliveries.reserveCapacity(batchSize)
+    batch = JournalBatch(packsDeliveries: true)
   }
 
   /// Commits what is pending and waits for every commit.
@@ -295,7 +293,7 @@ final class BackgroundCommitter: @unchecked Sendable {
       guard self.failure == nil else { return }
       do throws(StoreError) {
         try self.journal.commit(batch)
-        self.saved += batch.deliveries.count
+        self.saved += batch.deliveryCount
         if self.reportsProgress {
           // Written after the commit returns: every push counted here is durable.
           let stream = OutputStream.standardError()

@@ -97,6 +97,39 @@ import Testing
     #expect(try reopened.restore().notifications.contains { $0.notification.attachments.count == 2 })
   }
 
+  @Test func packedBatchesWriteTheSameRowsAsRecordBatches() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    var rows: [[Row]] = []
+    for packs in [false, true] {
+      let path = directory.file(packs ? "packed.sqlite" : "records.sqlite")
+      let journal = try DeviceJournal.open(at: path)
+      var device = DeviceSimulator(profile: .standard(start: start))
+      var batch = JournalBatch(packsDeliveries: packs)
+      let payloads = [
+        #"{"aps": {"alert": {"title": "Ann", "body": "Lunch? 🍜"}, "thread-id": "ann", "badge": 3}, "k": [1]}"#,
+        #"{"aps": {"alert": "first"}}"#, #"{"aps": {"alert": "second"}}"#, #"{"aps": }"#,
+        #"{"aps": {"content-available": 1}}"#,
+      ]
+      for (offset, payload) in payloads.enumerated() {
+        let headers = offset >= 1 && offset <= 2 ? [("apns-collapse-id", "c")] : []
+        device.apply(
+          .push(push(payload, headers: headers, line: offset + 1)), at: at(Int64(offset)), journalingInto: &batch)
+      }
+      #expect(batch.deliveryCount == payloads.count)
+      #expect(batch.deliveries.count == (packs ? 0 : payloads.count))
+      try journal.commit(batch)
+      try journal.close()
+      let queue = try DatabaseQueue(path: path)
+      rows.append(try queue.read { db in try Row.fetchAll(db, sql: "SELECT * FROM delivery ORDER BY seq") })
+      try queue.close()
+    }
+    #expect(rows[0].count == 5)
+    #expect(rows[0] == rows[1])
+    // The collapse replaced the first "first": its row says so in both.
+    #expect(rows[1].filter { ($0["removal"] as String?) == "replaced" }.count == 1)
+  }
+
   @Test func packedDetailsReadBackValueForValue() throws {
     let values: [DatabaseValue] = DeliveryDetail.fields.indices.map { index in
       switch index % 5 {
