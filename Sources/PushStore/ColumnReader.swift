@@ -15,26 +15,50 @@ struct ColumnReader {
   /// - Parameter keepsPayloadDetails: whether custom keys and reasons are read; when not, they
   ///   read as none.
   init(deliveryRow row: Row, keepsPayloadDetails: Bool) throws(JournalCoding.Malformed) {
-    let detail: [DatabaseValue]
-    switch (row[6] as DatabaseValue).storage {
-    case .blob(let data):
-      do {
-        detail = try data.withUnsafeBytes { bytes in try DeliveryDetail.unpack(bytes) }
-      } catch let error as JournalCoding.Malformed {
-        throw error
-      } catch {
-        throw JournalCoding.Malformed(detail: "delivery.detail cannot be read")
-      }
-    default:
+    guard case .blob(let data) = (row[6] as DatabaseValue).storage else {
       throw JournalCoding.Malformed(detail: "column detail holds a value of the wrong type")
     }
-    values = Self.deliveryPlan.map { source in
-      switch source {
-      case .column(let index): row[index]
-      case .detail(let index): detail[index]
-      case .constant(let value, let lean): keepsPayloadDetails ? detail[lean] : value
+    var result: [DatabaseValue]?
+    var failure: JournalCoding.Malformed?
+    data.withUnsafeBytes { bytes in
+      do throws(JournalCoding.Malformed) {
+        // The packed values stay views into the bytes; only those read become values.
+        guard bytes.count > 0, bytes[0] == DeliveryDetail.format else {
+          throw JournalCoding.Malformed(detail: "delivery.detail has an unknown format")
+        }
+        var cursor = DeliveryDetail.Values(UnsafeRawBufferPointer(rebasing: bytes[1...]))
+        var detail: [DeliveryDetail.Value] = []
+        detail.reserveCapacity(DeliveryDetail.fields.count)
+        while let value = try cursor.next() { detail.append(value) }
+        guard detail.count == DeliveryDetail.fields.count else {
+          throw JournalCoding.Malformed(
+            detail: "delivery.detail holds \(detail.count) values, not \(DeliveryDetail.fields.count)")
+        }
+        func value(_ index: Int) throws(JournalCoding.Malformed) -> DatabaseValue {
+          switch detail[index] {
+          case .null: .null
+          case .int(let number): number.databaseValue
+          case .double(let number): number.databaseValue
+          case .text(let text): String(decoding: text, as: UTF8.self).databaseValue
+          case .blob: throw JournalCoding.Malformed(detail: "delivery.detail holds a blob")
+          }
+        }
+        var values: [DatabaseValue] = []
+        values.reserveCapacity(Self.deliveryPlan.count)
+        for source in Self.deliveryPlan {
+          switch source {
+          case .column(let index): values.append(row[index])
+          case .detail(let index): values.append(try value(index))
+          case .constant(let constant, let index): values.append(keepsPayloadDetails ? try value(index) : constant)
+          }
+        }
+        result = values
+      } catch {
+        failure = error
       }
     }
+    if let failure { throw failure }
+    values = result ?? []
   }
 
   /// Where each value ``storedNotification()`` reads comes from.
@@ -142,7 +166,7 @@ struct ColumnReader {
   }
 
   /// Reads a delivery (see ``init(deliveryRow:keepsPayloadDetails:)``).
-  mutating func storedNotification() throws(JournalCoding.Malformed) -> StoredNotification {
+  mutating func storedNotification(lists: inout ListCache) throws(JournalCoding.Malformed) -> StoredNotification {
     let id = NotificationID(try int("notification_id"))
     let bundleID = try string("bundle_id")
     var note = PushNotification(
@@ -179,13 +203,7 @@ struct ColumnReader {
       note.customKeys = members.filter { $0.key != "aps" && $0.key != "Simulator Target Bundle" }
     }
     var decision = DeliveryDecision(disposition: try raw(Disposition.self, "disposition"))
-    decision.surfaces = try JournalCoding.strings(try string("surfaces"), column: "surfaces").map {
-      text throws(JournalCoding.Malformed) in
-      guard let surface = Surface(rawValue: text) else {
-        throw JournalCoding.Malformed(detail: "unknown surface \(text)")
-      }
-      return surface
-    }
+    decision.surfaces = try lists.surfaces(try string("surfaces"))
     decision.playsSound = try bool("plays_sound")
     decision.sound = try JournalCoding.sound(try optionalString())
     decision.badge = try optionalInt()
@@ -193,13 +211,7 @@ struct ColumnReader {
     decision.heldUntil = try instant()
     decision.replaces = try optionalInt().map { NotificationID($0) }
     decision.previewsHidden = try bool("previews_hidden")
-    decision.callbacks = try JournalCoding.strings(try string("callbacks"), column: "callbacks").map {
-      text throws(JournalCoding.Malformed) in
-      guard let callback = AppCallback(rawValue: text) else {
-        throw JournalCoding.Malformed(detail: "unknown callback \(text)")
-      }
-      return callback
-    }
+    decision.callbacks = try lists.callbacks(try string("callbacks"))
     decision.reasons = try JournalCoding.reasons(try string("reasons"))
     let group = GroupKey(
       bundleID: try string("group_bundle_id"), thread: try optionalString(),
@@ -232,5 +244,36 @@ struct ColumnReader {
       lastTimestamp: try double("last_timestamp"),
       staleDate: try instant(), endedAt: try instant(), dismissalDate: try instant(),
       relevanceScore: try optionalDouble())
+  }
+}
+
+/// The surfaces and callbacks lists a restore has read, by their JSON text: a million rows hold a
+/// handful of distinct lists, and parsing each row's JSON was a tenth of a restore.
+struct ListCache {
+  private var surfaceLists: [String: [Surface]] = [:]
+  private var callbackLists: [String: [AppCallback]] = [:]
+
+  mutating func surfaces(_ text: String) throws(JournalCoding.Malformed) -> [Surface] {
+    if let list = surfaceLists[text] { return list }
+    let list = try JournalCoding.strings(text, column: "surfaces").map { name throws(JournalCoding.Malformed) in
+      guard let surface = Surface(rawValue: name) else {
+        throw JournalCoding.Malformed(detail: "unknown surface \(name)")
+      }
+      return surface
+    }
+    if surfaceLists.count < 256 { surfaceLists[text] = list }
+    return list
+  }
+
+  mutating func callbacks(_ text: String) throws(JournalCoding.Malformed) -> [AppCallback] {
+    if let list = callbackLists[text] { return list }
+    let list = try JournalCoding.strings(text, column: "callbacks").map { name throws(JournalCoding.Malformed) in
+      guard let callback = AppCallback(rawValue: name) else {
+        throw JournalCoding.Malformed(detail: "unknown callback \(name)")
+      }
+      return callback
+    }
+    if callbackLists.count < 256 { callbackLists[text] = list }
+    return list
   }
 }

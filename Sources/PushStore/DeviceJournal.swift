@@ -107,7 +107,6 @@ public final class DeviceJournal: Sendable {
     configuration.prepareDatabase { db in
       // Only a new file takes it; an existing one keeps the page size it was created with.
       try db.execute(sql: "PRAGMA page_size = \(Self.pageSize)")
-      try db.execute(sql: "PRAGMA cache_size = -16384")
       try db.execute(sql: "PRAGMA synchronous = \(synchronous)")
       if let maximumPageCount { try db.execute(sql: "PRAGMA max_page_count = \(maximumPageCount)") }
       if let checkpointBytes {
@@ -450,9 +449,10 @@ public final class DeviceJournal: Sendable {
       sql:
         "SELECT \((keepsPayloadDetails ? restoreColumns : leanRestoreColumns).joined(separator: ", ")) FROM delivery "
         + "WHERE is_stored = 1 AND removed_at_ms IS NULL ORDER BY seq")
+    var lists = ListCache()
     while let row = try rows.next() {
       var reader = try ColumnReader(deliveryRow: row, keepsPayloadDetails: keepsPayloadDetails)
-      restored.notifications.append(try reader.storedNotification())
+      restored.notifications.append(try reader.storedNotification(lists: &lists))
     }
     for row in try Row.fetchAll(db, sql: "SELECT bundle_id, taps, dismissals FROM engagement") {
       var reader = ColumnReader(row: row)
