@@ -14,7 +14,10 @@ struct ColumnReader {
   ///
   /// - Parameter keepsPayloadDetails: whether custom keys and reasons are read; when not, they
   ///   read as none.
-  init(deliveryRow row: Row, keepsPayloadDetails: Bool) throws(JournalCoding.Malformed) {
+  ///   - reasonLists: the `reason_list` table, for reasons a row names by id.
+  init(deliveryRow row: Row, keepsPayloadDetails: Bool, reasonLists: [Int64: String] = [:])
+    throws(JournalCoding.Malformed)
+  {
     guard case .blob(let data) = (row[6] as DatabaseValue).storage else {
       throw JournalCoding.Malformed(detail: "column detail holds a value of the wrong type")
     }
@@ -49,7 +52,20 @@ struct ColumnReader {
           switch source {
           case .column(let index): values.append(row[index])
           case .detail(let index): values.append(try value(index))
-          case .constant(let constant, let index): values.append(keepsPayloadDetails ? try value(index) : constant)
+          case .constant(let constant, let index):
+            guard keepsPayloadDetails else {
+              values.append(constant)
+              continue
+            }
+            if index == Self.reasonsField, case .int(let id) = detail[index] {
+              // Reasons stored once in reason_list, named by id.
+              guard let json = reasonLists[id] else {
+                throw JournalCoding.Malformed(detail: "delivery.detail names reason list \(id), which is missing")
+              }
+              values.append(json.databaseValue)
+            } else {
+              values.append(try value(index))
+            }
           }
         }
         result = values
@@ -60,6 +76,9 @@ struct ColumnReader {
     if let failure { throw failure }
     values = result ?? []
   }
+
+  /// The position of `reasons` in a detail.
+  private static let reasonsField = DeliveryDetail.position["reasons"]!
 
   /// Where each value ``storedNotification()`` reads comes from.
   private enum Source {

@@ -16,10 +16,16 @@ public struct PackedDeliveries: Sendable {
   public private(set) var count = 0
   /// Notifications the packed deliveries removed from Notification Center, in order.
   private(set) var removals: [JournalBatch.Removal] = []
+  /// Reason lists met for the first time, to store before the rows: (id, JSON).
+  private(set) var newReasonLists: [(id: Int64, json: String)] = []
   private var packer = DeliveryPacker()
+  /// The shared reason lists, when the rows name them by id.
+  private let reasonLists: ReasonLists?
 
-  /// Creates an empty set of rows.
-  public init() {}
+  /// Creates an empty set of rows; with `reasonLists`, reasons that repeat are stored once.
+  public init(reasonLists: ReasonLists? = nil) {
+    self.reasonLists = reasonLists
+  }
 
   /// Packs a delivery.
   mutating func append(_ record: DeliveryRecord) {
@@ -29,7 +35,13 @@ public struct PackedDeliveries: Sendable {
     for evicted in record.evicted {
       removals.append(JournalBatch.Removal(id: evicted, at: record.at, reason: "evicted"))
     }
-    packer.pack(record, into: &rows)
+    var reasonListID: Int64?
+    if let reasonLists {
+      let (id, isNew) = reasonLists.id(for: record.decision.reasons)
+      if let id, isNew { newReasonLists.append((id, JournalCoding.json(record.decision.reasons))) }
+      reasonListID = id
+    }
+    packer.pack(record, reasonListID: reasonListID, into: &rows)
     count += 1
   }
 }
@@ -44,7 +56,7 @@ struct DeliveryPacker: Sendable {
   private var detail = DeliveryDetail.Writer()
 
   /// Appends the row's values, in the order of `DeviceJournal.deliveryColumns`.
-  mutating func pack(_ record: DeliveryRecord, into row: inout DeliveryDetail.Writer) {
+  mutating func pack(_ record: DeliveryRecord, reasonListID: Int64? = nil, into row: inout DeliveryDetail.Writer) {
     let decision = record.decision
     let note = record.notification
     row.int(record.index)
@@ -56,12 +68,12 @@ struct DeliveryPacker: Sendable {
     row.text(note?.title)
     row.text(note?.body)
     row.text(note?.rawPayload)
-    packDetail(record)
+    packDetail(record, reasonListID: reasonListID)
     row.blob(detail.bytes)
   }
 
   /// Packs the fields without a column of their own, in the order of ``DeliveryDetail/fields``.
-  private mutating func packDetail(_ record: DeliveryRecord) {
+  private mutating func packDetail(_ record: DeliveryRecord, reasonListID: Int64?) {
     let decision = record.decision
     let rank = record.rank
     let note = record.notification
@@ -78,7 +90,7 @@ struct DeliveryPacker: Sendable {
     detail.int(decision.replaces?.rawValue)
     detail.bool(decision.previewsHidden)
     detail.text(callbacksText.json(decision.callbacks))
-    detail.reasons(decision.reasons)
+    if let reasonListID { detail.int(reasonListID) } else { detail.reasons(decision.reasons) }
     detail.text(group?.bundleID)
     detail.text(group?.thread)
     detail.int(group?.single?.rawValue)
@@ -174,5 +186,48 @@ where Element.RawValue == String {
     let text = JournalCoding.json(list.map(\.rawValue))
     if key != 0 && known.count < 64 { known.append((key, text)) }
     return text
+  }
+}
+
+/// The reason lists a replay has stored in `reason_list`, by content, so a list that repeats (a
+/// million pushes give a few tens of thousands of distinct lists) is written once and each row
+/// names it by id.
+///
+/// Used by one thread, the one that packs deliveries. At most ``limit`` lists are remembered;
+/// rows with others carry their reasons inline.
+public final class ReasonLists: @unchecked Sendable {
+  /// How many distinct lists are remembered.
+  public static let limit = 65_536
+  private var ids: [Key: Int64] = [:]
+  private var nextID: Int64
+
+  /// Starts numbering new lists at `firstID` (``DeviceJournal/nextReasonListID()``).
+  public init(firstID: Int64) {
+    nextID = firstID
+  }
+
+  private struct Key: Hashable {
+    let reasons: [Reason]
+
+    static func == (lhs: Key, rhs: Key) -> Bool { lhs.reasons == rhs.reasons }
+
+    func hash(into hasher: inout Hasher) {
+      hasher.combine(reasons.count)
+      for reason in reasons {
+        hasher.combine(reason.code.rawValue)
+        hasher.combine(reason.text)
+      }
+    }
+  }
+
+  /// The list's id, and whether it is new (to be stored); nil when it is new and the table is full.
+  func id(for reasons: [Reason]) -> (id: Int64?, isNew: Bool) {
+    let key = Key(reasons: reasons)
+    if let id = ids[key] { return (id, false) }
+    guard ids.count < Self.limit else { return (nil, false) }
+    let id = nextID
+    nextID += 1
+    ids[key] = id
+    return (id, true)
   }
 }

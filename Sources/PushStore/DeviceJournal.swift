@@ -297,6 +297,10 @@ public final class DeviceJournal: Sendable {
       for record in batch.deliveries { packed.append(record) }
       // Bound straight to SQLite from the packed bytes: boxing each value through
       // StatementArguments was a third of the journal's time in a replay.
+      if !packed.newReasonLists.isEmpty {
+        let list = try db.cachedStatement(sql: "INSERT INTO reason_list(id, reasons) VALUES (?, ?)")
+        for (id, json) in packed.newReasonLists { try list.execute(arguments: [id, json]) }
+      }
       let insert = try db.cachedStatement(sql: insertDelivery)
       try DeliveryRow.insert(packed, statement: insert.sqliteStatement, db: db)
       if !packed.removals.isEmpty {
@@ -410,6 +414,13 @@ public final class DeviceJournal: Sendable {
     }
   }
 
+  /// The id the next stored reason list takes (see ``ReasonLists``).
+  public func nextReasonListID() throws(StoreError) -> Int64 {
+    try guarded { () throws in
+      try queue.read { db in try Int64.fetchOne(db, sql: "SELECT COALESCE(MAX(id), 0) + 1 FROM reason_list") ?? 1 }
+    }
+  }
+
   /// How many pushes the journal holds, and whether their sequence numbers are contiguous from 0.
   public func deliveryCount() throws(StoreError) -> (count: Int, isContiguous: Bool) {
     try guarded { () throws in
@@ -450,8 +461,16 @@ public final class DeviceJournal: Sendable {
         "SELECT \((keepsPayloadDetails ? restoreColumns : leanRestoreColumns).joined(separator: ", ")) FROM delivery "
         + "WHERE is_stored = 1 AND removed_at_ms IS NULL ORDER BY seq")
     var lists = ListCache()
+    var reasonLists: [Int64: String] = [:]
+    if keepsPayloadDetails {
+      for row in try Row.fetchAll(db, sql: "SELECT id, reasons FROM reason_list") {
+        var reader = ColumnReader(row: row)
+        reasonLists[try reader.int64("id")] = try reader.string("reasons")
+      }
+    }
     while let row = try rows.next() {
-      var reader = try ColumnReader(deliveryRow: row, keepsPayloadDetails: keepsPayloadDetails)
+      var reader = try ColumnReader(
+        deliveryRow: row, keepsPayloadDetails: keepsPayloadDetails, reasonLists: reasonLists)
       restored.notifications.append(try reader.storedNotification(lists: &lists))
     }
     for row in try Row.fetchAll(db, sql: "SELECT bundle_id, taps, dismissals FROM engagement") {

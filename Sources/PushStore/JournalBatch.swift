@@ -65,9 +65,11 @@ public struct JournalBatch: Sendable {
   /// The clock, lock and Focus after the batch.
   public var state: RestoredDevice.State?
 
-  /// Creates an empty batch.
-  public init(packsDeliveries: Bool = false) {
+  /// Creates an empty batch; with `reasonLists`, packed deliveries store repeating reason lists
+  /// once (see ``ReasonLists``).
+  public init(packsDeliveries: Bool = false, reasonLists: ReasonLists? = nil) {
     self.packsDeliveries = packsDeliveries
+    packed = PackedDeliveries(reasonLists: reasonLists)
   }
 
   /// Whether there is nothing to write.

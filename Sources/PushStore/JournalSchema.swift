@@ -126,7 +126,8 @@ enum JournalSchema {
     }
     // v3: a narrow delivery row. The columns people query stay; the rest are packed into
     // `detail` (``DeliveryDetail``), which a replay writes at a third of version 2's cost per row.
-    // Version 2 rows are copied, their other columns packed by an SQL function.
+    // Version 2 rows are copied, their other columns packed by an SQL function. Reason lists
+    // that repeat are stored once, in `reason_list`, and a detail names them by id.
     migrator.registerMigration("v3") { db in
       let pack = DatabaseFunction("pushdeck_pack_detail_v2", argumentCount: DeliveryDetail.fields.count, pure: true) {
         values throws in
@@ -159,6 +160,10 @@ enum JournalSchema {
           FROM delivery_v2 ORDER BY seq;
           DROP TABLE delivery_v2;
           CREATE INDEX delivery_in_center ON delivery(seq) WHERE is_stored = 1 AND removed_at_ms IS NULL;
+          CREATE TABLE reason_list (
+            id INTEGER PRIMARY KEY,
+            reasons TEXT NOT NULL
+          );
           """)
     }
     return migrator

@@ -68,10 +68,14 @@ struct ReplayCommand: ParsableCommand {
     }
     let journal: DeviceJournal?
     let restored: RestoredDevice?
+    let committer: BackgroundCommitter?
     do throws(StoreError) {
       // Checkpoint every 64 MiB of WAL instead of every few MiB: fewer syncs of a growing file.
       (journal, restored) = try device.openState(
         DeviceJournal.Options(writer: "Pushdeck replay", checkpointBytes: 64 << 20))
+      committer = try journal.map { journal throws(StoreError) in
+        try BackgroundCommitter(journal: journal, reportsProgress: progress)
+      }
     } catch {
       throw fail(error.description)
     }
@@ -80,8 +84,7 @@ struct ReplayCommand: ParsableCommand {
     let (resolved, inputProblems) = resolveInputs(inputs)
     var problems = inputProblems.map { "\($0.path): \($0.message)" }
     var replay = Replay(
-      committer: journal.map { BackgroundCommitter(journal: $0, reportsProgress: progress) },
-      restored: restored, batchSize: batch, makeProfile: { start in try baseProfile(start) })
+      committer: committer, restored: restored, batchSize: batch, makeProfile: { start in try baseProfile(start) })
     for input in resolved {
       do throws(InputProblem) {
         // Custom keys are not materialised: the journal keeps them in the raw payload.
@@ -118,7 +121,9 @@ struct Replay {
   let batchSize: Int
   let makeProfile: (SimInstant) throws -> DeviceProfile
   var device: DeviceSimulator?
-  var batch = JournalBatch(packsDeliveries: true)
+  var batch: JournalBatch
+  /// The reason lists the replay has stored, shared by its batches.
+  let reasonLists: ReasonLists?
   var pushes = 0
   var dispositions: [Disposition: Int] = [:]
   var payloadFiles: Int64 = 0
@@ -141,6 +146,8 @@ struct Replay {
     self.restored = restored
     self.batchSize = batchSize
     self.makeProfile = makeProfile
+    reasonLists = committer?.reasonLists
+    batch = JournalBatch(packsDeliveries: true, reasonLists: reasonLists)
   }
 
   /// Makes the device on the first push (a preset starts at the first capture line's time).
@@ -194,7 +201,7 @@ struct Replay {
   mutating func flush() {
     guard let committer, !batch.isEmpty else { return }
     committer.submit(batch)
-    batch = JournalBatch(packsDeliveries: true)
+    batch = JournalBatch(packsDeliveries: true, reasonLists: reasonLists)
   }
 
   /// Commits what is pending and waits for every commit.
@@ -277,9 +284,13 @@ final class BackgroundCommitter: @unchecked Sendable {
   private let reportsProgress: Bool
   private var saved = 0
 
-  init(journal: DeviceJournal, reportsProgress: Bool = false) {
+  /// The reason lists the journal's batches share (new ones numbered after the journal's).
+  let reasonLists: ReasonLists
+
+  init(journal: DeviceJournal, reportsProgress: Bool = false) throws(StoreError) {
     self.journal = journal
     self.reportsProgress = reportsProgress
+    reasonLists = ReasonLists(firstID: try journal.nextReasonListID())
   }
 
   /// The first commit that failed, if any; later batches are not written.

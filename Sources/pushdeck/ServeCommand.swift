@@ -148,15 +148,17 @@ final class LiveDevice: @unchecked Sendable {
   init(options: DeviceOptions) throws {
     let journal: DeviceJournal?
     let restored: RestoredDevice?
+    let committer: BackgroundCommitter?
     do throws(StoreError) {
       (journal, restored) = try options.openState(DeviceJournal.Options(writer: "Pushdeck serve"))
+      committer = try journal.map { journal throws(StoreError) in try BackgroundCommitter(journal: journal) }
     } catch {
       throw ServeFailure(message: error.description)
     }
     self.journal = journal
     let makeProfile = try Session.profileLoader(options.profile)
     replay = Replay(
-      committer: journal.map { BackgroundCommitter(journal: $0) }, restored: restored, batchSize: 1_000,
+      committer: committer, restored: restored, batchSize: 1_000,
       makeProfile: { start in try makeProfile(start) })
   }
 

@@ -130,6 +130,41 @@ import Testing
     #expect(rows[1].filter { ($0["removal"] as String?) == "replaced" }.count == 1)
   }
 
+  @Test func repeatingReasonListsAreStoredOnceAndReadBack() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let path = directory.file("device.sqlite")
+    var device = DeviceSimulator(profile: .standard(start: start))
+    var expected: [[Reason]] = []
+    for session in 0..<2 {
+      let journal = try DeviceJournal.open(at: path)
+      let lists = ReasonLists(firstID: try journal.nextReasonListID())
+      var batch = JournalBatch(packsDeliveries: true, reasonLists: lists)
+      for n in 0..<4 {
+        let line = session * 4 + n
+        let payload =
+          n == 3 ? #"{"aps": {"alert": "quiet", "sound": "ping.caf"}}"# : #"{"aps": {"alert": "n\#(line)"}}"#
+        let record = device.apply(.push(push(payload, line: line + 1)), at: at(Int64(line)), journalingInto: &batch)
+        expected.append(try #require(record).decision.reasons)
+      }
+      try journal.commit(batch)
+      try journal.close()
+    }
+    let queue = try DatabaseQueue(path: path)
+    // Two distinct lists in the first session; the second numbers its own after them.
+    let stored = try queue.read { db in try Row.fetchAll(db, sql: "SELECT id, reasons FROM reason_list ORDER BY id") }
+    try queue.close()
+    #expect(stored.map { $0["id"] as Int64 } == [1, 2, 3, 4])
+    #expect(Set(stored.map { $0["reasons"] as String }).count == 2)
+    let reopened = try DeviceJournal.open(at: path)
+    defer { try? reopened.close() }
+    let restored = try reopened.restore()
+    #expect(restored.notifications.map(\.decision.reasons) == expected)
+    #expect(!expected[0].isEmpty)
+    // A lean restore leaves reasons out, and needs no list.
+    #expect(try reopened.restore(keepsPayloadDetails: false).notifications.allSatisfy(\.decision.reasons.isEmpty))
+  }
+
   @Test func packedDetailsReadBackValueForValue() throws {
     let values: [DatabaseValue] = DeliveryDetail.fields.indices.map { index in
       switch index % 5 {
