@@ -176,16 +176,20 @@ struct Replay {
       at = now
     }
     if at < now { at = now }
-    // The app's service extension runs here, in the shell; the device reads its result.
-    let record = extensions.isEmpty ? record : extensions.processBlocking(record, profile: device!.profile)
+    // The app's service extension runs here, in the shell; the device reads its result. The
+    // event is built straight from the record when there is none (a conditional `let` copied
+    // the record once more per push).
+    let event: DeviceEvent =
+      extensions.isEmpty ? .push(record) : .push(extensions.processBlocking(record, profile: device!.profile))
     // `device!` mutates the simulator in place: copying it out and back retained every one of
     // its fields for each push.
     let delivery =
       committer == nil
-      ? device!.apply(.push(record), at: at) : device!.apply(.push(record), at: at, journalingInto: &batch)
-    if let delivery {
-      dispositions[delivery.decision.disposition, default: 0] += 1
-      evicted += delivery.evicted.count
+      ? device!.apply(event, at: at) : device!.apply(event, at: at, journalingInto: &batch)
+    // Read through the optional: binding it with `if let` copied the whole record.
+    if let disposition = delivery?.decision.disposition {
+      dispositions[disposition, default: 0] += 1
+      evicted += delivery?.evicted.count ?? 0
     }
     pushes += 1
     if batch.deliveries.count >= batchSize { flush() }

@@ -8,11 +8,17 @@ extension PushNotification {
   ///   - receivedAt: when the device receives it.
   ///   - app: the app's profile, for localisations; nil when unknown.
   ///   - sender: a communication notification's sender, when the scenario gives one.
-  public init?(record: PushRecord, id: NotificationID, receivedAt: SimInstant, app: AppProfile?, sender: String? = nil)
-  {
+  public init?(
+    record: borrowing PushRecord, id: NotificationID, receivedAt: SimInstant, app: AppProfile?, sender: String? = nil
+  ) {
+    // `borrowing`: an initializer otherwise takes its arguments owned, and the caller copied the
+    // whole record (a score of references) for each push.
     guard let payload = record.payload else { return nil }
     let aps = payload.aps
-    let strings = app?.localizations ?? [:]
+    // Only a localised alert needs the app's strings; most pushes are literal.
+    func resolve(_ key: String, _ arguments: [String]?) -> String {
+      Localization.resolve(key: key, arguments: arguments ?? [], table: app?.localizations ?? [:])
+    }
     var title: String?
     var subtitle: String?
     var body: String?
@@ -20,16 +26,9 @@ extension PushNotification {
     case .text(let text):
       body = text
     case .dictionary(let alert):
-      title =
-        alert.titleLocKey.map { Localization.resolve(key: $0, arguments: alert.titleLocArgs ?? [], table: strings) }
-        ?? alert.title
-      subtitle =
-        alert.subtitleLocKey.map {
-          Localization.resolve(key: $0, arguments: alert.subtitleLocArgs ?? [], table: strings)
-        }
-        ?? alert.subtitle
-      body =
-        alert.locKey.map { Localization.resolve(key: $0, arguments: alert.locArgs ?? [], table: strings) } ?? alert.body
+      title = alert.titleLocKey.map { resolve($0, alert.titleLocArgs) } ?? alert.title
+      subtitle = alert.subtitleLocKey.map { resolve($0, alert.subtitleLocArgs) } ?? alert.subtitle
+      body = alert.locKey.map { resolve($0, alert.locArgs) } ?? alert.body
     case nil:
       break
     }
