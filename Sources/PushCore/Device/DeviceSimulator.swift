@@ -256,6 +256,16 @@ public struct DeviceSimulator: Sendable {
     return nil
   }
 
+  /// Applies a push at `instant`, exactly as `apply(.push(record, sender: sender), at: instant)`
+  /// does, without first copying the record into an event: a long replay's hot path.
+  @discardableResult
+  public mutating func apply(push record: PushRecord, sender: String? = nil, at instant: SimInstant)
+    -> DeliveryRecord
+  {
+    advance(to: instant)
+    return receive(record, sender: sender)
+  }
+
   private mutating func dismissed(_ stored: StoredNotification) {
     dismissed([stored])
   }

@@ -45,12 +45,26 @@ extension PushNotification {
     if case .critical(let critical)? = aps.sound, critical.isCritical, aps.interruptionLevel == nil {
       level = .critical
     }
-    self.init(
-      id: id, bundleID: record.bundleID ?? "", threadID: aps.threadID, title: title, subtitle: subtitle, body: body,
-      category: aps.category, level: level, relevanceScore: aps.relevanceScore.map { min(max($0, 0), 1) },
-      sound: sound, badge: aps.badge, isContentAvailable: aps.contentAvailable, isMutableContent: aps.mutableContent,
-      targetContentID: aps.targetContentID, filterCriteria: aps.filterCriteria, collapseID: record.headers.collapseID,
-      receivedAt: receivedAt, rawPayload: record.rawPayload)
+    // Each field is set here, not through the memberwise initialiser: delegating built the
+    // notification in a temporary and copied it into `self`.
+    self.id = id
+    bundleID = record.bundleID ?? ""
+    threadID = aps.threadID
+    self.title = title
+    self.subtitle = subtitle
+    self.body = body
+    category = aps.category
+    self.level = level
+    relevanceScore = aps.relevanceScore.map { min(max($0, 0), 1) }
+    self.sound = sound
+    badge = aps.badge
+    isContentAvailable = aps.contentAvailable
+    isMutableContent = aps.mutableContent
+    targetContentID = aps.targetContentID
+    filterCriteria = aps.filterCriteria
+    collapseID = record.headers.collapseID
+    self.receivedAt = receivedAt
+    rawPayload = record.rawPayload
     pushType = record.headers.pushType ?? PushType(rawValue: record.pushType) ?? .alert
     priority = record.headers.priority
     if let expiration = record.headers.expiration, expiration > 0 {
