@@ -87,10 +87,16 @@ struct ReplayCommand: ParsableCommand {
       committer: committer, restored: restored, batchSize: batch, makeProfile: { start in try baseProfile(start) })
     for input in resolved {
       do throws(InputProblem) {
-        // Custom keys are not materialised: the journal keeps them in the raw payload.
-        try readRecords(from: input, keepsCustomValues: false, defaultBundleID: fallbackBundleID, transform: { $0 }) {
-          record in replay.push(record)
-        }
+        // Custom keys are not materialised: the journal keeps them in the raw payload. Each
+        // record's source and raw payload text are made on the decoding threads, not on this one.
+        try readRecords(
+          from: input, keepsCustomValues: false, defaultBundleID: fallbackBundleID,
+          transform: { record in
+            var prepared = record
+            prepared.prepareTexts()
+            return prepared
+          }
+        ) { record in replay.push(record) }
       } catch {
         problems.append("\(error.path): \(error.message)")
       }
@@ -182,16 +188,26 @@ struct Replay {
       at = now
     }
     if at < now { at = now }
-    // The app's service extension runs here, in the shell; the device reads its result.
-    let record = extensions.isEmpty ? record : extensions.processBlocking(record, profile: device!.profile)
+    // The app's service extension runs here, in the shell; the device reads its result. The
+    // event is built straight from the record when there is none (a conditional `let` copied
+    // the record once more per push).
     // `device!` mutates the simulator in place: copying it out and back retained every one of
     // its fields for each push.
-    let delivery =
-      committer == nil
-      ? device!.apply(.push(record), at: at) : device!.apply(.push(record), at: at, journalingInto: &batch)
-    if let delivery {
-      dispositions[delivery.decision.disposition, default: 0] += 1
-      evicted += delivery.evicted.count
+    let delivery: DeliveryRecord?
+    if committer == nil && extensions.isEmpty {
+      // Without a journal, the record goes in as it is (an event would hold a copy of it).
+      delivery = device!.apply(push: record, at: at)
+    } else {
+      let event: DeviceEvent =
+        extensions.isEmpty ? .push(record) : .push(extensions.processBlocking(record, profile: device!.profile))
+      delivery =
+        committer == nil
+        ? device!.apply(event, at: at) : device!.apply(event, at: at, journalingInto: &batch)
+    }
+    // Read through the optional: binding it with `if let` copied the whole record.
+    if let disposition = delivery?.decision.disposition {
+      dispositions[disposition, default: 0] += 1
+      evicted += delivery?.evicted.count ?? 0
     }
     pushes += 1
     if batch.deliveryCount >= batchSize { flush() }

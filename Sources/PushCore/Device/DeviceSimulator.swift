@@ -256,6 +256,16 @@ public struct DeviceSimulator: Sendable {
     return nil
   }
 
+  /// Applies a push at `instant`, exactly as `apply(.push(record, sender: sender), at: instant)`
+  /// does, without first copying the record into an event: a long replay's hot path.
+  @discardableResult
+  public mutating func apply(push record: PushRecord, sender: String? = nil, at instant: SimInstant)
+    -> DeliveryRecord
+  {
+    advance(to: instant)
+    return receive(record, sender: sender)
+  }
+
   private mutating func dismissed(_ stored: StoredNotification) {
     dismissed([stored])
   }
@@ -335,7 +345,9 @@ public struct DeviceSimulator: Sendable {
       return delivery
     }
     let hourAgo = now - .hours(1)
-    let recentSilent = silentHistory[bundleID]?.filter { $0 > hourAgo }.count ?? 0
+    // Counted in place: filtering made an array on every push.
+    var recentSilent = 0
+    for time in silentHistory[bundleID] ?? [] where time > hourAgo { recentSilent += 1 }
     let context = DeliveryContext(
       now: now, isLocked: isLocked, isSilentMode: profile.isSilentMode, focus: activeFocus,
       summaryTimes: profile.summaryTimes, utcOffsetSeconds: profile.utcOffsetSeconds,
@@ -481,10 +493,24 @@ public struct DeviceSimulator: Sendable {
 struct InternTable: Sendable {
   private var surfaces: Set<[Surface]> = []
   private var callbacks: Set<[AppCallback]> = []
+  /// The values shared last: consecutive pushes mostly repeat them, and comparing a short list
+  /// costs less than hashing it.
+  private var lastSurfaces: [Surface] = []
+  private var lastCallbacks: [AppCallback] = []
 
   /// Replaces the notification's repeating values by their shared copies.
   mutating func share(_ stored: inout StoredNotification) {
-    stored.decision.surfaces = surfaces.insert(stored.decision.surfaces).memberAfterInsert
-    stored.decision.callbacks = callbacks.insert(stored.decision.callbacks).memberAfterInsert
+    if stored.decision.surfaces == lastSurfaces {
+      stored.decision.surfaces = lastSurfaces
+    } else {
+      lastSurfaces = surfaces.insert(stored.decision.surfaces).memberAfterInsert
+      stored.decision.surfaces = lastSurfaces
+    }
+    if stored.decision.callbacks == lastCallbacks {
+      stored.decision.callbacks = lastCallbacks
+    } else {
+      lastCallbacks = callbacks.insert(stored.decision.callbacks).memberAfterInsert
+      stored.decision.callbacks = lastCallbacks
+    }
   }
 }

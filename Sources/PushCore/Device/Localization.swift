@@ -11,6 +11,8 @@ public enum Localization {
 
   /// Substitutes arguments into a printf-style format with `%@` and `%n$@` placeholders.
   public static func format(_ format: String, _ arguments: [String]) -> String {
+    // Without a `%`, the format is its own result (most strings have no placeholder).
+    guard format.utf8.contains(UInt8(ascii: "%")) else { return format }
     var output = ""
     var next = 0
     let characters = Array(format)

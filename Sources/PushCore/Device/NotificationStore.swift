@@ -57,7 +57,7 @@ public struct RankTerms: Equatable, Sendable, Codable {
   }
 
   /// Computes the terms for a notification at an effective level with its app's engagement.
-  public init(notification: PushNotification, level: InterruptionLevel, engagement: Engagement) {
+  public init(notification: borrowing PushNotification, level: InterruptionLevel, engagement: Engagement) {
     self.level = 2 * Double(level.rank)
     relevance = notification.relevanceScore ?? 0
     self.engagement = 2 * engagement.score
@@ -163,8 +163,15 @@ public struct NotificationStore: Equatable, Sendable {
   private var groups: [GroupKey: Group] = [:]
   /// Groups by ascending score; the last is the top of Notification Center.
   private var order: [(score: Double, key: GroupKey)] = []
-  /// Delivered notifications by app and `apns-collapse-id`.
-  private var collapse: [String: NotificationID] = [:]
+  /// An app and one of its `apns-collapse-id`s.
+  private struct CollapseKey: Hashable, Sendable {
+    var bundleID: String
+    var collapseID: String
+  }
+
+  /// Delivered notifications by app and `apns-collapse-id` (a pair, not a concatenated string,
+  /// which allocated on every push that asked).
+  private var collapse: [CollapseKey: NotificationID] = [:]
   /// Notifications waiting for a Scheduled Summary, so releasing them never scans the store.
   private var held: Set<NotificationID> = []
   /// The stacks changed by the latest revisions (the revision that changed each), so a view
@@ -204,7 +211,7 @@ public struct NotificationStore: Equatable, Sendable {
   /// The delivered notification an `apns-collapse-id` refers to.
   public func collapseTarget(bundleID: String, collapseID: String?) -> NotificationID? {
     guard let collapseID else { return nil }
-    return collapse[bundleID + "\u{0}" + collapseID]
+    return collapse[CollapseKey(bundleID: bundleID, collapseID: collapseID)]
   }
 
   /// Adds a notification, replacing the one it collapses onto.
@@ -214,10 +221,10 @@ public struct NotificationStore: Equatable, Sendable {
   public mutating func insert(_ stored: StoredNotification) {
     revision &+= 1
     if let replaced = stored.decision.replaces { remove(replaced) }
-    entries[stored.id] = stored
+    entries.insert(stored)
     if stored.heldUntil != nil { held.insert(stored.id) }
     if let collapseID = stored.notification.collapseID {
-      collapse[stored.notification.bundleID + "\u{0}" + collapseID] = stored.id
+      collapse[CollapseKey(bundleID: stored.notification.bundleID, collapseID: collapseID)] = stored.id
     }
     let member = Member(arrival: stored.notification.receivedAt, id: stored.id, score: stored.rank.score)
     let isHeld = stored.heldUntil != nil
@@ -318,10 +325,9 @@ public struct NotificationStore: Equatable, Sendable {
     guard let stored = entries[id] else { return nil }
     entries[id] = nil
     if !held.isEmpty { held.remove(id) }
-    if let collapseID = stored.notification.collapseID,
-      collapse[stored.notification.bundleID + "\u{0}" + collapseID] == id
-    {
-      collapse.removeValue(forKey: stored.notification.bundleID + "\u{0}" + collapseID)
+    if let collapseID = stored.notification.collapseID {
+      let key = CollapseKey(bundleID: stored.notification.bundleID, collapseID: collapseID)
+      if collapse[key] == id { collapse.removeValue(forKey: key) }
     }
     guard groups[stored.group] != nil else { return stored }
     logChange(stored.group)

@@ -153,13 +153,32 @@ struct NotificationTable: Sendable {
     }
   }
 
+  /// Stores a notification under its id (replacing any with that id), like setting
+  /// ``subscript(_:)``, but reading `stored` in place: the setter's value was a copy of it.
+  mutating func insert(_ stored: StoredNotification) {
+    let id = stored.id
+    let pageIndex = id.rawValue >> Self.pageBits
+    let slot = id.rawValue & Self.pageMask
+    let existed = contains(pageIndex, slot)
+    pages[pageIndex, default: [Packed?](repeating: nil, count: 1 << Self.pageBits)][slot] = Self.pack(stored)
+    if !existed { count += 1 }
+    oldestPage = min(oldestPage, pageIndex)
+    highestPage = max(highestPage, pageIndex)
+  }
+
+  /// Whether a slot holds a notification, asking the page for its presence only (comparing
+  /// the Optional with nil copied the entry out).
+  private func contains(_ pageIndex: Int, _ slot: Int) -> Bool {
+    pages[pageIndex].map { page in if case .some = page[slot] { true } else { false } } ?? false
+  }
+
   /// The notification with this id, unpacked; setting nil removes it.
   subscript(id: NotificationID) -> StoredNotification? {
     get { packed(id).map(Self.unpack) }
     set {
       let pageIndex = id.rawValue >> Self.pageBits
       let slot = id.rawValue & Self.pageMask
-      let existed = pages[pageIndex]?[slot] != nil
+      let existed = contains(pageIndex, slot)
       if let newValue {
         pages[pageIndex, default: [Packed?](repeating: nil, count: 1 << Self.pageBits)][slot] = Self.pack(newValue)
         if !existed { count += 1 }
@@ -215,7 +234,9 @@ struct NotificationTable: Sendable {
       length >>= 7
       bytes.append(length == 0 ? low : low | 0x80)
     } while length > 0
-    if let text { bytes.append(contentsOf: text.utf8) }
+    // Through `withUTF8`, which hands over even a small string's bytes as one buffer (appending
+    // `text.utf8` went byte by byte for those).
+    if var text { text.withUTF8 { bytes.append(contentsOf: $0) } }
   }
 
   /// A sound as text: `d` (default), `n` and a name, `c`, the volume's bits, `:` and a name.
@@ -252,13 +273,26 @@ struct NotificationTable: Sendable {
   static func pack(_ stored: StoredNotification) -> Packed {
     let note = stored.notification
     let decision = stored.decision
+    // Field by field, without an array of the eleven strings (allocated and released per push).
+    let sound = soundText(note.sound)
+    let decisionSound = soundText(decision.sound)
+    func size(_ field: String?) -> Int { 2 + (field?.utf8.count ?? 0) }
     var text: [UInt8] = []
-    let fields = [
-      note.bundleID, note.threadID, note.title, note.subtitle, note.body, note.category, note.targetContentID,
-      note.collapseID, note.sender, soundText(note.sound), soundText(decision.sound),
-    ]
-    text.reserveCapacity(fields.reduce(fields.count * 2) { $0 + ($1?.utf8.count ?? 0) })
-    for field in fields { append(field, to: &text) }
+    text.reserveCapacity(
+      size(note.bundleID) + size(note.threadID) + size(note.title) + size(note.subtitle) + size(note.body)
+        + size(note.category) + size(note.targetContentID) + size(note.collapseID) + size(note.sender)
+        + size(sound) + size(decisionSound))
+    append(note.bundleID, to: &text)
+    append(note.threadID, to: &text)
+    append(note.title, to: &text)
+    append(note.subtitle, to: &text)
+    append(note.body, to: &text)
+    append(note.category, to: &text)
+    append(note.targetContentID, to: &text)
+    append(note.collapseID, to: &text)
+    append(note.sender, to: &text)
+    append(sound, to: &text)
+    append(decisionSound, to: &text)
     let groupForm: UInt8
     switch stored.group {
     case GroupKey(bundleID: note.bundleID, thread: note.threadID): groupForm = 0

@@ -8,11 +8,17 @@ extension PushNotification {
   ///   - receivedAt: when the device receives it.
   ///   - app: the app's profile, for localisations; nil when unknown.
   ///   - sender: a communication notification's sender, when the scenario gives one.
-  public init?(record: PushRecord, id: NotificationID, receivedAt: SimInstant, app: AppProfile?, sender: String? = nil)
-  {
+  public init?(
+    record: borrowing PushRecord, id: NotificationID, receivedAt: SimInstant, app: AppProfile?, sender: String? = nil
+  ) {
+    // `borrowing`: an initializer otherwise takes its arguments owned, and the caller copied the
+    // whole record (a score of references) for each push.
     guard let payload = record.payload else { return nil }
     let aps = payload.aps
-    let strings = app?.localizations ?? [:]
+    // Only a localised alert needs the app's strings; most pushes are literal.
+    func resolve(_ key: String, _ arguments: [String]?) -> String {
+      Localization.resolve(key: key, arguments: arguments ?? [], table: app?.localizations ?? [:])
+    }
     var title: String?
     var subtitle: String?
     var body: String?
@@ -20,16 +26,9 @@ extension PushNotification {
     case .text(let text):
       body = text
     case .dictionary(let alert):
-      title =
-        alert.titleLocKey.map { Localization.resolve(key: $0, arguments: alert.titleLocArgs ?? [], table: strings) }
-        ?? alert.title
-      subtitle =
-        alert.subtitleLocKey.map {
-          Localization.resolve(key: $0, arguments: alert.subtitleLocArgs ?? [], table: strings)
-        }
-        ?? alert.subtitle
-      body =
-        alert.locKey.map { Localization.resolve(key: $0, arguments: alert.locArgs ?? [], table: strings) } ?? alert.body
+      title = alert.titleLocKey.map { resolve($0, alert.titleLocArgs) } ?? alert.title
+      subtitle = alert.subtitleLocKey.map { resolve($0, alert.subtitleLocArgs) } ?? alert.subtitle
+      body = alert.locKey.map { resolve($0, alert.locArgs) } ?? alert.body
     case nil:
       break
     }
@@ -46,12 +45,26 @@ extension PushNotification {
     if case .critical(let critical)? = aps.sound, critical.isCritical, aps.interruptionLevel == nil {
       level = .critical
     }
-    self.init(
-      id: id, bundleID: record.bundleID ?? "", threadID: aps.threadID, title: title, subtitle: subtitle, body: body,
-      category: aps.category, level: level, relevanceScore: aps.relevanceScore.map { min(max($0, 0), 1) },
-      sound: sound, badge: aps.badge, isContentAvailable: aps.contentAvailable, isMutableContent: aps.mutableContent,
-      targetContentID: aps.targetContentID, filterCriteria: aps.filterCriteria, collapseID: record.headers.collapseID,
-      receivedAt: receivedAt, rawPayload: record.rawPayload)
+    // Each field is set here, not through the memberwise initialiser: delegating built the
+    // notification in a temporary and copied it into `self`.
+    self.id = id
+    bundleID = record.bundleID ?? ""
+    threadID = aps.threadID
+    self.title = title
+    self.subtitle = subtitle
+    self.body = body
+    category = aps.category
+    self.level = level
+    relevanceScore = aps.relevanceScore.map { min(max($0, 0), 1) }
+    self.sound = sound
+    badge = aps.badge
+    isContentAvailable = aps.contentAvailable
+    isMutableContent = aps.mutableContent
+    targetContentID = aps.targetContentID
+    filterCriteria = aps.filterCriteria
+    collapseID = record.headers.collapseID
+    self.receivedAt = receivedAt
+    rawPayload = record.rawPayload
     pushType = record.headers.pushType ?? PushType(rawValue: record.pushType) ?? .alert
     priority = record.headers.priority
     if let expiration = record.headers.expiration, expiration > 0 {

@@ -117,7 +117,9 @@ public struct PushNotification: Equatable, Sendable, Identifiable {
 
   /// Whether the notification shows anything to the user (title, subtitle or body).
   public var hasVisibleContent: Bool {
-    [title, subtitle, body].contains { !($0 ?? "").isEmpty }
+    // Not `[title, subtitle, body].contains`: that allocated an array on every call, and the
+    // policy asks several times per push.
+    !(title?.isEmpty ?? true) || !(subtitle?.isEmpty ?? true) || !(body?.isEmpty ?? true)
   }
 }
 

@@ -32,11 +32,11 @@ public enum InputFormat: String, Sendable, CaseIterable, Codable {
 /// device all work on. A rejected push is kept, with its raw text, so nothing the user gave is lost.
 public struct PushRecord: Sendable {
   /// The file it came from, as the user named it (`<stdin>` for standard input).
-  public var file: String
+  public var file: String { didSet { prepared = nil } }
   /// The 1-based line in a capture, nil for a whole file.
-  public var line: Int?
+  public var line: Int? { didSet { prepared = nil } }
   /// Where it came from: the file, or `file:line` for a capture line.
-  public var source: String { line.map { "\(file):\($0)" } ?? file }
+  public var source: String { prepared?.source ?? line.map { "\(file):\($0)" } ?? file }
   /// The receive time from a capture envelope (UNIX seconds), if any.
   public var at: Double?
   /// The app: the capture's `bundle`, the `.apns` file's `Simulator Target Bundle`, or as given.
@@ -48,9 +48,9 @@ public struct PushRecord: Sendable {
   /// The typed payload, when its structure allowed one.
   public var payload: APNsPayload?
   /// The payload's raw bytes as received (the whole line or file when it did not scan).
-  public var rawBytes: ArraySlice<UInt8>
+  public var rawBytes: ArraySlice<UInt8> { didSet { prepared = nil } }
   /// The payload's raw JSON text as received.
-  public var rawPayload: String { String(decoding: rawBytes, as: UTF8.self) }
+  public var rawPayload: String { prepared?.rawPayload ?? String(decoding: rawBytes, as: UTF8.self) }
   /// The payload's size in bytes, as APNs counts it.
   public var byteCount: Int
   /// Every finding, errors first in source order.
@@ -64,6 +64,17 @@ public struct PushRecord: Sendable {
   /// Boxed: the result is several hundred bytes inline, and a record without one (nearly every
   /// record of a capture) should not carry that room through the decoder's queues.
   var extensionBox: ExtensionBox? = nil
+  /// ``source`` and ``rawPayload`` made ahead by ``prepareTexts()``; nil until then, and again
+  /// once a field they are made from changes.
+  var prepared: PreparedTexts? = nil
+
+  /// Makes ``source`` and ``rawPayload`` now, so that reading them later costs a retain
+  /// instead of formatting and validating text. A replay does this on its decoding threads,
+  /// sparing the thread that runs the device.
+  public mutating func prepareTexts() {
+    let texts = PreparedTexts(source: source, rawPayload: rawPayload)
+    prepared = texts
+  }
 
   /// Whether nothing is wrong enough for APNs or the device to reject it.
   public var isValid: Bool { !diagnostics.contains { $0.severity == .error } }
@@ -78,6 +89,17 @@ public struct PushRecord: Sendable {
     guard let payload else { return "alert" }
     if payload.aps.hasLiveActivity { return PushType.liveactivity.rawValue }
     return payload.isSilent ? PushType.background.rawValue : PushType.alert.rawValue
+  }
+}
+
+/// A record's ``PushRecord/source`` and ``PushRecord/rawPayload``, made once (by reference, so
+/// that copying a record copies one pointer for both).
+final class PreparedTexts: Sendable {
+  let source: String
+  let rawPayload: String
+  init(source: String, rawPayload: String) {
+    self.source = source
+    self.rawPayload = rawPayload
   }
 }
 
