@@ -89,19 +89,10 @@ extension DeviceSimulator {
   public mutating func apply(
     _ event: DeviceEvent, at instant: SimInstant, journalingInto batch: inout JournalBatch
   ) -> DeliveryRecord? {
-    if case .push(let pushed, _) = event {
-      // The hot path of a replay: a push changes at most its app's badge and the Live
-      // Activities, never engagement, and removes only what it replaces (in its record).
-      let bundleID = pushed.bundleID ?? ""
-      let badgeBefore = badges[bundleID]
-      let liveBefore = liveActivities
-      let record = apply(event, at: instant)
-      if badges[bundleID] != badgeBefore { batch.badges[bundleID] = badges[bundleID] ?? 0 }
-      if liveActivities != liveBefore { batch.liveActivities = liveActivities }
-      if let record { batch.append(record) }
-      batch.state = RestoredDevice.State(now: now, isLocked: isLocked, activeFocusID: activeFocusID)
-      return record
+    if case .push(let pushed, let sender) = event {
+      return apply(push: pushed, sender: sender, at: instant, journalingInto: &batch)
     }
+    // (Pushes took the fast path above.)
     var candidates: [NotificationID] = []
     var bundles: Set<String> = []
     let reason: String
@@ -159,5 +150,23 @@ extension DeviceSimulator {
     }
     batch.state = RestoredDevice.State(now: now, isLocked: isLocked, activeFocusID: activeFocusID)
     return record
+  }
+
+  /// Applies a push, like ``DeviceSimulator/apply(push:sender:at:)``, and adds what it changed
+  /// to `batch`: the hot path of a replay. A push changes at most its app's badge and the Live
+  /// Activities, never engagement, and removes only what it replaces (in its record).
+  @discardableResult
+  public mutating func apply(
+    push record: PushRecord, sender: String? = nil, at instant: SimInstant, journalingInto batch: inout JournalBatch
+  ) -> DeliveryRecord {
+    let bundleID = record.bundleID ?? ""
+    let badgeBefore = badges[bundleID]
+    let liveBefore = liveActivities
+    let delivery = apply(push: record, sender: sender, at: instant)
+    if badges[bundleID] != badgeBefore { batch.badges[bundleID] = badges[bundleID] ?? 0 }
+    if liveActivities != liveBefore { batch.liveActivities = liveActivities }
+    batch.append(delivery)
+    batch.state = RestoredDevice.State(now: now, isLocked: isLocked, activeFocusID: activeFocusID)
+    return delivery
   }
 }

@@ -38,6 +38,9 @@ struct ReplayCommand: ParsableCommand {
 
   @OptionGroup var device: DeviceOptions
 
+  /// How many bytes of capture each decoding job takes.
+  static let jobBytes = 1 << 20
+
   @Option(name: .long, help: "Deliveries per database transaction.")
   var batch: Int = 1_000
 
@@ -89,8 +92,10 @@ struct ReplayCommand: ParsableCommand {
       do throws(InputProblem) {
         // Custom keys are not materialised: the journal keeps them in the raw payload. Each
         // record's source and raw payload text are made on the decoding threads, not on this one.
+        // The device is slower than decoding, so the decoded records wait: jobs of 1 MiB, not
+        // 4, keep fewer of them in memory.
         try readRecords(
-          from: input, keepsCustomValues: false, defaultBundleID: fallbackBundleID,
+          from: input, keepsCustomValues: false, defaultBundleID: fallbackBundleID, jobBytes: Self.jobBytes,
           transform: { record in
             var prepared = record
             prepared.prepareTexts()
@@ -188,21 +193,19 @@ struct Replay {
       at = now
     }
     if at < now { at = now }
-    // The app's service extension runs here, in the shell; the device reads its result. The
-    // event is built straight from the record when there is none (a conditional `let` copied
-    // the record once more per push).
+    // The app's service extension runs here, in the shell; the device reads its result.
     // `device!` mutates the simulator in place: copying it out and back retained every one of
-    // its fields for each push.
+    // its fields for each push. The record goes in as it is (an event would hold a copy of it).
     let delivery: DeliveryRecord?
-    if committer == nil && extensions.isEmpty {
-      // Without a journal, the record goes in as it is (an event would hold a copy of it).
-      delivery = device!.apply(push: record, at: at)
-    } else {
-      let event: DeviceEvent =
-        extensions.isEmpty ? .push(record) : .push(extensions.processBlocking(record, profile: device!.profile))
+    if extensions.isEmpty {
       delivery =
         committer == nil
-        ? device!.apply(event, at: at) : device!.apply(event, at: at, journalingInto: &batch)
+        ? device!.apply(push: record, at: at) : device!.apply(push: record, at: at, journalingInto: &batch)
+    } else {
+      let processed = extensions.processBlocking(record, profile: device!.profile)
+      delivery =
+        committer == nil
+        ? device!.apply(push: processed, at: at) : device!.apply(push: processed, at: at, journalingInto: &batch)
     }
     // Read through the optional: binding it with `if let` copied the whole record.
     if let disposition = delivery?.decision.disposition {

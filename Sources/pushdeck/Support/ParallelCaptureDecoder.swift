@@ -46,7 +46,9 @@ final class ParallelCaptureDecoder<Result> {
   private let keepsCustomValues: Bool
   private let transform: @Sendable (PushRecord) -> Result
   private let body: (Result) -> Void
-  private let jobBytes = 4 << 20
+  /// The job size for a consumer as fast as decoding (`validate`).
+  static var defaultJobBytes: Int { 4 << 20 }
+  private let jobBytes: Int
   private let maximumInFlight = 4
   private var pending: [UInt8] = []
   private var inFlight: [Job] = []
@@ -56,12 +58,14 @@ final class ParallelCaptureDecoder<Result> {
   /// - Parameters:
   ///   - file: the name records carry.
   ///   - keepsCustomValues: whether custom keys become value trees.
+  ///   - jobBytes: about how many bytes of capture each job decodes.
   ///   - transform: turns a record into what the consumer needs; runs on a worker thread.
   ///   - body: receives results in file order on the caller's thread.
   init(
-    file: String, keepsCustomValues: Bool, transform: @escaping @Sendable (PushRecord) -> Result,
-    body: @escaping (Result) -> Void
+    file: String, keepsCustomValues: Bool, jobBytes: Int = defaultJobBytes,
+    transform: @escaping @Sendable (PushRecord) -> Result, body: @escaping (Result) -> Void
   ) {
+    self.jobBytes = max(jobBytes, 1 << 16)
     self.file = file
     self.keepsCustomValues = keepsCustomValues
     self.transform = transform

@@ -25,11 +25,13 @@ func readRecords(
 }
 
 /// Reads every push from one input, turns each record into a `Result` and hands the results
-/// to `body` in order. For captures, `transform` runs on the decoding worker threads.
+/// to `body` in order. For captures, `transform` runs on the decoding worker threads, on jobs of
+/// about `jobBytes` bytes of capture (four jobs are in flight; a consumer slower than decoding
+/// holds their records, so it asks for smaller jobs).
 func readRecords<Result>(
   from input: ResolvedInput, bundleID: String? = nil, keepsCustomValues: Bool = true,
-  defaultBundleID: String? = nil, transform givenTransform: @escaping @Sendable (PushRecord) -> Result,
-  _ body: (Result) -> Void
+  defaultBundleID: String? = nil, jobBytes: Int = ParallelCaptureDecoder<Result>.defaultJobBytes,
+  transform givenTransform: @escaping @Sendable (PushRecord) -> Result, _ body: (Result) -> Void
 ) throws(InputProblem) {
   let transform: @Sendable (PushRecord) -> Result
   if let defaultBundleID {
@@ -78,7 +80,8 @@ func readRecords<Result>(
     var problem: InputProblem?
     withoutActuallyEscaping(body) { escapableBody in
       let decoder = ParallelCaptureDecoder(
-        file: source, keepsCustomValues: keepsCustomValues, transform: transform, body: escapableBody)
+        file: source, keepsCustomValues: keepsCustomValues, jobBytes: jobBytes, transform: transform,
+        body: escapableBody)
       pending.withUnsafeBufferPointer { decoder.feed($0) }
       do throws(InputProblem) {
         try decoder.readToEnd(from: descriptor, name: source)
