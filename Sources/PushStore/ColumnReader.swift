@@ -273,26 +273,25 @@ struct ListCache {
   private var callbackLists: [String: [AppCallback]] = [:]
 
   mutating func surfaces(_ text: String) throws(JournalCoding.Malformed) -> [Surface] {
-    if let list = surfaceLists[text] { return list }
-    let list = try JournalCoding.strings(text, column: "surfaces").map { name throws(JournalCoding.Malformed) in
-      guard let surface = Surface(rawValue: name) else {
-        throw JournalCoding.Malformed(detail: "unknown surface \(name)")
-      }
-      return surface
-    }
-    if surfaceLists.count < 256 { surfaceLists[text] = list }
-    return list
+    try Self.list(text, column: "surfaces", in: &surfaceLists)
   }
 
   mutating func callbacks(_ text: String) throws(JournalCoding.Malformed) -> [AppCallback] {
-    if let list = callbackLists[text] { return list }
-    let list = try JournalCoding.strings(text, column: "callbacks").map { name throws(JournalCoding.Malformed) in
-      guard let callback = AppCallback(rawValue: name) else {
-        throw JournalCoding.Malformed(detail: "unknown callback \(name)")
+    try Self.list(text, column: "callbacks", in: &callbackLists)
+  }
+
+  /// A JSON list of raw values, from `cache` or parsed (and remembered, up to 256 lists).
+  private static func list<Element: RawRepresentable>(
+    _ text: String, column: String, in cache: inout [String: [Element]]
+  ) throws(JournalCoding.Malformed) -> [Element] where Element.RawValue == String {
+    if let list = cache[text] { return list }
+    let list = try JournalCoding.strings(text, column: column).map { name throws(JournalCoding.Malformed) in
+      guard let element = Element(rawValue: name) else {
+        throw JournalCoding.Malformed(detail: "unknown value \(name) in \(column)")
       }
-      return callback
+      return element
     }
-    if callbackLists.count < 256 { callbackLists[text] = list }
+    if cache.count < 256 { cache[text] = list }
     return list
   }
 }
