@@ -12,8 +12,9 @@ struct ColumnReader {
   /// Reads a delivery row selected with `DeviceJournal.restoreColumns`: its columns and the
   /// values packed in its `detail`, in the order ``storedNotification()`` reads them.
   ///
-  /// - Parameter keepsPayloadDetails: whether custom keys and reasons are read; when not, they
-  ///   read as none.
+  /// - Parameters:
+  ///   - keepsPayloadDetails: whether custom keys and reasons are read; when not, they read as
+  ///     none.
   ///   - reasonLists: the `reason_list` table, for reasons a row names by id.
   init(deliveryRow row: Row, keepsPayloadDetails: Bool, reasonLists: [Int64: String] = [:])
     throws(JournalCoding.Malformed)
@@ -26,32 +27,13 @@ struct ColumnReader {
     data.withUnsafeBytes { bytes in
       do throws(JournalCoding.Malformed) {
         // The packed values stay views into the bytes; only those read become values.
-        guard bytes.count > 0, bytes[0] == DeliveryDetail.format else {
-          throw JournalCoding.Malformed(detail: "delivery.detail has an unknown format")
-        }
-        var cursor = DeliveryDetail.Values(UnsafeRawBufferPointer(rebasing: bytes[1...]))
-        var detail: [DeliveryDetail.Value] = []
-        detail.reserveCapacity(DeliveryDetail.fields.count)
-        while let value = try cursor.next() { detail.append(value) }
-        guard detail.count == DeliveryDetail.fields.count else {
-          throw JournalCoding.Malformed(
-            detail: "delivery.detail holds \(detail.count) values, not \(DeliveryDetail.fields.count)")
-        }
-        func value(_ index: Int) throws(JournalCoding.Malformed) -> DatabaseValue {
-          switch detail[index] {
-          case .null: .null
-          case .int(let number): number.databaseValue
-          case .double(let number): number.databaseValue
-          case .text(let text): String(decoding: text, as: UTF8.self).databaseValue
-          case .blob: throw JournalCoding.Malformed(detail: "delivery.detail holds a blob")
-          }
-        }
+        let detail = try DeliveryDetail.views(bytes)
         var values: [DatabaseValue] = []
         values.reserveCapacity(Self.deliveryPlan.count)
         for source in Self.deliveryPlan {
           switch source {
           case .column(let index): values.append(row[index])
-          case .detail(let index): values.append(try value(index))
+          case .detail(let index): values.append(try detail[index].databaseValue())
           case .constant(let constant, let index):
             guard keepsPayloadDetails else {
               values.append(constant)
@@ -64,7 +46,7 @@ struct ColumnReader {
               }
               values.append(json.databaseValue)
             } else {
-              values.append(try value(index))
+              values.append(try detail[index].databaseValue())
             }
           }
         }

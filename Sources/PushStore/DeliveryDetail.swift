@@ -59,29 +59,28 @@ enum DeliveryDetail {
 
   /// Unpacks a detail into its values, in the order of ``fields``.
   static func unpack(_ bytes: UnsafeRawBufferPointer) throws(JournalCoding.Malformed) -> [DatabaseValue] {
-    let values = try unpackValues(bytes)
-    guard values.count == fields.count else {
-      throw JournalCoding.Malformed(detail: "delivery.detail holds \(values.count) values, not \(fields.count)")
-    }
-    return values
+    try views(bytes).map { value throws(JournalCoding.Malformed) in try value.databaseValue() }
   }
 
   /// Unpacks however many values the bytes hold.
   static func unpackValues(_ bytes: UnsafeRawBufferPointer) throws(JournalCoding.Malformed) -> [DatabaseValue] {
+    try views(bytes, count: nil).map { value throws(JournalCoding.Malformed) in try value.databaseValue() }
+  }
+
+  /// A detail's values as views into its bytes, after checking its format byte and that it holds
+  /// `count` values (nil: any number).
+  static func views(_ bytes: UnsafeRawBufferPointer, count: Int? = fields.count) throws(JournalCoding.Malformed)
+    -> [Value]
+  {
     guard bytes.count > 0, bytes[0] == format else {
       throw JournalCoding.Malformed(detail: "delivery.detail has an unknown format")
     }
-    var values: [DatabaseValue] = []
+    var values: [Value] = []
     values.reserveCapacity(fields.count)
     var cursor = Values(UnsafeRawBufferPointer(rebasing: bytes[1...]))
-    while let value = try cursor.next() {
-      switch value {
-      case .null: values.append(.null)
-      case .int(let number): values.append(number.databaseValue)
-      case .double(let number): values.append(number.databaseValue)
-      case .text(let text): values.append(String(decoding: text, as: UTF8.self).databaseValue)
-      case .blob: throw JournalCoding.Malformed(detail: "delivery.detail holds a blob")
-      }
+    while let value = try cursor.next() { values.append(value) }
+    if let count, values.count != count {
+      throw JournalCoding.Malformed(detail: "delivery.detail holds \(values.count) values, not \(count)")
     }
     return values
   }
@@ -93,6 +92,17 @@ enum DeliveryDetail {
     case double(Double)
     case text(UnsafeRawBufferPointer)
     case blob(UnsafeRawBufferPointer)
+
+    /// The value a detail field holds (a detail holds no blobs).
+    func databaseValue() throws(JournalCoding.Malformed) -> DatabaseValue {
+      switch self {
+      case .null: .null
+      case .int(let number): number.databaseValue
+      case .double(let number): number.databaseValue
+      case .text(let text): String(decoding: text, as: UTF8.self).databaseValue
+      case .blob: throw JournalCoding.Malformed(detail: "delivery.detail holds a blob")
+      }
+    }
   }
 
   /// Reads packed values one after another, checking every tag and length.

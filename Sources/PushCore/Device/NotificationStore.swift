@@ -423,12 +423,7 @@ public struct NotificationStore: Equatable, Sendable {
     limit: Int = .max, memberLimit: Int = .max, fullGroups: Set<GroupKey> = [], includeHeld: Bool = false,
     where include: (StoredNotification) -> Bool = { _ in true }
   ) -> [NotificationGroup] {
-    var result: [NotificationGroup] = []
-    var index = order.count - 1
-    while index >= 0 && result.count < limit {
-      let key = order[index].key
-      index -= 1
-      guard let group = groups[key] else { continue }
+    byRank(limit: limit) { key, group in
       let copies = fullGroups.contains(key) ? Int.max : memberLimit
       var members: [StoredNotification] = []
       var count = 0
@@ -437,8 +432,19 @@ public struct NotificationStore: Equatable, Sendable {
         count += 1
         if members.count < copies { members.append(stored) }
       }
-      if count == 0 { continue }
-      result.append(NotificationGroup(key: key, notifications: members, score: group.score, count: count))
+      return count == 0 ? nil : NotificationGroup(key: key, notifications: members, score: group.score, count: count)
+    }
+  }
+
+  /// Walks the stacks from the top of Notification Center down, collecting what `make` gives
+  /// for each (nil skips a stack) until there are `limit`.
+  private func byRank<Item>(limit: Int, _ make: (GroupKey, Group) -> Item?) -> [Item] {
+    var result: [Item] = []
+    var index = order.count - 1
+    while index >= 0 && result.count < limit {
+      let key = order[index].key
+      index -= 1
+      if let group = groups[key], let item = make(key, group) { result.append(item) }
     }
     return result
   }
@@ -446,14 +452,7 @@ public struct NotificationStore: Equatable, Sendable {
   /// The top `limit` stacks with their sizes (held notifications included), without listing
   /// their members: O(limit).
   public func topGroups(limit: Int) -> [(key: GroupKey, count: Int, score: Double)] {
-    var result: [(key: GroupKey, count: Int, score: Double)] = []
-    var index = order.count - 1
-    while index >= 0 && result.count < limit {
-      let key = order[index].key
-      index -= 1
-      if let group = groups[key] { result.append((key, group.members.count, group.score)) }
-    }
-    return result
+    byRank(limit: limit) { key, group in (key, group.members.count, group.score) }
   }
 
   // MARK: Stacks as the screens show them
@@ -545,18 +544,10 @@ public struct NotificationStore: Equatable, Sendable {
     filter: StackFilter, limit: Int = .max, memberLimit: Int = .max, fullGroups: Set<GroupKey> = [],
     excluding exclusion: StackExclusion = .none
   ) -> [NotificationGroup] {
-    var result: [NotificationGroup] = []
-    var index = order.count - 1
-    while index >= 0 && result.count < limit {
-      let key = order[index].key
-      index -= 1
-      guard let group = groups[key] else { continue }
+    byRank(limit: limit) { key, group in
       let copies = !fullGroups.isEmpty && fullGroups.contains(key) ? Int.max : memberLimit
-      if let stack = stack(key, group, filter: filter, memberLimit: copies, exclusion: exclusion) {
-        result.append(stack)
-      }
+      return stack(key, group, filter: filter, memberLimit: copies, exclusion: exclusion)
     }
-    return result
   }
 
   /// Brings a list built by ``stacks(filter:limit:memberLimit:fullGroups:excluding:)`` up to
