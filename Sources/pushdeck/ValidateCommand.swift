@@ -62,9 +62,9 @@ struct ValidateCommand: ParsableCommand {
             case .json: return (delta, ValidationJSON.line(for: record, strict: strict) + "\n")
             }
           }
-        ) { delta, text in
-          tally.add(delta)
-          if let text { out.write(text) }
+        ) { result in
+          tally.add(result.0)
+          if let text = result.1 { out.write(text) }
         }
       } catch {
         ioProblems.append(error)

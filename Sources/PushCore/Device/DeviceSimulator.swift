@@ -266,6 +266,17 @@ public struct DeviceSimulator: Sendable {
     return receive(record, sender: sender)
   }
 
+  /// Applies a push whose notification was made ahead (``PreparedPush``), taking that
+  /// notification out of it; the result is the same as for its record alone.
+  @discardableResult
+  public mutating func apply(push prepared: inout PreparedPush, sender: String? = nil, at instant: SimInstant)
+    -> DeliveryRecord
+  {
+    advance(to: instant)
+    let made = prepared.notification.take()
+    return receive(prepared.record, sender: sender, made: made)
+  }
+
   private mutating func dismissed(_ stored: StoredNotification) {
     dismissed([stored])
   }
@@ -307,7 +318,11 @@ public struct DeviceSimulator: Sendable {
     }
   }
 
-  private mutating func receive(_ record: PushRecord, sender: String?) -> DeliveryRecord {
+  /// - Parameter made: the record's notification made ahead without an id or arrival time
+  ///   (``PreparedPush``), or nil to make it here.
+  private mutating func receive(_ record: PushRecord, sender: String?, made: consuming PushNotification? = nil)
+    -> DeliveryRecord
+  {
     let bundleID = record.bundleID ?? ""
     let index = earlierDeliveries + receivedCount
     receivedCount += 1
@@ -327,7 +342,15 @@ public struct DeviceSimulator: Sendable {
     let app = resolvedApp(bundleID)
     let id = NotificationID(nextID)
     nextID += 1
-    guard var notification = PushNotification(record: record, id: id, receivedAt: now, app: app, sender: sender) else {
+    var notification: PushNotification
+    if var made = made.take() {
+      made.id = id
+      made.receivedAt = now
+      made.sender = sender
+      notification = made
+    } else if let fresh = PushNotification(record: record, id: id, receivedAt: now, app: app, sender: sender) {
+      notification = fresh
+    } else {
       keep(delivery)
       return delivery
     }

@@ -21,17 +21,18 @@ func readRecords(
 ) throws(InputProblem) {
   try readRecords(
     from: input, bundleID: bundleID, keepsCustomValues: keepsCustomValues, defaultBundleID: defaultBundleID,
-    transform: { $0 }, body)
+    transform: { $0 }
+  ) { body($0) }
 }
 
 /// Reads every push from one input, turns each record into a `Result` and hands the results
-/// to `body` in order. For captures, `transform` runs on the decoding worker threads, on jobs of
+/// to `body` in order (`inout`, so that it can take parts out without copying them). For captures, `transform` runs on the decoding worker threads, on jobs of
 /// about `jobBytes` bytes of capture (four jobs are in flight; a consumer slower than decoding
 /// holds their records, so it asks for smaller jobs).
 func readRecords<Result>(
   from input: ResolvedInput, bundleID: String? = nil, keepsCustomValues: Bool = true,
   defaultBundleID: String? = nil, jobBytes: Int = ParallelCaptureDecoder<Result>.defaultJobBytes,
-  transform givenTransform: @escaping @Sendable (PushRecord) -> Result, _ body: (Result) -> Void
+  transform givenTransform: @escaping @Sendable (PushRecord) -> Result, _ body: (inout Result) -> Void
 ) throws(InputProblem) {
   let transform: @Sendable (PushRecord) -> Result
   if let defaultBundleID {
@@ -47,7 +48,8 @@ func readRecords<Result>(
   let source = input.displayPath
   if let path = input.path, let format = input.format, format != .capture {
     let bytes = try readWholeFile(path, limit: PushReader.maximumFileBytes)
-    body(transform(PushReader.readPayloadFile(bytes, source: source, format: format, bundleID: bundleID)))
+    var result = transform(PushReader.readPayloadFile(bytes, source: source, format: format, bundleID: bundleID))
+    body(&result)
     return
   }
   // A capture file, or standard input whose format is decided by its first line. Captures are
@@ -100,5 +102,6 @@ func readRecords<Result>(
     throw InputProblem(
       path: source, message: "standard input is over \(PushReader.maximumFileBytes >> 20) MiB and is not a capture")
   }
-  body(transform(PushReader.readPayloadFile(pending, source: source, format: .payload, bundleID: bundleID)))
+  var result = transform(PushReader.readPayloadFile(pending, source: source, format: .payload, bundleID: bundleID))
+  body(&result)
 }
