@@ -159,27 +159,10 @@ extension DeviceSimulator {
   public mutating func apply(
     push record: PushRecord, sender: String? = nil, at instant: SimInstant, journalingInto batch: inout JournalBatch
   ) -> DeliveryRecord {
-    journalingPush(of: record.bundleID ?? "", into: &batch) { $0.apply(push: record, sender: sender, at: instant) }
-  }
-
-  /// Applies a push whose notification was made ahead, like
-  /// ``DeviceSimulator/apply(push:sender:at:)-(inout PreparedPush,_,_)``, journaling it as above.
-  @discardableResult
-  public mutating func apply(
-    push prepared: inout PreparedPush, sender: String? = nil, at instant: SimInstant,
-    journalingInto batch: inout JournalBatch
-  ) -> DeliveryRecord {
-    journalingPush(of: prepared.record.bundleID ?? "", into: &batch) {
-      $0.apply(push: &prepared, sender: sender, at: instant)
-    }
-  }
-
-  private mutating func journalingPush(
-    of bundleID: String, into batch: inout JournalBatch, _ push: (inout DeviceSimulator) -> DeliveryRecord
-  ) -> DeliveryRecord {
+    let bundleID = record.bundleID ?? ""
     let badgeBefore = badges[bundleID]
     let liveBefore = liveActivities
-    let delivery = push(&self)
+    let delivery = apply(push: record, sender: sender, at: instant)
     if badges[bundleID] != badgeBefore { batch.badges[bundleID] = badges[bundleID] ?? 0 }
     if liveActivities != liveBefore { batch.liveActivities = liveActivities }
     batch.append(delivery)

@@ -97,11 +97,11 @@ struct ReplayCommand: ParsableCommand {
         try readRecords(
           from: input, keepsCustomValues: false, defaultBundleID: fallbackBundleID, jobBytes: Self.jobBytes,
           transform: { record in
-            var texts = record
-            texts.prepareTexts()
-            return PreparedPush(texts)
+            var prepared = record
+            prepared.prepareTexts()
+            return prepared
           }
-        ) { prepared in replay.push(&prepared) }
+        ) { record in replay.push(record) }
       } catch {
         problems.append("\(error.path): \(error.message)")
       }
@@ -180,19 +180,13 @@ struct Replay {
   /// Applies one push at its time and commits the batch when it is full. Records name their
   /// app: files through `readRecords(defaultBundleID:)`, the endpoint's through the topic.
   mutating func push(_ record: PushRecord) {
-    var prepared = PreparedPush(record)
-    push(&prepared)
-  }
-
-  /// Applies one push whose notification was made ahead on a decoding thread, taking it out.
-  mutating func push(_ prepared: inout PreparedPush) {
     guard failure == nil else { return }
-    if device == nil { startDevice(first: prepared.record) }
+    if device == nil { startDevice(first: record) }
     guard let now = device?.now else { return }
     var at: SimInstant
-    if let seconds = prepared.record.at {
+    if let seconds = record.at {
       at = SimInstant(epochSeconds: seconds)
-    } else if prepared.record.line == nil {
+    } else if record.line == nil {
       at = origin + .seconds(payloadFiles)
       payloadFiles += 1
     } else {
@@ -206,9 +200,9 @@ struct Replay {
     if extensions.isEmpty {
       delivery =
         committer == nil
-        ? device!.apply(push: &prepared, at: at) : device!.apply(push: &prepared, at: at, journalingInto: &batch)
+        ? device!.apply(push: record, at: at) : device!.apply(push: record, at: at, journalingInto: &batch)
     } else {
-      let processed = extensions.processBlocking(prepared.record, profile: device!.profile)
+      let processed = extensions.processBlocking(record, profile: device!.profile)
       delivery =
         committer == nil
         ? device!.apply(push: processed, at: at) : device!.apply(push: processed, at: at, journalingInto: &batch)

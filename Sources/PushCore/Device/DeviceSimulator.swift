@@ -266,17 +266,6 @@ public struct DeviceSimulator: Sendable {
     return receive(record, sender: sender)
   }
 
-  /// Applies a push whose notification was made ahead (``PreparedPush``), taking that
-  /// notification out of it; the result is the same as for its record alone.
-  @discardableResult
-  public mutating func apply(push prepared: inout PreparedPush, sender: String? = nil, at instant: SimInstant)
-    -> DeliveryRecord
-  {
-    advance(to: instant)
-    let made = prepared.notification.take()
-    return receive(prepared.record, sender: sender, made: made)
-  }
-
   private mutating func dismissed(_ stored: StoredNotification) {
     dismissed([stored])
   }
@@ -318,11 +307,7 @@ public struct DeviceSimulator: Sendable {
     }
   }
 
-  /// - Parameter made: the record's notification made ahead without an id or arrival time
-  ///   (``PreparedPush``), or nil to make it here.
-  private mutating func receive(_ record: PushRecord, sender: String?, made: consuming PushNotification? = nil)
-    -> DeliveryRecord
-  {
+  private mutating func receive(_ record: PushRecord, sender: String?) -> DeliveryRecord {
     let bundleID = record.bundleID ?? ""
     let index = earlierDeliveries + receivedCount
     receivedCount += 1
@@ -342,15 +327,7 @@ public struct DeviceSimulator: Sendable {
     let app = resolvedApp(bundleID)
     let id = NotificationID(nextID)
     nextID += 1
-    var notification: PushNotification
-    if var made = made.take() {
-      made.id = id
-      made.receivedAt = now
-      made.sender = sender
-      notification = made
-    } else if let fresh = PushNotification(record: record, id: id, receivedAt: now, app: app, sender: sender) {
-      notification = fresh
-    } else {
+    guard var notification = PushNotification(record: record, id: id, receivedAt: now, app: app, sender: sender) else {
       keep(delivery)
       return delivery
     }
