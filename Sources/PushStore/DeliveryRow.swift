@@ -241,7 +241,7 @@ public final class ReasonLists: @unchecked Sendable {
       return mixed ^ (mixed >> 29)
     }
     var state = mix(state, UInt64(text.utf8.count))
-    let done = text.utf8.withContiguousStorageIfAvailable { bytes in
+    let done: Void? = text.utf8.withContiguousStorageIfAvailable { bytes in
       let raw = UnsafeRawBufferPointer(bytes)
       var offset = 0
       while offset + 8 <= raw.count {

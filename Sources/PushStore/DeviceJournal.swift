@@ -1,5 +1,6 @@
 import GRDB
 import PushCore
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -33,16 +34,21 @@ public final class DeviceJournal: Sendable {
     /// bulk replay raises it: each checkpoint syncs the database file, and a million deliveries
     /// are most of a gigabyte of pages.
     public var checkpointBytes: Int?
+    /// Whether checkpoints run on a connection and thread of their own (``BackgroundCheckpointer``)
+    /// instead of on the writer after a commit: a bulk writer then never waits for the database
+    /// file's sync. Needs ``checkpointBytes``; files only.
+    public var checkpointsInBackground: Bool
 
     /// Creates options; the defaults suit the CLI.
     public init(
       writer: String = "Pushdeck", synchronous: Synchronous = .normal, maximumPageCount: Int? = nil,
-      checkpointBytes: Int? = nil
+      checkpointBytes: Int? = nil, checkpointsInBackground: Bool = false
     ) {
       self.writer = writer
       self.synchronous = synchronous
       self.maximumPageCount = maximumPageCount
       self.checkpointBytes = checkpointBytes
+      self.checkpointsInBackground = checkpointsInBackground
     }
   }
 
@@ -62,6 +68,8 @@ public final class DeviceJournal: Sendable {
   public let path: String?
   private let queue: DatabaseQueue
   private let lock: StateLock?
+  /// The checkpointer of ``Options/checkpointsInBackground``, once the file is in WAL mode.
+  private let checkpointer = Mutex<BackgroundCheckpointer?>(nil)
 
   private init(path: String?, queue: DatabaseQueue, lock: StateLock?) {
     self.path = path
@@ -69,7 +77,31 @@ public final class DeviceJournal: Sendable {
     self.lock = lock
   }
 
-  deinit { lock?.release() }
+  deinit {
+    try? stopCheckpointer()
+    lock?.release()
+  }
+
+  /// Starts checkpointing in the background (the file must be in WAL mode).
+  private func startCheckpointer(path: String, bytes: Int) throws {
+    let pageSize = try queue.read { db in try Int.fetchOne(db, sql: "PRAGMA page_size") } ?? Self.pageSize
+    let started = try BackgroundCheckpointer(path: path, frames: max(bytes / pageSize, 1))
+    queue.writeWithoutTransaction { db in started.install(on: db) }
+    checkpointer.withLock { $0 = started }
+  }
+
+  /// Unhooks and closes the background checkpointer, if any, waiting for a checkpoint running.
+  private func stopCheckpointer() throws {
+    guard
+      let running = checkpointer.withLock({ current in
+        defer { current = nil }; return current
+      })
+    else {
+      return
+    }
+    queue.writeWithoutTransaction { db in running.uninstall(from: db) }
+    try running.close()
+  }
 
   private var label: String { path ?? ":memory:" }
 
@@ -129,6 +161,13 @@ public final class DeviceJournal: Sendable {
       lock.release()
       throw error
     }
+    if options.checkpointsInBackground, let bytes = options.checkpointBytes {
+      do {
+        try journal.startCheckpointer(path: path, bytes: bytes)
+      } catch {
+        // The writer's own auto-checkpoint (set in prepareDatabase) goes on working.
+      }
+    }
     return journal
   }
 
@@ -148,6 +187,7 @@ public final class DeviceJournal: Sendable {
   public func close() throws(StoreError) {
     defer { lock?.release() }
     do {
+      try stopCheckpointer()
       try queue.close()
     } catch {
       throw Self.storeError(error, path: label)

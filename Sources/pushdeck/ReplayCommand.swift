@@ -75,7 +75,7 @@ struct ReplayCommand: ParsableCommand {
     do throws(StoreError) {
       // Checkpoint every 64 MiB of WAL instead of every few MiB: fewer syncs of a growing file.
       (journal, restored) = try device.openState(
-        DeviceJournal.Options(writer: "Pushdeck replay", checkpointBytes: 64 << 20))
+        DeviceJournal.Options(writer: "Pushdeck replay", checkpointBytes: 64 << 20, checkpointsInBackground: true))
       committer = try journal.map { journal throws(StoreError) in
         try BackgroundCommitter(journal: journal, reportsProgress: progress)
       }
