@@ -553,9 +553,16 @@ public final class DeviceJournal: Sendable {
         isLocked: try reader.bool("is_locked"),
         activeFocusID: try reader.optionalString())
     }
+    // The last delivery and event: pushes and events are journaled in time order, so the last
+    // rows by sequence number are the latest (a primary-key lookup each, not a scan).
+    let latest = [
+      try Int64.fetchOne(db, sql: "SELECT at_ms FROM delivery ORDER BY seq DESC LIMIT 1"),
+      try Int64.fetchOne(db, sql: "SELECT at_ms FROM event ORDER BY seq DESC LIMIT 1"),
+    ].compactMap { $0 }.max()
+    restored.latestActivity = latest.map { SimInstant(milliseconds: $0) }
     // The silent-push budget: the last hour's silent deliveries, read newest first from the end
     // of the log (deliveries are in time order) until one is older.
-    if let now = restored.state?.now {
+    if let now = restored.clock {
       let hourAgo = (now - .hours(1)).milliseconds
       let recent = try Row.fetchCursor(db, sql: "SELECT at_ms, bundle_id, disposition FROM delivery ORDER BY seq DESC")
       while let row = try recent.next() {

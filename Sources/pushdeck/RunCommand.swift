@@ -159,6 +159,7 @@ struct RunCommand: AsyncParsableCommand {
         }
       } ?? (listen == nil ? nil : { state in for record in inbox.drain() { state.receive(record) } }))
     let status = loop.run() ?? 0
+    persistence?.finish(loop.state)
     terminal.restore()
     try? await server?.shutdown()
     if status != 0 { throw ExitCode(status) }

@@ -89,6 +89,61 @@ import Testing
     #expect(custom.first?.value.compactText == #"{"id":[1,2.50]}"#)
   }
 
+  /// A replay journals packed batches; the device it leaves must come back at its own time,
+  /// not at the start of whatever profile the next command builds (`run` builds today's).
+  @Test func aReplayedDeviceResumesItsClockNotTheNextProfilesStart() throws {
+    let journal = try DeviceJournal.inMemory()
+    var replayed = DeviceSimulator(profile: .standard(start: start))
+    for part in 0..<2 {
+      var batch = JournalBatch(packsDeliveries: true)
+      for n in 0..<3 {
+        let line = part * 3 + n + 1
+        replayed.apply(
+          push: push(#"{"aps": {"alert": "n\#(line)"}}"#, line: line), at: at(Int64(line) * 60),
+          journalingInto: &batch)
+      }
+      try journal.commit(batch)
+    }
+    let restored = try journal.restore(keepsPayloadDetails: false)
+    #expect(restored.state?.now == at(6 * 60))
+    #expect(restored.clock == at(6 * 60))
+    // The next command's profile starts 326 days later (a preset at today's demo morning).
+    var later = DeviceProfile.standard(start: at(326 * 86_400))
+    later.isLocked = true
+    let device = DeviceSimulator(profile: later, restoring: restored)
+    #expect(device.now == replayed.now)
+    #expect(device.now == at(6 * 60))
+    #expect(device.isLocked == replayed.isLocked)
+  }
+
+  /// A journal without a saved clock (deliveries appended on their own, or a state written by
+  /// an older Pushdeck) resumes at its last delivery, never before it.
+  @Test func withoutASavedClockTheDeviceResumesAtItsLastDelivery() throws {
+    let journal = try DeviceJournal.inMemory()
+    var device = DeviceSimulator(profile: .standard(start: start))
+    var records: [DeliveryRecord] = []
+    for n in 1...3 {
+      let record = device.apply(.push(push(#"{"aps": {"alert": "n\#(n)"}}"#, line: n)), at: at(Int64(n) * 100))
+      records.append(try #require(record))
+    }
+    try journal.append(records)
+    let restored = try journal.restore()
+    #expect(restored.state == nil)
+    #expect(restored.clock == at(300))
+    #expect(DeviceSimulator(profile: .standard(start: at(86_400)), restoring: restored).now == at(300))
+    // A saved clock older than the journal's last event is not trusted past it.
+    try journal.commit(
+      {
+        var batch = JournalBatch()
+        batch.state = RestoredDevice.State(now: at(200), isLocked: true, activeFocusID: nil)
+        batch.events = [JournalBatch.Event(.unlock, at: at(400))]
+        return batch
+      }())
+    let later = try journal.restore()
+    #expect(later.clock == at(400))
+    #expect(DeviceSimulator(profile: .standard(start: start), restoring: later).now == at(400))
+  }
+
   @Test func restoredDeviceContinuesWithTheSameIdsAndIndexes() throws {
     let journal = try DeviceJournal.inMemory()
     var original = try journaledDevice(into: journal)

@@ -1,4 +1,5 @@
 import Foundation
+import PushStore
 import PushTestSupport
 import Testing
 
@@ -252,6 +253,85 @@ struct EndToEndTests {
     try start(second, arguments: ["run", "--state", state, "--clock", "manual"])
     try await second.waitUntil("the saved notification after a restart") { screen in
       screen.contains("Saved") && screen.contains("Keeper") && screen.contains("1 stored")
+    }
+    try second.run(["send-keys", "-t", "t", "q"])
+    try await second.waitUntil("exit=0") { $0.contains("exit=0") }
+  }
+
+  /// A capture recorded on 1 January 2026, 08:00–08:10 UTC, replayed into a state: `run --state`
+  /// opens the device where the replay left it, not at today's demo morning (where every
+  /// notification read "326d ago").
+  @Test func aReplayedStateOpensAtTheReplayedDevicesOwnTime() async throws {
+    let directory = NSTemporaryDirectory() + "pushdeck-clock-" + UUID().uuidString
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let capture = directory + "/january.jsonl"
+    let lines = (0..<3).map { n in
+      #"{"at": \#(1_767_254_400 + n * 300), "bundle": "com.example.kept", "#
+        + #""payload": {"aps": {"alert": {"title": "January \#(n)", "body": "from the capture"}}}}"#
+    }
+    try (lines.joined(separator: "\n") + "\n").write(toFile: capture, atomically: true, encoding: .utf8)
+    let state = directory + "/device.sqlite"
+    let binary = try #require(pushdeckBinary())
+    #expect(try runSubprocess(binary, ["replay", "--state", state, capture], captureOutput: true).status == 0)
+
+    let server = TmuxServer(executable: try #require(tmuxPath))
+    defer { server.kill() }
+    try start(server, arguments: ["run", "--state", state, "--clock", "manual"])
+    guard try await server.waitUntil("the lock screen", { $0.contains("Lock Screen") }) else { return }
+    try await server.waitUntil("the replay's last minute and date, every notification minutes old") { screen in
+      screen.contains("Thursday, January 1") && screen.contains(" 8:10:00 ") && screen.contains("January 2")
+        && screen.contains("now") && !screen.contains("d ago")
+    }
+    try server.run(["send-keys", "-t", "t", "q"])
+    guard try await server.waitUntil("exit=0", { $0.contains("exit=0") }) else { return }
+    server.kill()
+
+    // The same capture again on the continued state: its last line, at the saved clock, was
+    // delivered by the replay and is not delivered a second time.
+    let again = TmuxServer(executable: try #require(tmuxPath))
+    defer { again.kill() }
+    try start(again, arguments: ["run", "--state", state, "--clock", "manual", capture])
+    guard try await again.waitUntil("the lock screen", { $0.contains("Lock Screen") }) else { return }
+    try again.run(["send-keys", "-t", "t", "t"])
+    try await again.waitUntil("an empty timeline and the same three notifications") { screen in
+      screen.contains("0 of 0 arrived") && screen.contains("3 stored")
+    }
+    try again.run(["send-keys", "-t", "t", "q"])
+    guard try await again.waitUntil("exit=0", { $0.contains("exit=0") }) else { return }
+    let journal = try DeviceJournal.open(at: state)
+    defer { try? journal.close() }
+    #expect(try journal.deliveryCount().count == 3)
+  }
+
+  /// Time that passes with nothing happening is kept too: moved on three minutes and quit, the
+  /// next `run --state` starts three minutes on, not at the last push.
+  @Test func theClockIsSavedOnQuitAndResumedOnTheNextStart() async throws {
+    let directory = NSTemporaryDirectory() + "pushdeck-clock-" + UUID().uuidString
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let payload = directory + "/saved.json"
+    try #"{"aps": {"alert": {"title": "Saved", "body": "before the minutes passed"}}}"#
+      .write(toFile: payload, atomically: true, encoding: .utf8)
+    let state = directory + "/device.sqlite"
+    let first = TmuxServer(executable: try #require(tmuxPath))
+    defer { first.kill() }
+    try start(
+      first, arguments: ["run", payload, "--bundle", "com.example.keeper", "--state", state, "--clock", "manual"])
+    guard try await first.waitUntil("the lock screen", { $0.contains("Lock Screen") }) else { return }
+    try first.run(["send-keys", "-t", "t", "."])
+    guard try await first.waitUntil("the push to arrive", { $0.contains("Saved") }) else { return }
+    for _ in 0..<3 { try first.run(["send-keys", "-t", "t", "]"]) }
+    guard try await first.waitUntil("three minutes on", { $0.contains(" 9:44:03 ") }) else { return }
+    try first.run(["send-keys", "-t", "t", "q"])
+    try await first.waitUntil("exit=0") { $0.contains("exit=0") }
+    first.kill()
+
+    let second = TmuxServer(executable: try #require(tmuxPath))
+    defer { second.kill() }
+    try start(second, arguments: ["run", "--state", state, "--clock", "manual"])
+    try await second.waitUntil("the saved clock after a restart") { screen in
+      screen.contains("Saved") && screen.contains(" 9:44:03 ") && screen.contains("3m ago")
     }
     try second.run(["send-keys", "-t", "t", "q"])
     try await second.waitUntil("exit=0") { $0.contains("exit=0") }

@@ -154,6 +154,10 @@ public struct DeviceSimulator: Sendable {
   /// the ranks they had), inserted in delivery order, and the Scheduled Summaries due by the
   /// restored time are released. New ids and record indexes continue after the remembered ones.
   ///
+  /// The clock resumes at ``RestoredDevice/clock`` (the saved time, never before the last thing
+  /// journaled), whatever the profile's start; lock and Focus come from the saved state. Only a
+  /// journal that remembers no time at all starts at the profile's start.
+  ///
   /// - Parameters:
   ///   - profile: the profile the device started from (the scenario's, or the default one).
   ///   - restored: the remembered state.
@@ -164,8 +168,11 @@ public struct DeviceSimulator: Sendable {
     for change in restored.settingChanges {
       updateApp(change.bundleID) { $0.apply(change.change) }
     }
+    // The device resumes where it was left: its saved clock, not the profile's start (a preset's
+    // start is just today's demo morning). A caller whose session brings a later timeline moves
+    // it on with advance(to:).
+    if let clock = restored.clock { now = clock }
     if let state = restored.state {
-      now = max(now, state.now)
       isLocked = state.isLocked
       activeFocusID = state.activeFocusID
     }

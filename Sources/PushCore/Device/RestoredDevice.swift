@@ -47,6 +47,10 @@ public struct RestoredDevice: Equatable, Sendable {
   public var settingChanges: [SettingChange]
   /// The clock, lock and Focus, when any was saved.
   public var state: State?
+  /// When the journal's last delivery or event happened, if it holds any: a floor for the
+  /// restored clock when ``state`` is missing or older (a state written before the clock was
+  /// saved with every batch).
+  public var latestActivity: SimInstant?
   /// The next notification id to hand out.
   public var nextNotificationID: Int
   /// How many pushes the device has received (the next delivery record's index).
@@ -55,12 +59,23 @@ public struct RestoredDevice: Equatable, Sendable {
   /// background budget a restored device goes on counting against.
   public var silentPushes: [String: [SimInstant]] = [:]
 
+  /// The simulated time the device resumes at: the saved clock, never earlier than the last
+  /// delivery or event the journal holds; nil when it remembers neither.
+  public var clock: SimInstant? {
+    switch (state?.now, latestActivity) {
+    case (let saved?, let latest?): max(saved, latest)
+    case (let saved?, nil): saved
+    case (nil, let latest?): latest
+    case (nil, nil): nil
+    }
+  }
+
   /// Creates a remembered device; everything defaults to empty.
   public init(
     notifications: [StoredNotification] = [], engagement: [String: Engagement] = [:],
     badges: [String: Int] = [:],
     liveActivities: [LiveActivity] = [], settingChanges: [SettingChange] = [], state: State? = nil,
-    nextNotificationID: Int = 1, deliveryCount: Int = 0
+    nextNotificationID: Int = 1, deliveryCount: Int = 0, latestActivity: SimInstant? = nil
   ) {
     self.notifications = notifications
     self.engagement = engagement
@@ -70,5 +85,6 @@ public struct RestoredDevice: Equatable, Sendable {
     self.state = state
     self.nextNotificationID = nextNotificationID
     self.deliveryCount = deliveryCount
+    self.latestActivity = latestActivity
   }
 }

@@ -29,7 +29,8 @@ struct DeviceOptions: ParsableArguments {
     guard case .file = location else { return (nil, nil) }
     let journal = try DeviceJournal.open(location, options: options)
     let restored = try journal.restore(keepsPayloadDetails: false)
-    return (journal, restored.deliveryCount > 0 || !restored.notifications.isEmpty ? restored : nil)
+    let remembers = restored.deliveryCount > 0 || !restored.notifications.isEmpty || restored.clock != nil
+    return (journal, remembers ? restored : nil)
   }
 }
 

@@ -16,10 +16,11 @@ final class StatePersistence {
   /// Where the state lives, for messages.
   let path: String
 
-  private init(journal: DeviceJournal, shadow: DeviceSimulator, path: String) {
+  private init(journal: DeviceJournal, shadow: DeviceSimulator, path: String, savedState: RestoredDevice.State?) {
     self.journal = journal
     self.shadow = shadow
     self.path = path
+    self.savedState = savedState
   }
 
   /// Opens the state for a session, restoring a saved device when there is one.
@@ -39,36 +40,92 @@ final class StatePersistence {
       let journal = try DeviceJournal.open(location)
       let restored = try journal.restore()
       var state = state
-      if restored.deliveryCount > 0 || !restored.notifications.isEmpty {
-        let device = DeviceSimulator(profile: profile, restoring: restored)
-        state = AppState(device: device, timeline: keepsTimeline ? state.timeline.filter { $0.at >= device.now } : [])
+      var savedState = restored.state
+      if restored.deliveryCount > 0 || !restored.notifications.isEmpty || restored.clock != nil {
+        // The device resumes at its saved clock (docs/DECISIONS.md, "Continuing a state"); a
+        // session that brings its own timeline (a scenario starting later) moves it on to its start.
+        // What the timeline held up to the saved clock was applied before it was saved (a replay of
+        // the same capture included): only what comes after it still plays.
+        var device = DeviceSimulator(profile: profile, restoring: restored)
+        let timeline =
+          keepsTimeline ? state.timeline.filter { entry in restored.clock.map { entry.at > $0 } ?? true } : []
+        if keepsTimeline { device.advance(to: state.device.now) }
+        state = AppState(device: device, timeline: timeline)
       } else {
-        // A new state starts with what the session already holds (the demo's notifications).
+        // A new state starts with what the session already holds (the demo's notifications),
+        // and its clock, lock and Focus.
         var batch = JournalBatch()
         batch.deliveries = state.device.records
+        batch.state = Self.deviceState(state.device)
         try journal.commit(batch)
+        savedState = batch.state
       }
       state.logsAppliedEvents = true
-      return (StatePersistence(journal: journal, shadow: state.device, path: path), state)
+      return (
+        StatePersistence(journal: journal, shadow: state.device, path: path, savedState: savedState), state
+      )
     } catch {
       throw ValidationError(error.description)
     }
   }
 
-  /// Journals the device events the front end applied since the last turn.
+  /// Journals the device events the front end applied since the last turn, with the clock.
+  ///
+  /// Time that passes without events is saved too, so the next start resumes where this one
+  /// left off: at most every ``clockSaveInterval`` of wall time (a cheap one-row write), and
+  /// always with ``finish(_:)``.
   func persist(_ state: inout AppState) {
     let applied = state.takeAppliedEvents()
-    guard !applied.isEmpty else { return }
+    let wallNow = ContinuousClock.now
+    guard !applied.isEmpty || wallNow - lastClockSave >= Self.clockSaveInterval else { return }
     var batch = JournalBatch()
     for entry in applied {
       guard case .device(let event) = entry.event else { continue }
       shadow.apply(event, at: entry.at, journalingInto: &batch)
     }
+    advanceShadow(to: state.device.now, journalingInto: &batch)
+    commit(batch, state: &state)
+    lastClockSave = wallNow
+  }
+
+  /// Saves what the last turn left: the clock as the session ends (after ``persist(_:)``).
+  func finish(_ state: AppState) {
+    var state = state
+    persist(&state)
+    var batch = JournalBatch()
+    advanceShadow(to: state.device.now, journalingInto: &batch)
+    commit(batch, state: &state)
+  }
+
+  /// How often the clock is saved while time passes with nothing happening.
+  static let clockSaveInterval = Duration.seconds(5)
+  private var lastClockSave = ContinuousClock.now
+  private var savedState: RestoredDevice.State?
+
+  /// Moves the shadow device's clock on with the front end's (never back: a seek back replays
+  /// events the journal already holds), and notes its clock, lock and Focus in `batch` when they
+  /// changed since the last save.
+  private func advanceShadow(to instant: SimInstant, journalingInto batch: inout JournalBatch) {
+    let liveBefore = shadow.liveActivities
+    shadow.advance(to: instant)
+    if shadow.liveActivities != liveBefore { batch.liveActivities = shadow.liveActivities }
+    let current = Self.deviceState(shadow)
+    if current != savedState { batch.state = current }
+  }
+
+  private func commit(_ batch: JournalBatch, state: inout AppState) {
+    guard !batch.isEmpty else { return }
     do throws(StoreError) {
       try journal.commit(batch)
+      if let saved = batch.state { savedState = saved }
     } catch {
       state.showToast("Could not save the device state: \(error.description)")
     }
+  }
+
+  /// A device's clock, lock and Focus, as the journal keeps them.
+  static func deviceState(_ device: DeviceSimulator) -> RestoredDevice.State {
+    RestoredDevice.State(now: device.now, isLocked: device.isLocked, activeFocusID: device.activeFocusID)
   }
 
   /// Closes the database.
