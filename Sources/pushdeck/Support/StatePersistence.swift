@@ -37,10 +37,10 @@ final class StatePersistence {
     guard case .file(let path) = location else { return (nil, state) }
     do throws(StoreError) {
       let journal = try DeviceJournal.open(location)
-      let restored = try journal.restore()
       var state = state
-      if restored.deliveryCount > 0 || !restored.notifications.isEmpty {
-        let device = DeviceSimulator(profile: profile, restoring: restored)
+      if try journal.holdsDevice() {
+        // Streamed from the database into the store, never all in memory at once.
+        let device = try journal.restoreDevice(profile: profile)
         state = AppState(device: device, timeline: keepsTimeline ? state.timeline.filter { $0.at >= device.now } : [])
       } else {
         // A new state starts with what the session already holds (the demo's notifications).
