@@ -12,9 +12,10 @@ import Synchronization
 /// database (WAL mode).
 ///
 /// The pure ``DeviceSimulator`` holds the truth for the UI; the shell applies events to it and
-/// commits what changed here in batches, each in one transaction. ``restore()`` reads it back so
-/// a new process can rebuild the same Notification Center with
-/// ``DeviceSimulator/init(profile:restoring:)``.
+/// commits what changed here in batches, each in one transaction.
+/// ``restoreDevice(profile:keepsPayloadDetails:)`` reads it back so a new process can rebuild the
+/// same Notification Center, streaming the notifications into the device's store;
+/// ``restore(keepsPayloadDetails:)`` reads it into a plain ``RestoredDevice`` value.
 ///
 /// Opening never overwrites: a damaged file, a newer schema, a foreign database, an unwritable
 /// directory or a second Pushdeck on the same state each fail with a ``StoreError`` that says
@@ -442,6 +443,9 @@ public final class DeviceJournal: Sendable {
   /// Notification Center (in delivery order), engagement, badges, Live Activities, setting
   /// changes, the clock, and the counters.
   ///
+  /// Every notification is in the array it returns: for a large state, rebuild the device with
+  /// ``restoreDevice(profile:keepsPayloadDetails:)``, which never holds them all.
+  ///
   /// - Throws: ``StoreError/corrupt(path:detail:)`` when a row cannot be read back.
   ///
   /// - Parameter keepsPayloadDetails: whether each notification's raw payload, custom keys and
@@ -450,7 +454,52 @@ public final class DeviceJournal: Sendable {
   ///   fraction of the time and memory.
   public func restore(keepsPayloadDetails: Bool = true) throws(StoreError) -> RestoredDevice {
     try guarded { () throws in
-      try queue.read { db in try Self.restore(from: db, keepsPayloadDetails: keepsPayloadDetails) }
+      try queue.read { db in
+        var restored = try Self.restoreParts(from: db)
+        try Self.forEachNotification(in: db, keepsPayloadDetails: keepsPayloadDetails) {
+          restored.notifications.append($0)
+        }
+        return restored
+      }
+    }
+  }
+
+  /// Rebuilds the device the journal holds, as
+  /// `DeviceSimulator(profile: profile, restoring: try restore(keepsPayloadDetails:))` would,
+  /// streaming: each notification goes from its row into the device's store as it is read (with
+  /// ``DeviceSimulator/init(profile:restoring:notifications:)``), so restoring a state of a
+  /// million takes the memory of the store, not that plus an array of every notification.
+  ///
+  /// Everything is read in one read transaction.
+  ///
+  /// - Parameters:
+  ///   - profile: the profile the device started from.
+  ///   - keepsPayloadDetails: whether raw payloads, custom keys and reasons are read too (see
+  ///     ``restore(keepsPayloadDetails:)``).
+  /// - Throws: ``StoreError/corrupt(path:detail:)`` when a row cannot be read back.
+  public func restoreDevice(profile: DeviceProfile, keepsPayloadDetails: Bool = true) throws(StoreError)
+    -> DeviceSimulator
+  {
+    try guarded { () throws in
+      try queue.read { db in
+        let parts = try Self.restoreParts(from: db)
+        return try DeviceSimulator(profile: profile, restoring: parts) { add throws in
+          try Self.forEachNotification(in: db, keepsPayloadDetails: keepsPayloadDetails, add)
+        }
+      }
+    }
+  }
+
+  /// Whether the journal holds a device to restore: any push, event or saved clock.
+  public func holdsDevice() throws(StoreError) -> Bool {
+    try guarded { () throws in
+      // A push, an event or a saved clock (a device that only had time pass) is a device.
+      try queue.read { db in
+        try Bool.fetchOne(
+          db,
+          sql: "SELECT EXISTS (SELECT 1 FROM delivery) OR EXISTS (SELECT 1 FROM device_state) "
+            + "OR EXISTS (SELECT 1 FROM event)") ?? false
+      }
     }
   }
 
@@ -493,8 +542,11 @@ public final class DeviceJournal: Sendable {
   /// ``restoreColumns`` without the raw payload (a constant in its place).
   private static let leanRestoreColumns = restoreColumns.map { $0 == "raw_payload" ? "'' AS raw_payload" : $0 }
 
-  private static func restore(from db: Database, keepsPayloadDetails: Bool) throws -> RestoredDevice {
-    var restored = RestoredDevice()
+  /// Calls `body` with each notification in Notification Center (held ones included), in
+  /// delivery order, as its row is read.
+  private static func forEachNotification(
+    in db: Database, keepsPayloadDetails: Bool, _ body: (StoredNotification) throws -> Void
+  ) throws {
     let rows = try Row.fetchCursor(
       db,
       sql:
@@ -511,8 +563,13 @@ public final class DeviceJournal: Sendable {
     while let row = try rows.next() {
       var reader = try ColumnReader(
         deliveryRow: row, keepsPayloadDetails: keepsPayloadDetails, reasonLists: reasonLists)
-      restored.notifications.append(try reader.storedNotification(lists: &lists))
+      try body(try reader.storedNotification(lists: &lists))
     }
+  }
+
+  /// Everything ``restore(keepsPayloadDetails:)`` reads but the notifications.
+  private static func restoreParts(from db: Database) throws -> RestoredDevice {
+    var restored = RestoredDevice()
     for row in try Row.fetchAll(db, sql: "SELECT bundle_id, taps, dismissals FROM engagement") {
       var reader = ColumnReader(row: row)
       let bundleID = try reader.string("bundle_id")

@@ -16,24 +16,23 @@ enum FrameBenchmark {
     let apps = (0..<40).map { AppProfile(info: .inferred(from: "com.example.bench\($0)")) }
     var profile = DeviceProfile(start: start, isLocked: true, apps: apps)
     profile.timeZoneName = "UTC"
-    var stored: [StoredNotification] = []
-    stored.reserveCapacity(count)
     let decision = DeliveryDecision(disposition: .delivered, surfaces: [.lockScreen, .notificationCenter])
-    for index in 0..<count {
-      let bundleID = "com.example.bench\(index % 40)"
-      let thread = "thread-\(index % 400)"
-      let notification = PushNotification(
-        id: NotificationID(index + 1), bundleID: bundleID, threadID: thread, title: "Title \(index)",
-        body: "Notification number \(index) of \(count), stored for the frame benchmark.",
-        receivedAt: start - SimDuration(milliseconds: Int64(count - index) * 1000))
-      stored.append(
-        StoredNotification(
-          notification: notification, decision: decision, group: GroupKey(bundleID: bundleID, thread: thread),
-          rank: RankTerms(notification: notification, level: .active, engagement: Engagement())))
-    }
     let device = DeviceSimulator(
-      profile: profile,
-      restoring: RestoredDevice(notifications: stored, nextNotificationID: count + 1, deliveryCount: count))
+      profile: profile, restoring: RestoredDevice(nextNotificationID: count + 1, deliveryCount: count)
+    ) { add in
+      for index in 0..<count {
+        let bundleID = "com.example.bench\(index % 40)"
+        let thread = "thread-\(index % 400)"
+        let notification = PushNotification(
+          id: NotificationID(index + 1), bundleID: bundleID, threadID: thread, title: "Title \(index)",
+          body: "Notification number \(index) of \(count), stored for the frame benchmark.",
+          receivedAt: start - SimDuration(milliseconds: Int64(count - index) * 1000))
+        add(
+          StoredNotification(
+            notification: notification, decision: decision, group: GroupKey(bundleID: bundleID, thread: thread),
+            rank: RankTerms(notification: notification, level: .active, engagement: Engagement())))
+      }
+    }
     // With arrivals, one push a second from now on, so every frame has one (a 1× replay).
     let payload = Array(#"{"aps":{"alert":{"title":"Arriving","body":"One more"},"thread-id":"thread-1"}}"#.utf8)
     let timeline = (0..<arrivals).map { index in

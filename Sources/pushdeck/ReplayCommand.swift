@@ -70,11 +70,11 @@ struct ReplayCommand: ParsableCommand {
       return ExitCode(2)
     }
     let journal: DeviceJournal?
-    let restored: RestoredDevice?
+    let holdsDevice: Bool
     let committer: BackgroundCommitter?
     do throws(StoreError) {
       // Checkpoint every 64 MiB of WAL instead of every few MiB: fewer syncs of a growing file.
-      (journal, restored) = try device.openState(
+      (journal, holdsDevice) = try device.openState(
         DeviceJournal.Options(writer: "Pushdeck replay", checkpointBytes: 64 << 20, checkpointsInBackground: true))
       committer = try journal.map { journal throws(StoreError) in
         try BackgroundCommitter(journal: journal, reportsProgress: progress)
@@ -87,7 +87,8 @@ struct ReplayCommand: ParsableCommand {
     let (resolved, inputProblems) = resolveInputs(inputs)
     var problems = inputProblems.map { "\($0.path): \($0.message)" }
     var replay = Replay(
-      committer: committer, restored: restored, batchSize: batch, makeProfile: { start in try baseProfile(start) })
+      committer: committer, restoring: holdsDevice ? journal : nil, batchSize: batch,
+      makeProfile: { start in try baseProfile(start) })
     for input in resolved {
       do throws(InputProblem) {
         // Custom keys are not materialised: the journal keeps them in the raw payload. Each
@@ -128,7 +129,9 @@ struct ReplayCommand: ParsableCommand {
 struct Replay {
   /// Commits batches to the state database; nil for `--ephemeral`.
   let committer: BackgroundCommitter?
-  let restored: RestoredDevice?
+  /// The journal whose device the replay continues, read when the first push makes the device;
+  /// nil for a new device.
+  let restoring: DeviceJournal?
   let batchSize: Int
   let makeProfile: (SimInstant) throws -> DeviceProfile
   var device: DeviceSimulator?
@@ -150,11 +153,11 @@ struct Replay {
   var failure: String? { ownFailure ?? committer?.failure }
 
   init(
-    committer: BackgroundCommitter?, restored: RestoredDevice?, batchSize: Int,
+    committer: BackgroundCommitter?, restoring: DeviceJournal?, batchSize: Int,
     makeProfile: @escaping (SimInstant) throws -> DeviceProfile
   ) {
     self.committer = committer
-    self.restored = restored
+    self.restoring = restoring
     self.batchSize = batchSize
     self.makeProfile = makeProfile
     reasonLists = committer?.reasonLists
@@ -166,7 +169,12 @@ struct Replay {
     let start = record.at.map { SimInstant(epochSeconds: $0) } ?? DemoScenario.start
     do {
       let profile = try makeProfile(start)
-      var made = restored.map { DeviceSimulator(profile: profile, restoring: $0) } ?? DeviceSimulator(profile: profile)
+      // Streamed from the database into the store: the journal's notifications are never all
+      // in memory at once.
+      var made =
+        try restoring.map { journal throws(StoreError) in
+          try journal.restoreDevice(profile: profile, keepsPayloadDetails: false)
+        } ?? DeviceSimulator(profile: profile)
       made.keepsRecords = false
       made.keepsPayloadDetails = false
       origin = made.now

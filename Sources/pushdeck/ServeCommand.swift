@@ -147,10 +147,10 @@ final class LiveDevice: @unchecked Sendable {
 
   init(options: DeviceOptions) throws {
     let journal: DeviceJournal?
-    let restored: RestoredDevice?
+    let holdsDevice: Bool
     let committer: BackgroundCommitter?
     do throws(StoreError) {
-      (journal, restored) = try options.openState(DeviceJournal.Options(writer: "Pushdeck serve"))
+      (journal, holdsDevice) = try options.openState(DeviceJournal.Options(writer: "Pushdeck serve"))
       committer = try journal.map { journal throws(StoreError) in try BackgroundCommitter(journal: journal) }
     } catch {
       throw ServeFailure(message: error.description)
@@ -158,7 +158,7 @@ final class LiveDevice: @unchecked Sendable {
     self.journal = journal
     let makeProfile = try Session.profileLoader(options.profile)
     replay = Replay(
-      committer: committer, restored: restored, batchSize: 1_000,
+      committer: committer, restoring: holdsDevice ? journal : nil, batchSize: 1_000,
       makeProfile: { start in try makeProfile(start) })
   }
 

@@ -144,6 +144,102 @@ import Testing
     #expect(DeviceSimulator(profile: .standard(start: start), restoring: later).now == at(400))
   }
 
+  /// What a device is, as far as a user or the next push can tell. `packedAlike` compares every
+  /// stored field too: not against the live device, whose stored notifications lack what the
+  /// journal adds to their reasons (a removal to make room) and, read lean, their payload details.
+  func expectSameDevice(_ device: DeviceSimulator, _ other: DeviceSimulator, packedAlike: Bool = true) {
+    if packedAlike { #expect(device.store == other.store) }
+    #expect(device.store.all.map(\.id).sorted() == other.store.all.map(\.id).sorted())
+    #expect(device.store.count == other.store.count)
+    #expect(
+      device.store.rankedGroups(includeHeld: true).map { $0.notifications.map(\.id) }
+        == other.store.rankedGroups(includeHeld: true).map { $0.notifications.map(\.id) })
+    #expect(device.store.rankedGroups().map(\.key) == other.store.rankedGroups().map(\.key))
+    #expect(
+      device.store.all.filter { $0.heldUntil != nil }.map(\.id).sorted()
+        == other.store.all.filter { $0.heldUntil != nil }.map(\.id).sorted())
+    #expect(device.profile.engagement == other.profile.engagement)
+    #expect(device.profile.apps == other.profile.apps)
+    #expect(device.badges == other.badges)
+    #expect(device.liveActivities == other.liveActivities)
+    #expect(device.now == other.now)
+    #expect(device.isLocked == other.isLocked && device.activeFocusID == other.activeFocusID)
+  }
+
+  @Test func theStreamedRestoreRebuildsTheSameDeviceAsTheArrayOne() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let path = directory.file("device.sqlite")
+    let journal = try DeviceJournal.open(at: path)
+    let original = try journaledDevice(into: journal)
+    try journal.close()
+
+    let reopened = try DeviceJournal.open(at: path)
+    defer { try? reopened.close() }
+    #expect(try reopened.holdsDevice())
+    for keepsDetails in [true, false] {
+      var streamed = try reopened.restoreDevice(profile: original.profile, keepsPayloadDetails: keepsDetails)
+      var fromArray = DeviceSimulator(
+        profile: original.profile, restoring: try reopened.restore(keepsPayloadDetails: keepsDetails))
+      expectSameDevice(streamed, fromArray)
+      expectSameDevice(streamed, original, packedAlike: keepsDetails)
+      #expect(streamed.store.all.contains { $0.heldUntil != nil })
+      #expect(streamed.liveActivities.count == 1)
+      #expect(
+        streamed.store.all.map { $0.notification.customKeys.isEmpty }
+          == fromArray.store.all.map { $0.notification.customKeys.isEmpty })
+      // Both go on with the same ids and record indexes, and the summary is released the same.
+      var live = original
+      let next = push(#"{"aps": {"alert": "next", "thread-id": "ann"}}"#, line: 9)
+      let expected = live.apply(.push(next), at: at(20))
+      let fromStream = streamed.apply(.push(next), at: at(20))
+      let fromRestore = fromArray.apply(.push(next), at: at(20))
+      #expect(fromStream?.index == expected?.index && fromRestore?.index == expected?.index)
+      #expect(fromStream?.notification?.id == expected?.notification?.id)
+      #expect(fromRestore?.notification?.id == expected?.notification?.id)
+      streamed.advance(to: at(86_400))
+      fromArray.advance(to: at(86_400))
+      live.advance(to: at(86_400))
+      expectSameDevice(streamed, fromArray)
+      expectSameDevice(streamed, live, packedAlike: keepsDetails)
+    }
+  }
+
+  @Test func theStreamedRestoreKeepsTheEvictionLimit() throws {
+    var profile = DeviceProfile(start: start)
+    profile.maxStoredNotifications = 3
+    var original = DeviceSimulator(profile: profile)
+    var batch = JournalBatch()
+    for index in 1...5 {
+      original.apply(
+        .push(push(#"{"aps": {"alert": "n\#(index)", "thread-id": "t\#(index % 2)"}}"#, line: index)),
+        at: at(Int64(index)), journalingInto: &batch)
+    }
+    let journal = try DeviceJournal.inMemory()
+    try journal.commit(batch)
+    var device = try journal.restoreDevice(profile: profile)
+    var fromArray = DeviceSimulator(profile: profile, restoring: try journal.restore())
+    expectSameDevice(device, fromArray)
+    expectSameDevice(device, original, packedAlike: false)
+    let next = push(#"{"aps": {"alert": "n6"}}"#, line: 6)
+    let expected = original.apply(.push(next), at: at(6))
+    let actual = device.apply(.push(next), at: at(6))
+    let fromRestore = fromArray.apply(.push(next), at: at(6))
+    #expect(actual?.evicted == expected?.evicted && fromRestore?.evicted == expected?.evicted)
+    #expect(actual?.evicted.count == 1)
+    #expect(actual?.index == 5)
+    expectSameDevice(device, fromArray)
+    expectSameDevice(device, original, packedAlike: false)
+  }
+
+  @Test func anEmptyJournalHoldsNoDevice() throws {
+    let journal = try DeviceJournal.inMemory()
+    #expect(try !journal.holdsDevice())
+    let device = try journal.restoreDevice(profile: DeviceProfile(start: start))
+    #expect(device.store.count == 0)
+    #expect(device.now == start)
+  }
+
   @Test func restoredDeviceContinuesWithTheSameIdsAndIndexes() throws {
     let journal = try DeviceJournal.inMemory()
     var original = try journaledDevice(into: journal)

@@ -162,6 +162,32 @@ public struct DeviceSimulator: Sendable {
   ///   - profile: the profile the device started from (the scenario's, or the default one).
   ///   - restored: the remembered state.
   public init(profile: DeviceProfile, restoring restored: RestoredDevice) {
+    var parts = restored
+    parts.notifications = []
+    self.init(profile: profile, restoring: parts) { add in
+      for stored in restored.notifications { add(stored) }
+    }
+  }
+
+  /// Rebuilds a device from what a journal remembered of it, as
+  /// ``init(profile:restoring:)`` does, taking the notifications one at a time from a producer
+  /// instead of from an array: each goes into the store as it comes, so a million of them are
+  /// never all unpacked in memory at once.
+  ///
+  /// `produce` is called with a function that adds one notification; it gives them in delivery
+  /// order (ascending ids, as a journal keeps them). When they are not in that order, the device
+  /// drops what it built, calls `produce` a second time and sorts what it gives, as the array
+  /// form always did: a producer must give the same notifications each time it is called.
+  ///
+  /// - Parameters:
+  ///   - profile: the profile the device started from (the scenario's, or the default one).
+  ///   - restored: the remembered state but its notifications: `restored.notifications` is not read.
+  ///   - produce: gives the notifications, by calling the function it is passed once for each.
+  /// - Throws: what `produce` throws.
+  public init<Failure: Error>(
+    profile: DeviceProfile, restoring restored: RestoredDevice,
+    notifications produce: (_ add: (StoredNotification) -> Void) throws(Failure) -> Void
+  ) throws(Failure) {
     var profile = profile
     for (bundleID, engagement) in restored.engagement { profile.engagement[bundleID] = engagement }
     self.init(profile: profile)
@@ -176,19 +202,41 @@ public struct DeviceSimulator: Sendable {
       isLocked = state.isLocked
       activeFocusID = state.activeFocusID
     }
-    // A journal gives them in order already; sorting a copy of a million costs a second copy.
-    let notifications = restored.notifications
-    let inOrder = zip(notifications, notifications.dropFirst()).allSatisfy { $0.id < $1.id }
-    for var stored in inOrder ? notifications : notifications.sorted(by: { $0.id < $1.id }) {
+    let engagement = self.profile.engagement
+    func ranked(_ stored: StoredNotification) -> StoredNotification {
+      var stored = stored
       stored.rank = RankTerms(
         notification: stored.notification, level: stored.decision.effectiveLevel,
-        engagement: self.profile.engagement[stored.notification.bundleID] ?? Engagement())
-      store.insert(stored)
+        engagement: engagement[stored.notification.bundleID] ?? Engagement())
+      return stored
+    }
+    var store = NotificationStore()
+    var highest: NotificationID?
+    var inOrder = true
+    try produce { stored in
+      guard inOrder else { return }
+      if let highest, stored.id <= highest {
+        inOrder = false
+        return
+      }
+      highest = stored.id
+      store.insert(ranked(stored))
+    }
+    if !inOrder {
+      // Never from a journal, which keeps them in order: gather them all and sort, as the
+      // array form did.
+      store = NotificationStore()
+      var all: [StoredNotification] = []
+      try produce { all.append($0) }
+      all.sort { $0.id < $1.id }
+      highest = all.last?.id
+      for stored in all { store.insert(ranked(stored)) }
     }
     _ = store.releaseSummary(at: now)
+    self.store = store
     badges = restored.badges
     liveActivities = restored.liveActivities
-    nextID = max(restored.nextNotificationID, (restored.notifications.map(\.id.rawValue).max() ?? 0) + 1, 1)
+    nextID = max(restored.nextNotificationID, (highest?.rawValue ?? 0) + 1, 1)
     earlierDeliveries = restored.deliveryCount
     let hourAgo = now - .hours(1)
     for (bundleID, times) in restored.silentPushes {

@@ -20,17 +20,17 @@ struct DeviceOptions: ParsableArguments {
   @Flag(name: .long, help: "Keep nothing: no state database is read or written.")
   var ephemeral = false
 
-  /// Opens the state database (unless ephemeral) and reads back the device it holds.
+  /// Opens the state database (unless ephemeral) and asks whether it holds a device. The device
+  /// itself is read later, when its profile is known, with
+  /// `DeviceJournal.restoreDevice(profile:keepsPayloadDetails:)`.
   ///
-  /// - Returns: the journal (nil when ephemeral) and the restored device, nil when there is none.
-  func openState(_ options: DeviceJournal.Options) throws(StoreError) -> (DeviceJournal?, RestoredDevice?) {
+  /// - Returns: the journal (nil when ephemeral) and whether it holds a device to continue.
+  func openState(_ options: DeviceJournal.Options) throws(StoreError) -> (journal: DeviceJournal?, holdsDevice: Bool) {
     let location = try StateLocation.resolve(
       statePath: state, ephemeral: ephemeral, environment: ProcessInfo.processInfo.environment)
-    guard case .file = location else { return (nil, nil) }
+    guard case .file = location else { return (nil, false) }
     let journal = try DeviceJournal.open(location, options: options)
-    let restored = try journal.restore(keepsPayloadDetails: false)
-    let remembers = restored.deliveryCount > 0 || !restored.notifications.isEmpty || restored.clock != nil
-    return (journal, remembers ? restored : nil)
+    return (journal, try journal.holdsDevice())
   }
 }
 

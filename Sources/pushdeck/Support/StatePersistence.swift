@@ -38,17 +38,18 @@ final class StatePersistence {
     guard case .file(let path) = location else { return (nil, state) }
     do throws(StoreError) {
       let journal = try DeviceJournal.open(location)
-      let restored = try journal.restore()
       var state = state
-      var savedState = restored.state
-      if restored.deliveryCount > 0 || !restored.notifications.isEmpty || restored.clock != nil {
-        // The device resumes at its saved clock (docs/DECISIONS.md, "Continuing a state"); a
-        // session that brings its own timeline (a scenario starting later) moves it on to its start.
-        // What the timeline held up to the saved clock was applied before it was saved (a replay of
-        // the same capture included): only what comes after it still plays.
-        var device = DeviceSimulator(profile: profile, restoring: restored)
-        let timeline =
-          keepsTimeline ? state.timeline.filter { entry in restored.clock.map { entry.at > $0 } ?? true } : []
+      var savedState: RestoredDevice.State?
+      if try journal.holdsDevice() {
+        // Streamed from the database into the store, never all in memory at once. The device
+        // resumes at its saved clock (docs/DECISIONS.md, "Continuing a state"); a session that
+        // brings its own timeline (a scenario starting later) moves it on to its start. What the
+        // timeline held up to the saved clock was applied before it was saved (a replay of the
+        // same capture included): only what comes after it still plays.
+        var device = try journal.restoreDevice(profile: profile)
+        let resumedAt = device.now
+        savedState = Self.deviceState(device)
+        let timeline = keepsTimeline ? state.timeline.filter { $0.at > resumedAt } : []
         if keepsTimeline { device.advance(to: state.device.now) }
         state = AppState(device: device, timeline: timeline)
       } else {
