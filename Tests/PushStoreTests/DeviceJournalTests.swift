@@ -57,15 +57,19 @@ import Testing
     return device
   }
 
-  @Test func restoringRebuildsTheSameNotificationCenter() throws {
-    let directory = try TemporaryDirectory()
-    defer { directory.remove() }
+  /// Journals ``journaledDevice(into:)`` into a file of `directory`, closes it and opens it again.
+  func journalAndReopen(in directory: TemporaryDirectory) throws -> (DeviceSimulator, DeviceJournal) {
     let path = directory.file("device.sqlite")
     let journal = try DeviceJournal.open(at: path)
     let original = try journaledDevice(into: journal)
     try journal.close()
+    return (original, try DeviceJournal.open(at: path))
+  }
 
-    let reopened = try DeviceJournal.open(at: path)
+  @Test func restoringRebuildsTheSameNotificationCenter() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let (original, reopened) = try journalAndReopen(in: directory)
     defer { try? reopened.close() }
     let restored = try reopened.restore()
     let device = DeviceSimulator(profile: original.profile, restoring: restored)
@@ -169,12 +173,7 @@ import Testing
   @Test func theStreamedRestoreRebuildsTheSameDeviceAsTheArrayOne() throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
-    let path = directory.file("device.sqlite")
-    let journal = try DeviceJournal.open(at: path)
-    let original = try journaledDevice(into: journal)
-    try journal.close()
-
-    let reopened = try DeviceJournal.open(at: path)
+    let (original, reopened) = try journalAndReopen(in: directory)
     defer { try? reopened.close() }
     #expect(try reopened.holdsDevice())
     for keepsDetails in [true, false] {

@@ -230,11 +230,25 @@ struct EndToEndTests {
   }
 
   @Test func theDeviceStateSurvivesQuittingAndStartingAgain() async throws {
+    try await withSavedPush("I survive a restart") { second in
+      try await second.waitUntil("the saved notification after a restart") { screen in
+        screen.contains("Saved") && screen.contains("Keeper") && screen.contains("1 stored")
+      }
+    }
+  }
+
+  /// Runs a payload titled "Saved" into a fresh state with a manual clock and steps to its push,
+  /// then runs `meanwhile` (false stops the test there), quits, starts `run --state` on the same
+  /// state and hands that second session to `afterRestart`; everything is removed afterwards.
+  private func withSavedPush(
+    _ body: String, meanwhile: (TmuxServer) async throws -> Bool = { _ in true },
+    afterRestart: (TmuxServer) async throws -> Void
+  ) async throws {
     let directory = NSTemporaryDirectory() + "pushdeck-state-" + UUID().uuidString
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: directory) }
     let payload = directory + "/saved.json"
-    try #"{"aps": {"alert": {"title": "Saved", "body": "I survive a restart"}}}"#
+    try #"{"aps": {"alert": {"title": "Saved", "body": "\#(body)"}}}"#
       .write(toFile: payload, atomically: true, encoding: .utf8)
     let state = directory + "/device.sqlite"
     let first = TmuxServer(executable: try #require(tmuxPath))
@@ -244,6 +258,7 @@ struct EndToEndTests {
     guard try await first.waitUntil("the lock screen", { $0.contains("Lock Screen") }) else { return }
     try first.run(["send-keys", "-t", "t", "."])
     guard try await first.waitUntil("the push to arrive", { $0.contains("Saved") }) else { return }
+    guard try await meanwhile(first) else { return }
     try first.run(["send-keys", "-t", "t", "q"])
     try await first.waitUntil("exit=0") { $0.contains("exit=0") }
     first.kill()
@@ -251,9 +266,7 @@ struct EndToEndTests {
     let second = TmuxServer(executable: try #require(tmuxPath))
     defer { second.kill() }
     try start(second, arguments: ["run", "--state", state, "--clock", "manual"])
-    try await second.waitUntil("the saved notification after a restart") { screen in
-      screen.contains("Saved") && screen.contains("Keeper") && screen.contains("1 stored")
-    }
+    try await afterRestart(second)
     try second.run(["send-keys", "-t", "t", "q"])
     try await second.waitUntil("exit=0") { $0.contains("exit=0") }
   }
@@ -307,34 +320,14 @@ struct EndToEndTests {
   /// Time that passes with nothing happening is kept too: moved on three minutes and quit, the
   /// next `run --state` starts three minutes on, not at the last push.
   @Test func theClockIsSavedOnQuitAndResumedOnTheNextStart() async throws {
-    let directory = NSTemporaryDirectory() + "pushdeck-clock-" + UUID().uuidString
-    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(atPath: directory) }
-    let payload = directory + "/saved.json"
-    try #"{"aps": {"alert": {"title": "Saved", "body": "before the minutes passed"}}}"#
-      .write(toFile: payload, atomically: true, encoding: .utf8)
-    let state = directory + "/device.sqlite"
-    let first = TmuxServer(executable: try #require(tmuxPath))
-    defer { first.kill() }
-    try start(
-      first, arguments: ["run", payload, "--bundle", "com.example.keeper", "--state", state, "--clock", "manual"])
-    guard try await first.waitUntil("the lock screen", { $0.contains("Lock Screen") }) else { return }
-    try first.run(["send-keys", "-t", "t", "."])
-    guard try await first.waitUntil("the push to arrive", { $0.contains("Saved") }) else { return }
-    for _ in 0..<3 { try first.run(["send-keys", "-t", "t", "]"]) }
-    guard try await first.waitUntil("three minutes on", { $0.contains(" 9:44:03 ") }) else { return }
-    try first.run(["send-keys", "-t", "t", "q"])
-    try await first.waitUntil("exit=0") { $0.contains("exit=0") }
-    first.kill()
-
-    let second = TmuxServer(executable: try #require(tmuxPath))
-    defer { second.kill() }
-    try start(second, arguments: ["run", "--state", state, "--clock", "manual"])
-    try await second.waitUntil("the saved clock after a restart") { screen in
-      screen.contains("Saved") && screen.contains(" 9:44:03 ") && screen.contains("3m ago")
+    try await withSavedPush("before the minutes passed") { first in
+      for _ in 0..<3 { try first.run(["send-keys", "-t", "t", "]"]) }
+      return try await first.waitUntil("three minutes on", { $0.contains(" 9:44:03 ") })
+    } afterRestart: { second in
+      try await second.waitUntil("the saved clock after a restart") { screen in
+        screen.contains("Saved") && screen.contains(" 9:44:03 ") && screen.contains("3m ago")
+      }
     }
-    try second.run(["send-keys", "-t", "t", "q"])
-    try await second.waitUntil("exit=0") { $0.contains("exit=0") }
   }
 
   /// Writes `scenario` into a fresh directory (where its handlers' files go too), runs it with a
