@@ -306,6 +306,9 @@ struct EndToEndTests {
     defer { again.kill() }
     try start(again, arguments: ["run", "--state", state, "--clock", "manual", capture])
     guard try await again.waitUntil("the lock screen", { $0.contains("Lock Screen") }) else { return }
+    try await again.waitUntil("a word on what was not played") { screen in
+      screen.contains("3 timeline events at or before the saved clock not played again")
+    }
     try again.run(["send-keys", "-t", "t", "t"])
     try await again.waitUntil("an empty timeline and the same three notifications") { screen in
       screen.contains("0 of 0 arrived") && screen.contains("3 stored")

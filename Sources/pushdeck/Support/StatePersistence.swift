@@ -50,8 +50,14 @@ final class StatePersistence {
         let resumedAt = device.now
         savedState = Self.deviceState(device)
         let timeline = keepsTimeline ? state.timeline.filter { $0.at > resumedAt } : []
+        let skipped = keepsTimeline ? state.timeline.count - timeline.count : 0
         if keepsTimeline { device.advance(to: state.device.now) }
         state = AppState(device: device, timeline: timeline)
+        if skipped > 0 {
+          // Said, not dropped silently: they may be another capture's older pushes.
+          state.showToast(
+            "\(skipped) timeline event\(skipped == 1 ? "" : "s") at or before the saved clock not played again")
+        }
       } else {
         // A new state starts with what the session already holds (the demo's notifications),
         // and its clock, lock and Focus.
