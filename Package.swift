@@ -85,7 +85,8 @@ let package = Package(
       ]
     ),
     .target(
-      name: "PushTestSupport", dependencies: ["PushRender", "PushUI", "PushWire"], path: "Sources/PushTestSupport"),
+      name: "PushTestSupport", dependencies: ["PushCore", "PushRender", "PushUI", "PushWire"],
+      path: "Sources/PushTestSupport"),
     .testTarget(name: "PushWireTests", dependencies: ["PushWire", "PushTestSupport"]),
     .testTarget(name: "PushCoreTests", dependencies: ["PushCore", "PushTestSupport"]),
     .testTarget(name: "PushScenarioTests", dependencies: ["PushScenario", "PushTestSupport"]),

@@ -1,3 +1,4 @@
+import PushTestSupport
 import Testing
 
 @testable import PushCore
@@ -7,11 +8,7 @@ import Testing
 @Suite struct DeviceRestoreTests {
   /// A device with threads, a collapse, a held Scheduled Summary item, a badge and a tap.
   func liveDevice() -> DeviceSimulator {
-    var profile = DeviceProfile(start: start)
-    profile.summaryTimes = [TimeOfDay(hour: 23, minute: 0)]
-    var news = AppProfile(info: .inferred(from: "com.example.news"))
-    news.settings.delivery = .scheduledSummary
-    profile.apps = [AppProfile(info: .inferred(from: "com.example.chat")), news]
+    let profile = DeviceProfile.chatAndSummarisedNews(start: start)
     var device = DeviceSimulator(profile: profile)
     let payloads = [
       #"{"aps": {"alert": {"title": "Ann", "body": "Lunch?"}, "thread-id": "ann", "badge": 3}}"#,

@@ -2,17 +2,14 @@ import Foundation
 import GRDB
 import PushCore
 import PushStore
+import PushTestSupport
 import Testing
 
 @Suite struct DeviceJournalTests {
   /// A device with two apps, threads, a collapse, a held summary, a Live Activity, engagement,
   /// badges, a setting change and a Focus, journaled in three batches.
   func journaledDevice(into journal: DeviceJournal) throws -> DeviceSimulator {
-    var profile = DeviceProfile(start: start)
-    profile.summaryTimes = [TimeOfDay(hour: 23, minute: 0)]
-    var news = AppProfile(info: .inferred(from: "com.example.news"))
-    news.settings.delivery = .scheduledSummary
-    profile.apps = [AppProfile(info: .inferred(from: "com.example.chat")), news]
+    let profile = DeviceProfile.chatAndSummarisedNews(start: start)
     var device = DeviceSimulator(profile: profile)
     var batch = JournalBatch()
     let chat = [
@@ -204,18 +201,28 @@ import Testing
     }
   }
 
-  @Test func theStreamedRestoreKeepsTheEvictionLimit() throws {
+  /// A device that keeps at most `limit` notifications, after `count` pushes ("n1", "n2"…, one a
+  /// second, in threads when `threads`), journaled in memory.
+  func journaledPastItsLimit(_ limit: Int, pushes count: Int, threads: Bool) throws -> (
+    profile: DeviceProfile, device: DeviceSimulator, journal: DeviceJournal
+  ) {
     var profile = DeviceProfile(start: start)
-    profile.maxStoredNotifications = 3
-    var original = DeviceSimulator(profile: profile)
+    profile.maxStoredNotifications = limit
+    var device = DeviceSimulator(profile: profile)
     var batch = JournalBatch()
-    for index in 1...5 {
-      original.apply(
-        .push(push(#"{"aps": {"alert": "n\#(index)", "thread-id": "t\#(index % 2)"}}"#, line: index)),
-        at: at(Int64(index)), journalingInto: &batch)
+    for index in 1...count {
+      let thread = threads ? #", "thread-id": "t\#(index % 2)""# : ""
+      device.apply(
+        .push(push(#"{"aps": {"alert": "n\#(index)"\#(thread)}}"#, line: index)), at: at(Int64(index)),
+        journalingInto: &batch)
     }
     let journal = try DeviceJournal.inMemory()
     try journal.commit(batch)
+    return (profile, device, journal)
+  }
+
+  @Test func theStreamedRestoreKeepsTheEvictionLimit() throws {
+    var (profile, original, journal) = try journaledPastItsLimit(3, pushes: 5, threads: true)
     var device = try journal.restoreDevice(profile: profile)
     var fromArray = DeviceSimulator(profile: profile, restoring: try journal.restore())
     expectSameDevice(device, fromArray)
@@ -313,16 +320,7 @@ import Testing
   }
 
   @Test func notificationsRemovedToMakeRoomStayRemovedAfterARestart() throws {
-    var profile = DeviceProfile(start: start)
-    profile.maxStoredNotifications = 2
-    var original = DeviceSimulator(profile: profile)
-    var batch = JournalBatch()
-    for index in 1...4 {
-      original.apply(
-        .push(push(#"{"aps": {"alert": "n\#(index)"}}"#, line: index)), at: at(Int64(index)), journalingInto: &batch)
-    }
-    let journal = try DeviceJournal.inMemory()
-    try journal.commit(batch)
+    let (profile, original, journal) = try journaledPastItsLimit(2, pushes: 4, threads: false)
     let device = DeviceSimulator(profile: profile, restoring: try journal.restore())
     #expect(device.store.all.map(\.id).sorted() == original.store.all.map(\.id).sorted())
     #expect(device.store.all.compactMap(\.notification.body).sorted() == ["n3", "n4"])
