@@ -17,9 +17,10 @@ import Synchronization
 /// starts the WAL over once a checkpoint has caught up.
 ///
 /// Durability is unchanged: every commit is in the WAL before `commit` returns, as before, and a
-/// checkpoint syncs what it copies. Should the checkpoints fall behind (a slow disk), the writer
-/// checkpoints by itself once the WAL reaches four times the threshold, as SQLite's
-/// auto-checkpoint would have, so the WAL stays bounded.
+/// checkpoint syncs what it copies. The WAL grows to three or four thresholds before it starts
+/// over (about 250 MiB with replay's 64 MiB), never more: should the checkpoints fall behind (a
+/// slow disk), the writer checkpoints by itself at four thresholds, as SQLite's auto-checkpoint
+/// would have.
 final class BackgroundCheckpointer: Sendable {
   private let connection: DatabaseQueue
   private let queue = DispatchQueue(label: "pushdeck.journal.checkpoint")
@@ -32,12 +33,12 @@ final class BackgroundCheckpointer: Sendable {
   private let copiedTo = Atomic<Int>(0)
 
   /// Opens the second connection to a WAL database.
-  init(path: String, frames: Int) throws {
+  init(path: String, frames: Int, synchronous: String) throws {
     var configuration = Configuration()
     configuration.label = "PushStore.checkpoint"
     configuration.prepareDatabase { db in
-      // The sync a checkpoint does at NORMAL: the WAL, then the database file.
-      try db.execute(sql: "PRAGMA synchronous = NORMAL")
+      // The writer's level: at NORMAL and FULL a checkpoint syncs the WAL, then the database file.
+      try db.execute(sql: "PRAGMA synchronous = \(synchronous)")
     }
     connection = try DatabaseQueue(path: path, configuration: configuration)
     self.frames = max(frames, 1)

@@ -193,6 +193,11 @@ enum DeliveryDetail {
       value.withUTF8 { utf8 in text(utf8) }
     }
 
+    /// Appends UTF-8 text given as bytes.
+    mutating func text(_ utf8: ArraySlice<UInt8>) {
+      utf8.withUnsafeBufferPointer { text($0) }
+    }
+
     /// Appends a blob (tag `4`; row buffers only, a `detail` holds none).
     mutating func blob(_ value: [UInt8]) {
       value.withUnsafeBufferPointer { span(4, $0) }

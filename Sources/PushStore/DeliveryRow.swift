@@ -27,8 +27,8 @@ public struct PackedDeliveries: Sendable {
     self.reasonLists = reasonLists
   }
 
-  /// Packs a delivery.
-  mutating func append(_ record: DeliveryRecord) {
+  /// Packs a delivery; `rawPayload`, when given, is journaled as the notification's payload text.
+  mutating func append(_ record: DeliveryRecord, rawPayload: ArraySlice<UInt8>? = nil) {
     if let replaced = record.decision.replaces {
       removals.append(JournalBatch.Removal(id: replaced, at: record.at, reason: "replaced"))
     }
@@ -41,7 +41,7 @@ public struct PackedDeliveries: Sendable {
       if let id, isNew { newReasonLists.append((id, JournalCoding.json(record.decision.reasons))) }
       reasonListID = id
     }
-    packer.pack(record, reasonListID: reasonListID, into: &rows)
+    packer.pack(record, reasonListID: reasonListID, rawPayload: rawPayload, into: &rows)
     count += 1
   }
 }
@@ -56,7 +56,10 @@ struct DeliveryPacker: Sendable {
   private var detail = DeliveryDetail.Writer()
 
   /// Appends the row's values, in the order of `DeviceJournal.deliveryColumns`.
-  mutating func pack(_ record: DeliveryRecord, reasonListID: Int64? = nil, into row: inout DeliveryDetail.Writer) {
+  mutating func pack(
+    _ record: DeliveryRecord, reasonListID: Int64? = nil, rawPayload: ArraySlice<UInt8>? = nil,
+    into row: inout DeliveryDetail.Writer
+  ) {
     let decision = record.decision
     let note = record.notification
     row.int(record.index)
@@ -67,13 +70,13 @@ struct DeliveryPacker: Sendable {
     row.bool(decision.isStored && record.group != nil && note != nil)
     row.text(note?.title)
     row.text(note?.body)
-    row.text(note?.rawPayload)
-    packDetail(record, reasonListID: reasonListID)
+    if note != nil, let rawPayload { row.text(rawPayload) } else { row.text(note?.rawPayload) }
+    packDetail(record, reasonListID: reasonListID, hasRawPayload: rawPayload != nil)
     row.blob(detail.bytes)
   }
 
   /// Packs the fields without a column of their own, in the order of ``DeliveryDetail/fields``.
-  private mutating func packDetail(_ record: DeliveryRecord, reasonListID: Int64?) {
+  private mutating func packDetail(_ record: DeliveryRecord, reasonListID: Int64?, hasRawPayload: Bool) {
     let decision = record.decision
     let rank = record.rank
     let note = record.notification
@@ -121,7 +124,8 @@ struct DeliveryPacker: Sendable {
     // notification without one.
     detail.text(
       note.flatMap {
-        $0.customKeys.isEmpty || !$0.rawPayload.isEmpty ? nil : JSONValue.object($0.customKeys).compactText
+        $0.customKeys.isEmpty || hasRawPayload || !$0.rawPayload.isEmpty
+          ? nil : JSONValue.object($0.customKeys).compactText
       })
     detail.text(note.flatMap { JournalCoding.json($0.attachments) })
   }

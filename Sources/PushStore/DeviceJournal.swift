@@ -84,9 +84,10 @@ public final class DeviceJournal: Sendable {
   }
 
   /// Starts checkpointing in the background (the file must be in WAL mode).
-  private func startCheckpointer(path: String, bytes: Int) throws {
+  private func startCheckpointer(path: String, bytes: Int, synchronous: Synchronous) throws {
     let pageSize = try queue.read { db in try Int.fetchOne(db, sql: "PRAGMA page_size") } ?? Self.pageSize
-    let started = try BackgroundCheckpointer(path: path, frames: max(bytes / pageSize, 1))
+    let started = try BackgroundCheckpointer(
+      path: path, frames: max(bytes / pageSize, 1), synchronous: synchronous.rawValue)
     queue.writeWithoutTransaction { db in started.install(on: db) }
     checkpointer.withLock { $0 = started }
   }
@@ -164,7 +165,7 @@ public final class DeviceJournal: Sendable {
     }
     if options.checkpointsInBackground, let bytes = options.checkpointBytes {
       do {
-        try journal.startCheckpointer(path: path, bytes: bytes)
+        try journal.startCheckpointer(path: path, bytes: bytes, synchronous: options.synchronous)
       } catch {
         // The writer's own auto-checkpoint (set in prepareDatabase) goes on working.
       }
@@ -188,8 +189,11 @@ public final class DeviceJournal: Sendable {
   public func close() throws(StoreError) {
     defer { lock?.release() }
     do {
-      try stopCheckpointer()
+      // The writer is closed before the lock is released even when the checkpointer's own
+      // connection fails to close.
+      let stopped = Result { try stopCheckpointer() }
       try queue.close()
+      try stopped.get()
     } catch {
       throw Self.storeError(error, path: label)
     }
@@ -490,6 +494,21 @@ public final class DeviceJournal: Sendable {
     }
   }
 
+  /// The clock, lock and Focus as last saved (the `device_state` row), if any.
+  public func savedDeviceState() throws(StoreError) -> RestoredDevice.State? {
+    try guarded { () throws in try queue.read { db in try Self.deviceState(in: db) } }
+  }
+
+  private static func deviceState(in db: Database) throws -> RestoredDevice.State? {
+    guard
+      let row = try Row.fetchOne(db, sql: "SELECT now_ms, is_locked, active_focus_id FROM device_state WHERE id = 1")
+    else { return nil }
+    var reader = ColumnReader(row: row)
+    return RestoredDevice.State(
+      now: SimInstant(milliseconds: try reader.int64("now_ms")), isLocked: try reader.bool("is_locked"),
+      activeFocusID: try reader.optionalString())
+  }
+
   /// Whether the journal holds a device to restore: any push, event or saved clock.
   public func holdsDevice() throws(StoreError) -> Bool {
     try guarded { () throws in
@@ -601,15 +620,7 @@ public final class DeviceJournal: Sendable {
       restored.settingChanges.append(
         RestoredDevice.SettingChange(bundleID: bundleID, change: change))
     }
-    if let row = try Row.fetchOne(
-      db, sql: "SELECT now_ms, is_locked, active_focus_id FROM device_state WHERE id = 1")
-    {
-      var reader = ColumnReader(row: row)
-      restored.state = RestoredDevice.State(
-        now: SimInstant(milliseconds: try reader.int64("now_ms")),
-        isLocked: try reader.bool("is_locked"),
-        activeFocusID: try reader.optionalString())
-    }
+    restored.state = try Self.deviceState(in: db)
     // The last delivery and event: pushes and events are journaled in time order, so the last
     // rows by sequence number are the latest (a primary-key lookup each, not a scan).
     let latest = [

@@ -49,8 +49,20 @@ public struct JournalBatch: Sendable {
   public var deliveryCount: Int { packed.count + deliveries.count }
 
   /// Adds a delivery: packed when ``packsDeliveries`` is on, else to ``deliveries``.
-  public mutating func append(_ record: DeliveryRecord) {
-    if packsDeliveries { packed.append(record) } else { deliveries.append(record) }
+  ///
+  /// - Parameter rawPayload: the push's payload bytes as received, journaled as its text when the
+  ///   device kept none in the notification (``DeviceSimulator/keepsPayloadDetails`` off).
+  public mutating func append(_ record: DeliveryRecord, rawPayload: ArraySlice<UInt8>? = nil) {
+    let bytes = record.notification?.rawPayload.isEmpty == true ? rawPayload : nil
+    if packsDeliveries {
+      packed.append(record, rawPayload: bytes)
+    } else if let bytes {
+      var kept = record
+      kept.notification?.rawPayload = String(decoding: bytes, as: UTF8.self)
+      deliveries.append(kept)
+    } else {
+      deliveries.append(record)
+    }
   }
   /// Notifications removed from Notification Center.
   public var removals: [Removal] = []
@@ -165,7 +177,7 @@ extension DeviceSimulator {
     let delivery = apply(push: record, sender: sender, at: instant)
     if badges[bundleID] != badgeBefore { batch.badges[bundleID] = badges[bundleID] ?? 0 }
     if liveActivities != liveBefore { batch.liveActivities = liveActivities }
-    batch.append(delivery)
+    batch.append(delivery, rawPayload: record.rawBytes)
     batch.state = RestoredDevice.State(now: now, isLocked: isLocked, activeFocusID: activeFocusID)
     return delivery
   }

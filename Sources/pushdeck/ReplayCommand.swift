@@ -92,14 +92,15 @@ struct ReplayCommand: ParsableCommand {
     for input in resolved {
       do throws(InputProblem) {
         // Custom keys are not materialised: the journal keeps them in the raw payload. Each
-        // record's source and raw payload text are made on the decoding threads, not on this one.
+        // record's source is made on the decoding threads, not on this one; its payload's text
+        // is never made (the journal writes the bytes as they came).
         // The device is slower than decoding, so the decoded records wait: jobs of 1 MiB, not
         // 4, keep fewer of them in memory.
         try readRecords(
           from: input, keepsCustomValues: false, defaultBundleID: fallbackBundleID, jobBytes: Self.jobBytes,
           transform: { record in
             var prepared = record
-            prepared.prepareTexts()
+            prepared.prepareSource()
             return prepared
           }
         ) { record in replay.push(record) }

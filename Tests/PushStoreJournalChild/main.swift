@@ -50,7 +50,10 @@ func makePush(_ n: Int) -> PushRecord {
 let journal: DeviceJournal
 do {
   journal = try DeviceJournal.open(
-    at: arguments[1], options: .init(writer: "PushStoreJournalChild"))
+    at: arguments[1],
+    // Checkpoints every 64 KiB of WAL on their own thread, as a replay's do every 64 MiB: the
+    // kill tests then kill it while background checkpoints run.
+    options: .init(writer: "PushStoreJournalChild", checkpointBytes: 64 << 10, checkpointsInBackground: true))
 } catch {
   fail(error.description)
 }

@@ -246,6 +246,43 @@ import Testing
     #expect(device.now == start)
   }
 
+  /// A saved clock alone (a session where only time passed), or events alone, is a device too:
+  /// it resumes at that time.
+  @Test func aSavedClockOrAnEventAloneHoldsADevice() throws {
+    let clockOnly = try DeviceJournal.inMemory()
+    var batch = JournalBatch()
+    batch.state = RestoredDevice.State(now: at(3_600), isLocked: true, activeFocusID: nil)
+    try clockOnly.commit(batch)
+    #expect(try clockOnly.holdsDevice())
+    #expect(try clockOnly.savedDeviceState() == batch.state)
+    let resumed = try clockOnly.restoreDevice(profile: DeviceProfile(start: start))
+    #expect(resumed.now == at(3_600) && resumed.isLocked)
+
+    let eventsOnly = try DeviceJournal.inMemory()
+    try eventsOnly.record([JournalBatch.Event(.unlock, at: at(60))])
+    #expect(try eventsOnly.holdsDevice())
+    #expect(try eventsOnly.savedDeviceState() == nil)
+    #expect(try eventsOnly.restoreDevice(profile: DeviceProfile(start: start)).now == at(60))
+  }
+
+  /// A replay keeps no payload text in its notifications (``DeviceSimulator/keepsPayloadDetails``
+  /// off): the journal writes the push's bytes as they came, packed or not.
+  @Test func aLeanDeviceJournalsThePayloadFromTheRecordsBytes() throws {
+    let payload = #"{"aps": {"alert": {"title": "Ann", "body": "Lunch? 🍜"}}, "order": {"id": 7}}"#
+    for packs in [true, false] {
+      var device = DeviceSimulator(profile: DeviceProfile(start: start))
+      device.keepsPayloadDetails = false
+      var batch = JournalBatch(packsDeliveries: packs)
+      let delivery = device.apply(push: push(payload), at: at(1), journalingInto: &batch)
+      #expect(delivery.notification?.rawPayload == "")
+      let journal = try DeviceJournal.inMemory()
+      try journal.commit(batch)
+      let restored = try journal.restore()
+      #expect(restored.notifications.first?.notification.rawPayload == payload, "packed: \(packs)")
+      #expect(restored.notifications.first?.notification.title == "Ann")
+    }
+  }
+
   @Test func restoredDeviceContinuesWithTheSameIdsAndIndexes() throws {
     let journal = try DeviceJournal.inMemory()
     var original = try journaledDevice(into: journal)

@@ -120,7 +120,8 @@ public struct DeviceSimulator: Sendable {
   public var keepsRecords = true
   /// Whether stored notifications keep their raw payload, custom keys and reasons in memory.
   /// A replay that journals every delivery turns this off: those details live in the state
-  /// database only (the delivery records it returns still carry them), and the lists that
+  /// database only (the delivery records it returns still carry them, except the payload's text:
+  /// the journal takes that from the push record's bytes), and the lists that
   /// repeat from push to push (surfaces, callbacks) are shared, so a store of a million
   /// notifications fits in a few hundred MiB.
   public var keepsPayloadDetails = true
@@ -382,7 +383,10 @@ public struct DeviceSimulator: Sendable {
     let app = resolvedApp(bundleID)
     let id = NotificationID(nextID)
     nextID += 1
-    guard var notification = PushNotification(record: record, id: id, receivedAt: now, app: app, sender: sender) else {
+    guard
+      var notification = PushNotification(
+        record: record, id: id, receivedAt: now, app: app, sender: sender, keepsRawPayload: keepsPayloadDetails)
+    else {
       keep(delivery)
       return delivery
     }

@@ -8,8 +8,11 @@ extension PushNotification {
   ///   - receivedAt: when the device receives it.
   ///   - app: the app's profile, for localisations; nil when unknown.
   ///   - sender: a communication notification's sender, when the scenario gives one.
+  ///   - keepsRawPayload: whether ``rawPayload`` holds the payload's text; a replay that keeps no
+  ///     payload details leaves it empty and journals ``PushRecord/rawBytes`` instead.
   public init?(
-    record: borrowing PushRecord, id: NotificationID, receivedAt: SimInstant, app: AppProfile?, sender: String? = nil
+    record: borrowing PushRecord, id: NotificationID, receivedAt: SimInstant, app: AppProfile?, sender: String? = nil,
+    keepsRawPayload: Bool = true
   ) {
     // `borrowing`: an initializer otherwise takes its arguments owned, and the caller copied the
     // whole record (a score of references) for each push.
@@ -64,7 +67,7 @@ extension PushNotification {
     filterCriteria = aps.filterCriteria
     collapseID = record.headers.collapseID
     self.receivedAt = receivedAt
-    rawPayload = record.rawPayload
+    rawPayload = keepsRawPayload ? record.rawPayload : ""
     pushType = record.headers.pushType ?? PushType(rawValue: record.pushType) ?? .alert
     priority = record.headers.priority
     if let expiration = record.headers.expiration, expiration > 0 {

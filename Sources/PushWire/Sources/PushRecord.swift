@@ -76,6 +76,12 @@ public struct PushRecord: Sendable {
     prepared = texts
   }
 
+  /// Makes ``source`` now, for a reader that takes the raw payload from ``rawBytes`` (a replay
+  /// that journals the bytes and keeps no text): the payload's text is never made.
+  public mutating func prepareSource() {
+    prepared = PreparedTexts(source: source, rawPayload: nil)
+  }
+
   /// Whether nothing is wrong enough for APNs or the device to reject it.
   public var isValid: Bool { !diagnostics.contains { $0.severity == .error } }
 
@@ -96,8 +102,9 @@ public struct PushRecord: Sendable {
 /// that copying a record copies one pointer for both).
 final class PreparedTexts: Sendable {
   let source: String
-  let rawPayload: String
-  init(source: String, rawPayload: String) {
+  /// Nil when only the source was made (``PushRecord/prepareSource()``).
+  let rawPayload: String?
+  init(source: String, rawPayload: String?) {
     self.source = source
     self.rawPayload = rawPayload
   }

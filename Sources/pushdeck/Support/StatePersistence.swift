@@ -48,7 +48,7 @@ final class StatePersistence {
         // same capture included): only what comes after it still plays.
         var device = try journal.restoreDevice(profile: profile)
         let resumedAt = device.now
-        savedState = Self.deviceState(device)
+        savedState = try journal.savedDeviceState()
         let timeline = keepsTimeline ? state.timeline.filter { $0.at > resumedAt } : []
         let skipped = keepsTimeline ? state.timeline.count - timeline.count : 0
         if keepsTimeline { device.advance(to: state.device.now) }
