@@ -32,11 +32,11 @@ public enum InputFormat: String, Sendable, CaseIterable, Codable {
 /// device all work on. A rejected push is kept, with its raw text, so nothing the user gave is lost.
 public struct PushRecord: Sendable {
   /// The file it came from, as the user named it (`<stdin>` for standard input).
-  public var file: String { didSet { prepared = nil } }
+  public var file: String { didSet { preparedSource = nil } }
   /// The 1-based line in a capture, nil for a whole file.
-  public var line: Int? { didSet { prepared = nil } }
+  public var line: Int? { didSet { preparedSource = nil } }
   /// Where it came from: the file, or `file:line` for a capture line.
-  public var source: String { prepared?.source ?? line.map { "\(file):\($0)" } ?? file }
+  public var source: String { preparedSource ?? line.map { "\(file):\($0)" } ?? file }
   /// The receive time from a capture envelope (UNIX seconds), if any.
   public var at: Double?
   /// The app: the capture's `bundle`, the `.apns` file's `Simulator Target Bundle`, or as given.
@@ -48,9 +48,9 @@ public struct PushRecord: Sendable {
   /// The typed payload, when its structure allowed one.
   public var payload: APNsPayload?
   /// The payload's raw bytes as received (the whole line or file when it did not scan).
-  public var rawBytes: ArraySlice<UInt8> { didSet { prepared = nil } }
+  public var rawBytes: ArraySlice<UInt8>
   /// The payload's raw JSON text as received.
-  public var rawPayload: String { prepared?.rawPayload ?? String(decoding: rawBytes, as: UTF8.self) }
+  public var rawPayload: String { String(decoding: rawBytes, as: UTF8.self) }
   /// The payload's size in bytes, as APNs counts it.
   public var byteCount: Int
   /// Every finding, errors first in source order.
@@ -64,22 +64,15 @@ public struct PushRecord: Sendable {
   /// Boxed: the result is several hundred bytes inline, and a record without one (nearly every
   /// record of a capture) should not carry that room through the decoder's queues.
   var extensionBox: ExtensionBox? = nil
-  /// ``source`` and ``rawPayload`` made ahead by ``prepareTexts()``; nil until then, and again
-  /// once a field they are made from changes.
-  var prepared: PreparedTexts? = nil
+  /// ``source`` made ahead by ``prepareSource()``; nil until then, and again once the file or
+  /// line changes.
+  var preparedSource: String? = nil
 
-  /// Makes ``source`` and ``rawPayload`` now, so that reading them later costs a retain
-  /// instead of formatting and validating text. A replay does this on its decoding threads,
-  /// sparing the thread that runs the device.
-  public mutating func prepareTexts() {
-    let texts = PreparedTexts(source: source, rawPayload: rawPayload)
-    prepared = texts
-  }
-
-  /// Makes ``source`` now, for a reader that takes the raw payload from ``rawBytes`` (a replay
-  /// that journals the bytes and keeps no text): the payload's text is never made.
+  /// Makes ``source`` now, so that reading it later costs a retain instead of formatting it. A
+  /// replay does this on its decoding threads, sparing the thread that runs the device; it never
+  /// makes the payload's text (``rawPayload``): its journal writes ``rawBytes`` as they came.
   public mutating func prepareSource() {
-    prepared = PreparedTexts(source: source, rawPayload: nil)
+    preparedSource = source
   }
 
   /// Whether nothing is wrong enough for APNs or the device to reject it.
@@ -95,18 +88,6 @@ public struct PushRecord: Sendable {
     guard let payload else { return "alert" }
     if payload.aps.hasLiveActivity { return PushType.liveactivity.rawValue }
     return payload.isSilent ? PushType.background.rawValue : PushType.alert.rawValue
-  }
-}
-
-/// A record's ``PushRecord/source`` and ``PushRecord/rawPayload``, made once (by reference, so
-/// that copying a record copies one pointer for both).
-final class PreparedTexts: Sendable {
-  let source: String
-  /// Nil when only the source was made (``PushRecord/prepareSource()``).
-  let rawPayload: String?
-  init(source: String, rawPayload: String?) {
-    self.source = source
-    self.rawPayload = rawPayload
   }
 }
 
