@@ -348,27 +348,9 @@ public final class DeviceJournal: Sendable {
       }
       let insert = try db.cachedStatement(sql: insertDelivery)
       try DeliveryRow.insert(packed, statement: insert.sqliteStatement, db: db)
-      if !packed.removals.isEmpty {
-        let remove = try db.cachedStatement(
-          sql:
-            "UPDATE delivery SET removed_at_ms = ?, removal = ? WHERE notification_id = ? AND removed_at_ms IS NULL"
-        )
-        for removal in packed.removals {
-          try remove.execute(arguments: [removal.at.milliseconds, removal.reason, removal.id.rawValue])
-        }
-      }
+      try appendRemovals(packed.removals, into: db)
     }
-    if !batch.removals.isEmpty {
-      let remove = try db.cachedStatement(
-        sql:
-          "UPDATE delivery SET removed_at_ms = ?, removal = ? WHERE notification_id = ? AND removed_at_ms IS NULL"
-      )
-      for removal in batch.removals {
-        try remove.execute(arguments: [
-          removal.at.milliseconds, removal.reason, removal.id.rawValue,
-        ])
-      }
-    }
+    try appendRemovals(batch.removals, into: db)
     if !batch.events.isEmpty {
       let insert = try db.cachedStatement(
         sql:
@@ -420,6 +402,18 @@ public final class DeviceJournal: Sendable {
         sql:
           "INSERT OR REPLACE INTO device_state(id, now_ms, is_locked, active_focus_id) VALUES (1, ?, ?, ?)",
         arguments: [state.now.milliseconds, state.isLocked, state.activeFocusID])
+    }
+  }
+
+  /// Appends removals to `removal` (schema version 4): one small row each, where an UPDATE of
+  /// the old `delivery` row rewrote a random page of the table and of its indexes. A notification
+  /// removed twice keeps its first removal.
+  private static func appendRemovals(_ removals: [JournalBatch.Removal], into db: Database) throws {
+    guard !removals.isEmpty else { return }
+    let remove = try db.cachedStatement(
+      sql: "INSERT OR IGNORE INTO removal(notification_id, at_ms, reason) VALUES (?, ?, ?)")
+    for removal in removals {
+      try remove.execute(arguments: [removal.id.rawValue, removal.at.milliseconds, removal.reason])
     }
   }
 
@@ -570,7 +564,7 @@ public final class DeviceJournal: Sendable {
       db,
       sql:
         "SELECT \((keepsPayloadDetails ? restoreColumns : leanRestoreColumns).joined(separator: ", ")) FROM delivery "
-        + "WHERE is_stored = 1 AND removed_at_ms IS NULL ORDER BY seq")
+        + "WHERE is_stored = 1 AND notification_id NOT IN (SELECT notification_id FROM removal) ORDER BY seq")
     var lists = ListCache()
     var reasonLists: [Int64: String] = [:]
     if keepsPayloadDetails {

@@ -7,7 +7,7 @@ import GRDB
 /// released; a change is a new migration and a new ``currentVersion``.
 enum JournalSchema {
   /// The schema version this build writes and understands.
-  static let currentVersion = 3
+  static let currentVersion = 4
 
   /// The migrations, in order.
   static func migrator() -> DatabaseMigrator {
@@ -164,6 +164,31 @@ enum JournalSchema {
             id INTEGER PRIMARY KEY,
             reasons TEXT NOT NULL
           );
+          """)
+    }
+    // v4: a notification leaves Notification Center by a row of its own in `removal`, appended,
+    // instead of an UPDATE of its old `delivery` row. In a replay those updates (a collapse
+    // replaces an older notification every twentieth push) rewrote a random page of the table and
+    // of two indexes each: two thirds of the WAL's frames. Version 3's removals are copied;
+    // `delivery` loses the two columns, and the view `in_center` lists what is still there.
+    migrator.registerMigration("v4") { db in
+      try db.execute(
+        sql: """
+          CREATE TABLE removal (
+            notification_id INTEGER PRIMARY KEY,
+            at_ms INTEGER NOT NULL,
+            reason TEXT NOT NULL
+          );
+          INSERT OR IGNORE INTO removal(notification_id, at_ms, reason)
+          SELECT notification_id, removed_at_ms, COALESCE(removal, 'removed') FROM delivery
+          WHERE removed_at_ms IS NOT NULL AND notification_id IS NOT NULL ORDER BY seq;
+          DROP INDEX delivery_in_center;
+          ALTER TABLE delivery DROP COLUMN removed_at_ms;
+          ALTER TABLE delivery DROP COLUMN removal;
+          CREATE INDEX delivery_in_center ON delivery(seq) WHERE is_stored = 1;
+          CREATE VIEW in_center AS
+          SELECT * FROM delivery
+          WHERE is_stored = 1 AND notification_id NOT IN (SELECT notification_id FROM removal);
           """)
     }
     return migrator

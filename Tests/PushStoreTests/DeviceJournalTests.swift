@@ -1,9 +1,10 @@
 import Foundation
 import GRDB
 import PushCore
-import PushStore
 import PushTestSupport
 import Testing
+
+@testable import PushStore
 
 @Suite struct DeviceJournalTests {
   /// A device with two apps, threads, a collapse, a held summary, a Live Activity, engagement,
@@ -407,15 +408,17 @@ import Testing
     let path = directory.file("device.sqlite")
     try DeviceJournal.open(at: path).close()
     let queue = try DatabaseQueue(path: path)
+    let newer = JournalSchema.currentVersion + 1
     try queue.write { db in
-      try db.execute(sql: "UPDATE meta SET value = '4' WHERE key = 'schema_version'")
+      try db.execute(sql: "UPDATE meta SET value = '\(newer)' WHERE key = 'schema_version'")
       try db.execute(sql: "UPDATE meta SET value = 'Pushdeck 9.0' WHERE key = 'last_writer'")
-      try db.execute(sql: "INSERT INTO grdb_migrations(identifier) VALUES ('v4')")
+      try db.execute(sql: "INSERT INTO grdb_migrations(identifier) VALUES ('v\(newer)')")
     }
     try queue.close()
     let before = try Data(contentsOf: URL(fileURLWithPath: path))
     #expect(
-      throws: StoreError.newerSchema(path: path, found: 4, supported: 3, writtenBy: "Pushdeck 9.0")
+      throws: StoreError.newerSchema(
+        path: path, found: newer, supported: JournalSchema.currentVersion, writtenBy: "Pushdeck 9.0")
     ) {
       try DeviceJournal.open(at: path)
     }

@@ -27,8 +27,7 @@ import Testing
       let insert = try db.makeStatement(
         sql: "INSERT INTO main.delivery(\(names.joined(separator: ", "))) VALUES ("
           + Array(repeating: "?", count: names.count).joined(separator: ", ") + ")")
-      let rows = try Row.fetchAll(
-        db, sql: "SELECT \(columns.joined(separator: ", ")), detail FROM current.delivery ORDER BY seq")
+      let rows = try Row.fetchAll(db, sql: "\(Self.selectWithRemovals(columns, from: "current")) ORDER BY seq")
       for row in rows {
         let detail: Data = row["detail"]
         let unpacked = try detail.withUnsafeBytes { try DeliveryDetail.unpack($0) }
@@ -39,6 +38,93 @@ import Testing
     try old.close()
     for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
     try FileManager.default.moveItem(atPath: legacy, toPath: path)
+  }
+
+  /// Selects `columns` of a current `delivery` table with `detail`, and with `removed_at_ms` and
+  /// `removal` read from the `removal` table as versions 1 to 3 kept them.
+  static func selectWithRemovals(_ columns: [String], from schema: String) -> String {
+    let named = columns.map { column in
+      switch column {
+      case "removed_at_ms": "r.at_ms AS removed_at_ms"
+      case "removal": "r.reason AS removal"
+      default: "d.\(column)"
+      }
+    }
+    return "SELECT \(named.joined(separator: ", ")), d.detail FROM \(schema).delivery d "
+      + "LEFT JOIN \(schema).removal r ON r.notification_id = d.notification_id"
+  }
+
+  /// Rewrites a current state file as schema version 3 wrote it: removals in `delivery`'s
+  /// `removed_at_ms` and `removal` columns, no `removal` table.
+  static func rewriteAsVersionThree(_ path: String) throws {
+    let legacy = path + ".v3"
+    let old = try DatabaseQueue(path: legacy)
+    try JournalSchema.migrator().migrate(old, upTo: "v3")
+    try old.write { db in
+      try db.execute(sql: "ATTACH DATABASE ? AS current", arguments: [path])
+      for table in ["meta", "event", "engagement", "badge", "live_activity", "device_state", "reason_list"] {
+        try db.execute(sql: "INSERT INTO main.\(table) SELECT * FROM current.\(table)")
+      }
+      let columns = [
+        "seq", "at_ms", "bundle_id", "notification_id", "disposition", "is_stored", "removed_at_ms", "removal",
+        "title", "body", "raw_payload",
+      ]
+      try db.execute(
+        sql: "INSERT INTO main.delivery(\((columns + ["detail"]).joined(separator: ", "))) "
+          + "\(Self.selectWithRemovals(columns, from: "current")) ORDER BY d.seq")
+      try db.execute(sql: "UPDATE main.meta SET value = '3' WHERE key = 'schema_version'")
+    }
+    try old.close()
+    for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    try FileManager.default.moveItem(atPath: legacy, toPath: path)
+  }
+
+  @Test func aVersionThreeStateIsMigratedAndKeepsEverything() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let path = directory.file("device.sqlite")
+    let journal = try DeviceJournal.open(at: path)
+    let original = try DeviceJournalTests().journaledDevice(into: journal)
+    let before = try journal.restore()
+    try journal.close()
+    let current = try DatabaseQueue(path: path)
+    let removals = try current.read { db in
+      try Row.fetchAll(db, sql: "SELECT notification_id, at_ms, reason FROM removal ORDER BY notification_id")
+    }
+    try current.close()
+    // The device removed some of its notifications (a collapse, a clear): the migration has
+    // something to carry over.
+    #expect(!removals.isEmpty)
+    try Self.rewriteAsVersionThree(path)
+    let legacy = try DatabaseQueue(path: path)
+    #expect(
+      try legacy.read { db in
+        try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM delivery WHERE removed_at_ms IS NOT NULL")
+      } == removals.count)
+    try legacy.close()
+
+    let reopened = try DeviceJournal.open(at: path)
+    defer { try? reopened.close() }
+    let after = try reopened.restore()
+    #expect(after.notifications == before.notifications)
+    #expect(after.deliveryCount == before.deliveryCount)
+    #expect(after.nextNotificationID == before.nextNotificationID)
+    let device = DeviceSimulator(profile: original.profile, restoring: after)
+    #expect(device.store == original.store)
+    try reopened.close()
+    let migratedFile = try DatabaseQueue(path: path)
+    defer { try? migratedFile.close() }
+    let migrated = try migratedFile.read { db in
+      (
+        columns: try db.columns(in: "delivery").map(\.name),
+        removals: try Row.fetchAll(
+          db, sql: "SELECT notification_id, at_ms, reason FROM removal ORDER BY notification_id"),
+        inCenter: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM in_center")
+      )
+    }
+    #expect(!migrated.columns.contains("removed_at_ms") && !migrated.columns.contains("removal"))
+    #expect(migrated.removals == removals)
+    #expect(migrated.inCenter == before.notifications.count)
   }
 
   @Test func aVersionTwoStateIsMigratedAndKeepsEverything() throws {
@@ -101,6 +187,7 @@ import Testing
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
     var rows: [[Row]] = []
+    var removals: [[Row]] = []
     for packs in [false, true] {
       let path = directory.file(packs ? "packed.sqlite" : "records.sqlite")
       let journal = try DeviceJournal.open(at: path)
@@ -122,12 +209,17 @@ import Testing
       try journal.close()
       let queue = try DatabaseQueue(path: path)
       rows.append(try queue.read { db in try Row.fetchAll(db, sql: "SELECT * FROM delivery ORDER BY seq") })
+      removals.append(try queue.read { db in try Row.fetchAll(db, sql: "SELECT * FROM removal") })
       try queue.close()
     }
     #expect(rows[0].count == 5)
     #expect(rows[0] == rows[1])
-    // The collapse replaced the first "first": its row says so in both.
-    #expect(rows[1].filter { ($0["removal"] as String?) == "replaced" }.count == 1)
+    // The collapse replaced "first" with "second": both say so, naming the first one's id.
+    #expect(removals[0] == removals[1])
+    let replaced = try #require(removals[1].first)
+    #expect(removals[1].count == 1 && (replaced["reason"] as String?) == "replaced")
+    let first = try #require(rows[1].first { ($0["body"] as String?) == "first" })
+    #expect((first["notification_id"] as Int64?) == (replaced["notification_id"] as Int64?))
   }
 
   @Test func repeatingReasonListsAreStoredOnceAndReadBack() throws {
