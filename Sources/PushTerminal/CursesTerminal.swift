@@ -21,7 +21,7 @@ public enum TerminalError: Error, CustomStringConvertible {
 ///
 /// `@MainActor` on purpose: ncurses is not thread-safe, and the compiler then guarantees every
 /// call comes from one thread. Call ``restore()`` before exiting; the runtime does so on `q`,
-/// SIGINT and SIGTERM (delivered through ``SignalWatcher`` as input events).
+/// SIGINT, SIGTERM and SIGHUP (delivered through ``SignalWatcher`` as input events).
 @MainActor
 public final class CursesTerminal: TerminalScreen, InputSource {
   /// What colours the session uses.
@@ -41,7 +41,7 @@ public final class CursesTerminal: TerminalScreen, InputSource {
   /// - Parameters:
   ///   - noColor: draw without colour (`NO_COLOR`).
   ///   - colorTerm: the `COLORTERM` value, used to allow palette-based truecolor.
-  ///   - signals: the watcher that turns SIGINT and SIGTERM into input events.
+  ///   - signals: the watcher that turns SIGINT, SIGTERM and SIGHUP into input events.
   public convenience init(noColor: Bool, colorTerm: String?, signals: SignalWatcher) throws(TerminalError) {
     // wcwidth returns -1 for everything until the locale is set (architecture.md 5.3).
     setlocale(LC_ALL, "")

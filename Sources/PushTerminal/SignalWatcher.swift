@@ -2,8 +2,9 @@ import Dispatch
 import Glibc
 import Synchronization
 
-/// Turns SIGINT and SIGTERM into a flag the input loop polls, instead of killing the process
-/// with the terminal still in raw mode.
+/// Turns SIGINT, SIGTERM and SIGHUP into a flag the input loop polls, instead of killing the
+/// process with the terminal still in raw mode and the device's state unsaved (SIGHUP: the
+/// terminal window was closed).
 ///
 /// The default dispositions are set to ignore first (so the signal no longer terminates the
 /// process, and ncurses installs no handler of its own), then a dispatch source per signal
@@ -13,7 +14,7 @@ public final class SignalWatcher {
   private let sources: [any DispatchSourceSignal]
 
   /// Starts watching the given signals.
-  public init(signals: [Int32] = [SIGINT, SIGTERM]) {
+  public init(signals: [Int32] = [SIGINT, SIGTERM, SIGHUP]) {
     var sources: [any DispatchSourceSignal] = []
     for number in signals {
       signal(number, SIG_IGN)

@@ -84,7 +84,7 @@ public enum Event: Equatable, Sendable {
   case resize(columns: Int, rows: Int)
   /// The user asked for something.
   case command(Command)
-  /// The process was asked to stop by a signal (SIGINT, SIGTERM).
+  /// The process was asked to stop by a signal (SIGINT, SIGTERM, SIGHUP).
   case terminationRequested(signal: Int32)
   /// An action handler finished.
   case actionFinished(ActionInvocation.ID, ActionOutcome)
@@ -122,7 +122,7 @@ public func reduce(into state: inout AppState, _ event: Event) -> [Effect] {
   case .command(let command):
     return state.perform(command)
   case .terminationRequested(let signal):
-    // The shell convention: 128 + signal number (130 for SIGINT, 143 for SIGTERM).
+    // The shell convention: 128 + signal number (130 for SIGINT, 143 for SIGTERM, 129 for SIGHUP).
     return [.exit(status: 128 + signal)]
   case .actionFinished(_, let outcome):
     switch outcome {

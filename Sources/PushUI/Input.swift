@@ -26,7 +26,7 @@ public enum InputEvent: Equatable, Sendable {
   case key(Key)
   /// The terminal was resized.
   case resize(columns: Int, rows: Int)
-  /// A termination signal arrived (SIGINT, SIGTERM).
+  /// A termination signal arrived (SIGINT, SIGTERM, SIGHUP).
   case signal(Int32)
   /// A mouse button or the wheel, at a cell (column `x`, row `y`, from the top left).
   case mouse(x: Int, y: Int, kind: MouseKind)

@@ -242,6 +242,7 @@ struct EndToEndTests {
   /// state and hands that second session to `afterRestart`; everything is removed afterwards.
   private func withSavedPush(
     _ body: String, meanwhile: (TmuxServer) async throws -> Bool = { _ in true },
+    quit: ((TmuxServer, String) async throws -> Void)? = nil,
     afterRestart: (TmuxServer) async throws -> Void
   ) async throws {
     let directory = NSTemporaryDirectory() + "pushdeck-state-" + UUID().uuidString
@@ -259,8 +260,12 @@ struct EndToEndTests {
     try first.run(["send-keys", "-t", "t", "."])
     guard try await first.waitUntil("the push to arrive", { $0.contains("Saved") }) else { return }
     guard try await meanwhile(first) else { return }
-    try first.run(["send-keys", "-t", "t", "q"])
-    try await first.waitUntil("exit=0") { $0.contains("exit=0") }
+    if let quit {
+      try await quit(first, state)
+    } else {
+      try first.run(["send-keys", "-t", "t", "q"])
+      try await first.waitUntil("exit=0") { $0.contains("exit=0") }
+    }
     first.kill()
 
     let second = TmuxServer(executable: try #require(tmuxPath))
@@ -328,6 +333,32 @@ struct EndToEndTests {
       return try await first.waitUntil("three minutes on", { $0.contains(" 9:44:03 ") })
     } afterRestart: { second in
       try await second.waitUntil("the saved clock after a restart") { screen in
+        screen.contains("Saved") && screen.contains(" 9:44:03 ") && screen.contains("3m ago")
+      }
+    }
+  }
+
+  /// Closing the terminal (SIGHUP: here the tmux server goes, and its pane's processes get a
+  /// hang-up) saves the state as `q` does: the next start resumes three minutes on, where
+  /// before only the periodic save (every 5 s) could have kept them.
+  @Test func closingTheTerminalSavesTheClockAsQuittingDoes() async throws {
+    try await withSavedPush("before the terminal closed") { first in
+      for _ in 0..<3 { try first.run(["send-keys", "-t", "t", "]"]) }
+      return try await first.waitUntil("three minutes on", { $0.contains(" 9:44:03 ") })
+    } quit: { first, state in
+      first.kill()
+      // The state's lock is free once the hung-up process has saved and exited.
+      let deadline = ContinuousClock.now + .seconds(10)
+      while ContinuousClock.now < deadline {
+        if let journal = try? DeviceJournal.open(at: state) {
+          try journal.close()
+          return
+        }
+        try await Task.sleep(for: .milliseconds(50))
+      }
+      Issue.record("the hung-up pushdeck still holds \(state) after 10 s")
+    } afterRestart: { second in
+      try await second.waitUntil("the clock saved at the hang-up after a restart") { screen in
         screen.contains("Saved") && screen.contains(" 9:44:03 ") && screen.contains("3m ago")
       }
     }
