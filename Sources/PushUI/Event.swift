@@ -157,6 +157,12 @@ extension AppState {
     if let toast, toast.expiresAt <= now { self.toast = nil }
   }
 
+  /// Applies a device event now, as the user's own: logged for the shell to persist, like a key
+  /// press (the shell uses it for what its options ask of a restored device).
+  public mutating func applyNow(_ event: DeviceEvent) {
+    apply(event, at: now)
+  }
+
   /// Applies a device event and keeps the UI's bookkeeping in step with the device.
   mutating func apply(_ event: DeviceEvent, at instant: SimInstant, fromTimeline: Bool = false, logs: Bool = true) {
     if logs { logApplied(event, at: max(instant, device.now)) }

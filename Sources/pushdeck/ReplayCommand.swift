@@ -88,6 +88,7 @@ struct ReplayCommand: ParsableCommand {
     var problems = inputProblems.map { "\($0.path): \($0.message)" }
     var replay = Replay(
       committer: committer, restoring: holdsDevice ? journal : nil, batchSize: batch,
+      namesPreset: device.profile.map(Session.presets.contains) ?? false,
       makeProfile: { start in try baseProfile(start) })
     for input in resolved {
       do throws(InputProblem) {
@@ -135,6 +136,9 @@ struct Replay {
   let restoring: DeviceJournal?
   let batchSize: Int
   let makeProfile: (SimInstant) throws -> DeviceProfile
+  /// Whether `--profile` named a preset (`locked`, `dnd`, …): a continued device then takes on
+  /// its lock and Focus instead of the saved ones.
+  let namesPreset: Bool
   var device: DeviceSimulator?
   var batch: JournalBatch
   /// The reason lists the replay has stored, shared by its batches.
@@ -154,9 +158,10 @@ struct Replay {
   var failure: String? { ownFailure ?? committer?.failure }
 
   init(
-    committer: BackgroundCommitter?, restoring: DeviceJournal?, batchSize: Int,
+    committer: BackgroundCommitter?, restoring: DeviceJournal?, batchSize: Int, namesPreset: Bool = false,
     makeProfile: @escaping (SimInstant) throws -> DeviceProfile
   ) {
+    self.namesPreset = namesPreset
     self.committer = committer
     self.restoring = restoring
     self.batchSize = batchSize
@@ -178,6 +183,15 @@ struct Replay {
         } ?? DeviceSimulator(profile: profile)
       made.keepsRecords = false
       made.keepsPayloadDetails = false
+      if restoring != nil, namesPreset {
+        // Named on the command line, so it wins over what was saved; journalled as events.
+        if profile.isLocked != made.isLocked {
+          made.apply(profile.isLocked ? .lock : .unlock, at: made.now, journalingInto: &batch)
+        }
+        if profile.activeFocusID != made.activeFocusID {
+          made.apply(.focus(profile.activeFocusID), at: made.now, journalingInto: &batch)
+        }
+      }
       origin = made.now
       extensions = ServiceExtensionRegistry.withThumbnails(profile: profile)
       device = made

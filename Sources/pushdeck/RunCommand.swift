@@ -116,7 +116,10 @@ struct RunCommand: AsyncParsableCommand {
       throw ValidationError(error.description)
     }
     let (persistence, restoredState) = try StatePersistence.open(
-      location, state: state, profile: try restoreProfile(start: state.now), keepsTimeline: !inputs.isEmpty)
+      location, state: state, profile: try restoreProfile(start: state.now), keepsTimeline: !inputs.isEmpty,
+      preset: try profile.flatMap { name in
+        try Session.presets.contains(name) ? Session.presetProfile(name, start: state.now) : nil
+      })
     state = restoredState
     defer { persistence?.close() }
     let locator = ThemeLocator.forCurrentProcess()

@@ -242,7 +242,7 @@ struct EndToEndTests {
   /// state and hands that second session to `afterRestart`; everything is removed afterwards.
   private func withSavedPush(
     _ body: String, meanwhile: (TmuxServer) async throws -> Bool = { _ in true },
-    quit: ((TmuxServer, String) async throws -> Void)? = nil,
+    quit: ((TmuxServer, String) async throws -> Void)? = nil, restartingWith restartArguments: [String] = [],
     afterRestart: (TmuxServer) async throws -> Void
   ) async throws {
     let directory = NSTemporaryDirectory() + "pushdeck-state-" + UUID().uuidString
@@ -270,7 +270,7 @@ struct EndToEndTests {
 
     let second = TmuxServer(executable: try #require(tmuxPath))
     defer { second.kill() }
-    try start(second, arguments: ["run", "--state", state, "--clock", "manual"])
+    try start(second, arguments: ["run", "--state", state, "--clock", "manual"] + restartArguments)
     try await afterRestart(second)
     try second.run(["send-keys", "-t", "t", "q"])
     try await second.waitUntil("exit=0") { $0.contains("exit=0") }
@@ -360,6 +360,16 @@ struct EndToEndTests {
     } afterRestart: { second in
       try await second.waitUntil("the clock saved at the hang-up after a restart") { screen in
         screen.contains("Saved") && screen.contains(" 9:44:03 ") && screen.contains("3m ago")
+      }
+    }
+  }
+
+  /// A continued state opens with its saved lock and Focus, unless `--profile` names a preset:
+  /// saved unlocked, `run --state S --profile locked` opens locked.
+  @Test func aNamedPresetLocksAContinuedState() async throws {
+    try await withSavedPush("saved while unlocked", restartingWith: ["--profile", "locked"]) { second in
+      try await second.waitUntil("the continued phone locked, as --profile asked") { screen in
+        screen.contains("🔒") && !screen.contains("🔓") && screen.contains("Keeper")
       }
     }
   }

@@ -1,4 +1,5 @@
 import Foundation
+import PushStore
 import PushTestSupport
 import Testing
 
@@ -37,6 +38,36 @@ struct ReplayCLITests {
     let text = try PushdeckProcess.run(["replay", "--ephemeral", capture.path])
     #expect(text.standardOutput.contains("Replayed \(expected.lines) pushes"))
     #expect(text.standardOutput.contains("State: ephemeral"))
+  }
+
+  /// A continued state keeps its lock and Focus, unless `--profile` names a preset: asked for by
+  /// name, `locked` locks the continued phone (journalled, so the next replay finds it locked).
+  @Test func aNamedPresetOverridesTheSavedLockOfAContinuedState() throws {
+    let directory = try PushdeckProcess.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let state = directory.appendingPathComponent("device.sqlite").path
+    func replay(_ minute: Int, _ options: [String] = []) throws {
+      let capture = directory.appendingPathComponent("minute-\(minute).jsonl")
+      let line =
+        #"{"at": \#(1_767_254_400 + minute * 60), "bundle": "com.example.app", "#
+        + #""payload": {"aps": {"alert": "m\#(minute)"}}}"#
+      try line.write(to: capture, atomically: true, encoding: .utf8)
+      let result = try PushdeckProcess.run(["replay", "--state", state] + options + [capture.path])
+      #expect(result.status == 0, "\(result.standardError)")
+    }
+    try replay(0)
+    try replay(1, ["--profile", "unlocked"])
+    try replay(2, ["--profile", "locked"])
+    try replay(3)
+    let journal = try DeviceJournal.open(at: state)
+    defer { try? journal.close() }
+    let restored = try journal.restore()
+    let surfaces = restored.notifications.map { Set($0.decision.surfaces) }
+    #expect(surfaces.count == 4)
+    #expect(surfaces[0].contains(.banner) && surfaces[1].contains(.banner))
+    #expect(surfaces[2].contains(.lockScreen) && !surfaces[2].contains(.banner))
+    #expect(surfaces[3].contains(.lockScreen) && !surfaces[3].contains(.banner))
+    #expect(restored.state?.isLocked == true)
   }
 
   @Test func rejectedPushesExitOneAndUsageErrorsTwo() throws {

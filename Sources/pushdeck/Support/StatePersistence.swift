@@ -29,18 +29,22 @@ final class StatePersistence {
   ///   - location: the resolved `--state` / `--ephemeral` location.
   ///   - state: the session as loaded from its inputs.
   ///   - profile: the device profile a restored device starts from.
-  /// - Returns: the persistence (nil when ephemeral) and the state to run, restored if saved.
   ///   - keepsTimeline: whether the session's timeline still plays on a restored device (not for
   ///     the demo, whose timeline belongs to the demo's own device).
+  ///   - preset: the lock and Focus `--profile` named (`locked`, `dnd`, …), which a continued
+  ///     state takes on instead of the ones it saved; nil when no preset was named.
+  /// - Returns: the persistence (nil when ephemeral) and the state to run, restored if saved.
   static func open(
-    _ location: StateLocation, state: AppState, profile: DeviceProfile, keepsTimeline: Bool
+    _ location: StateLocation, state: AppState, profile: DeviceProfile, keepsTimeline: Bool,
+    preset: DeviceProfile? = nil
   ) throws -> (StatePersistence?, AppState) {
     guard case .file(let path) = location else { return (nil, state) }
     do throws(StoreError) {
       let journal = try DeviceJournal.open(location)
       var state = state
       var savedState: RestoredDevice.State?
-      if try journal.holdsDevice() {
+      let continues = try journal.holdsDevice()
+      if continues {
         // Streamed from the database into the store, never all in memory at once. The device
         // resumes at its saved clock (docs/DECISIONS.md, "Continuing a state"); a session that
         // brings its own timeline (a scenario starting later) moves it on to its start. What the
@@ -68,6 +72,12 @@ final class StatePersistence {
         savedState = batch.state
       }
       state.logsAppliedEvents = true
+      if let preset, continues {
+        // Asked for by name, so it wins over what was saved; applied as the user's own events,
+        // so the first save journals them.
+        if preset.isLocked != state.device.isLocked { state.applyNow(preset.isLocked ? .lock : .unlock) }
+        if preset.activeFocusID != state.device.activeFocusID { state.applyNow(.focus(preset.activeFocusID)) }
+      }
       return (
         StatePersistence(journal: journal, shadow: state.device, path: path, savedState: savedState), state
       )
