@@ -23,7 +23,8 @@ trap 'rm -rf "$work"' EXIT
 cat "$capture" >/dev/null
 
 now() { date +%s.%N; }
-decode() { /usr/bin/time -o "$work/decode.time" -f "%e %U %S" "$bin" validate --strict --quiet "$capture" >/dev/null || true; }
+# validate exits 1 (the capture has rejected lines): GNU time then writes a line before its own.
+decode() { /usr/bin/time -o "$work/decode.time" -f "%e %U %S" "$bin" validate --strict --quiet "$capture" >/dev/null 2>&1 || true; }
 persist() { python3 Benchmarks/persist_floor.py "$capture" "$work/floor.sqlite" >"$work/persist.time"; }
 
 {
@@ -31,7 +32,7 @@ persist() { python3 Benchmarks/persist_floor.py "$capture" "$work/floor.sqlite" 
   echo "# $lines lines, $(($(stat -L -c %s "$capture") / 1048576)) MiB; commit $(git rev-parse --short HEAD)"
   for round in 1 2 3; do
     decode
-    read -r d_wall d_user d_sys <"$work/decode.time"
+    read -r d_wall d_user d_sys < <(tail -1 "$work/decode.time")
     persist
     read -r p_wall p_user p_sys p_mib <"$work/persist.time"
     started=$(now)
