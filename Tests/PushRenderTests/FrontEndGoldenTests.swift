@@ -37,6 +37,25 @@ struct FrontEndGoldenTests {
     expectGolden(frame(state), "center_expandedStack_80x24.txt")
   }
 
+  /// Narrowed (a small terminal, or the inspector open beside it), the header's count is
+  /// shortened (and left out where even that does not fit), never run into the title.
+  @Test func notificationCenterHeaderFitsItsWidth() throws {
+    var state = AppState.demo(upcoming: false)
+    _ = reduce(into: &state, .command(.openCenter))
+    func header(_ columns: Int) -> String {
+      String(frame(state, columns: columns, rows: 24).textDump().split(separator: "\n")[1])
+    }
+    #expect(header(80).contains("Notification Center  ") && header(80).contains("6 notifications in 5 groups"))
+    #expect(header(46).contains("Notification Center  ") && header(46).contains("6 in 5 groups"))
+    #expect(!header(46).contains("notifications in"))
+    #expect(header(40).contains("Notification Center  ") && header(40).contains("6 in 5 groups"))
+    state.isInspectorOpen = true
+    let inspected = header(100)
+    let title = try #require(inspected.range(of: "Notification Center"))
+    #expect(inspected[title.upperBound...].hasPrefix("  "))
+    #expect(inspected.contains("6 in 5 groups") || inspected.contains("6 notifications in 5 groups"))
+  }
+
   @Test func notificationCenterShowsKeepAndTurnOffForProvisionalApps() {
     var state = AppState.demo(upcoming: false)
     _ = reduce(into: &state, .command(.openCenter))

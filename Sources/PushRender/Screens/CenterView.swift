@@ -31,12 +31,19 @@ struct CenterView {
     }
     let columns = min(grid.width - 4, 66)
     let left = (grid.width - columns) / 2
-    grid.write("Notification Center", at: Point(column: left, row: 1), style: theme[.lockDate], role: .lockDate)
+    let title = "Notification Center"
+    grid.write(title, at: Point(column: left, row: 1), style: theme[.lockDate], role: .lockDate)
+    // The count takes what the title leaves (a narrow terminal, or the inspector beside it),
+    // shortened rather than run into the title.
     let stored = state.device.store.count
-    let count = "\(stored) notification\(stored == 1 ? "" : "s") in \(groups) group\(groups == 1 ? "" : "s")"
-    let countColumns = DisplayWidth.columns(of: count)
-    grid.write(
-      count, at: Point(column: left + columns - countColumns, row: 1), style: theme[.cardMeta], role: .cardMeta)
+    let groupsText = "\(groups) group\(groups == 1 ? "" : "s")"
+    let counts = ["\(stored) notification\(stored == 1 ? "" : "s") in \(groupsText)", "\(stored) in \(groupsText)"]
+    if let count = counts.first(where: { DisplayWidth.columns(of: $0) + 2 <= columns - DisplayWidth.columns(of: title) }
+    ) {
+      let countColumns = DisplayWidth.columns(of: count)
+      grid.write(
+        count, at: Point(column: left + columns - countColumns, row: 1), style: theme[.cardMeta], role: .cardMeta)
+    }
     guard !rows.isEmpty else {
       Chrome.centre("No Older Notifications", row: grid.height / 2, in: &grid, role: .overflow, theme: theme)
       return
