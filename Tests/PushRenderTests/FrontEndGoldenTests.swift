@@ -56,6 +56,24 @@ struct FrontEndGoldenTests {
     #expect(inspected.contains("6 in 5 groups") || inspected.contains("6 notifications in 5 groups"))
   }
 
+  /// The status line drops key hints that do not fit rather than run the last one into the
+  /// counts ("inspect 1 stored"): at every width, two columns at least before the counts.
+  @Test func statusLineHintsNeverTouchTheCounts() throws {
+    var state = AppState.demo()
+    for screen in ["lock", "center"] {
+      if screen == "center" { _ = reduce(into: &state, .command(.openCenter)) }
+      for columns in 40...120 {
+        let line = try #require(frame(state, columns: columns, rows: 24).textDump().split(separator: "\n").last)
+        // Too narrow for the counts at all, they are left out (never below 60 columns here).
+        guard let counts = line.range(of: "\(state.device.store.count) stored") else {
+          #expect(columns < 60, "\(screen) at \(columns): no counts in \(line)")
+          continue
+        }
+        #expect(line[..<counts.lowerBound].hasSuffix("  "), "\(screen) at \(columns): \(line)")
+      }
+    }
+  }
+
   @Test func notificationCenterShowsKeepAndTurnOffForProvisionalApps() {
     var state = AppState.demo(upcoming: false)
     _ = reduce(into: &state, .command(.openCenter))

@@ -74,14 +74,17 @@ struct StatusLineView {
     if state.pendingEventCount > 0 { right += " · \(state.pendingEventCount) to come" }
     right += " "
     let rightColumns = DisplayWidth.columns(of: right)
+    // Hints that fit with two columns to spare before the counts, so the last label and the
+    // counts never read as one ("inspect 1 stored").
+    let gap = 2
     for (key, label) in hints {
       let needed = DisplayWidth.columns(of: key) + DisplayWidth.columns(of: label) + 4
-      guard column + needed + rightColumns + 1 <= grid.width else { break }
+      guard column + needed + gap + rightColumns <= grid.width else { break }
       column +=
         grid.write(" \(key) ", at: Point(column: column + 1, row: row), style: theme[.footerKey], role: .footerKey) + 1
       column += grid.write(" \(label)", at: Point(column: column, row: row), style: theme[.footer], role: .footer)
     }
-    if column + rightColumns < grid.width {
+    if column + gap + rightColumns <= grid.width {
       grid.write(right, at: Point(column: grid.width - rightColumns, row: row), style: theme[.footer], role: .footer)
     }
   }
