@@ -311,7 +311,8 @@ public final class DeviceJournal: Sendable {
     try commit(batch)
   }
 
-  /// Marks a notification as gone from Notification Center. Its row is kept, with when and why.
+  /// Marks a notification as gone from Notification Center: a `removal` row says when and why;
+  /// its delivery row is kept as it was.
   public func removeNotification(_ id: NotificationID, at instant: SimInstant, reason: String)
     throws(StoreError)
   {
@@ -564,7 +565,8 @@ public final class DeviceJournal: Sendable {
       db,
       sql:
         "SELECT \((keepsPayloadDetails ? restoreColumns : leanRestoreColumns).joined(separator: ", ")) FROM delivery "
-        + "WHERE is_stored = 1 AND notification_id NOT IN (SELECT notification_id FROM removal) ORDER BY seq")
+        + "WHERE is_stored = 1 AND NOT EXISTS "
+        + "(SELECT 1 FROM removal WHERE removal.notification_id = delivery.notification_id) ORDER BY seq")
     var lists = ListCache()
     var reasonLists: [Int64: String] = [:]
     if keepsPayloadDetails {
@@ -639,7 +641,13 @@ public final class DeviceJournal: Sendable {
     }
     if let row = try Row.fetchOne(
       db,
-      sql: "SELECT COALESCE(MAX(notification_id), 0) + 1, COALESCE(MAX(seq), -1) + 1 FROM delivery")
+      // A removal is never of an id the device has not given out, even one whose delivery row
+      // was lost with a failed batch: new ids start after both, so none is born removed.
+      sql: """
+        SELECT MAX(COALESCE((SELECT MAX(notification_id) FROM delivery), 0),
+                   COALESCE((SELECT MAX(notification_id) FROM removal), 0)) + 1,
+               COALESCE((SELECT MAX(seq) FROM delivery), -1) + 1
+        """)
     {
       var reader = ColumnReader(row: row)
       restored.nextNotificationID = try reader.int("next id")

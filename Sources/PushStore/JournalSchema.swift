@@ -169,8 +169,11 @@ enum JournalSchema {
     // v4: a notification leaves Notification Center by a row of its own in `removal`, appended,
     // instead of an UPDATE of its old `delivery` row. In a replay those updates (a collapse
     // replaces an older notification every twentieth push) rewrote a random page of the table and
-    // of two indexes each: two thirds of the WAL's frames. Version 3's removals are copied;
-    // `delivery` loses the two columns, and the view `in_center` lists what is still there.
+    // of two indexes each: two thirds of the WAL's frames. Version 3's removals are copied and
+    // `delivery` is rebuilt without its two removal columns, as v3 rebuilt it: a copy works with
+    // any SQLite (`DROP COLUMN` needs 3.35) and rewrites the table once, not once per column.
+    // The view `in_center` lists what is still there. A later migration that renames or rebuilds
+    // `delivery` drops the view first and creates it again (a rename rewrites the view's SQL).
     migrator.registerMigration("v4") { db in
       try db.execute(
         sql: """
@@ -182,13 +185,29 @@ enum JournalSchema {
           INSERT OR IGNORE INTO removal(notification_id, at_ms, reason)
           SELECT notification_id, removed_at_ms, COALESCE(removal, 'removed') FROM delivery
           WHERE removed_at_ms IS NOT NULL AND notification_id IS NOT NULL ORDER BY seq;
-          DROP INDEX delivery_in_center;
-          ALTER TABLE delivery DROP COLUMN removed_at_ms;
-          ALTER TABLE delivery DROP COLUMN removal;
+          ALTER TABLE delivery RENAME TO delivery_v3;
+          CREATE TABLE delivery (
+            seq INTEGER PRIMARY KEY,
+            at_ms INTEGER NOT NULL,
+            bundle_id TEXT NOT NULL,
+            notification_id INTEGER UNIQUE,
+            disposition TEXT NOT NULL,
+            is_stored INTEGER NOT NULL,
+            title TEXT,
+            body TEXT,
+            raw_payload TEXT,
+            detail BLOB NOT NULL
+          );
+          INSERT INTO delivery(seq, at_ms, bundle_id, notification_id, disposition, is_stored, title, body,
+            raw_payload, detail)
+          SELECT seq, at_ms, bundle_id, notification_id, disposition, is_stored, title, body, raw_payload, detail
+          FROM delivery_v3 ORDER BY seq;
+          DROP TABLE delivery_v3;
           CREATE INDEX delivery_in_center ON delivery(seq) WHERE is_stored = 1;
           CREATE VIEW in_center AS
-          SELECT * FROM delivery
-          WHERE is_stored = 1 AND notification_id NOT IN (SELECT notification_id FROM removal);
+          SELECT * FROM delivery d
+          WHERE d.is_stored = 1
+            AND NOT EXISTS (SELECT 1 FROM removal r WHERE r.notification_id = d.notification_id);
           """)
     }
     return migrator

@@ -33,6 +33,11 @@ public final class CursesTerminal: TerminalScreen, InputSource {
   private var isActive = true
   /// The grid presented last and the screen size then, so the next frame writes only changes.
   private var lastPresented: (grid: CellGrid, screen: Size)?
+  /// Reads in a row that were asked to wait and failed at once: a terminal that is gone.
+  private var failedReads = 0
+  /// How many such reads in a row mean the terminal is gone (a timeout takes its time; a signal
+  /// interrupting a read is rare and resets the count with the next key).
+  static let failedReadsMeaningHangUp = 50
   /// The files a headless session opened, closed with it.
   private var ownedFiles: [UnsafeMutablePointer<FILE>] = []
 
@@ -172,10 +177,21 @@ public final class CursesTerminal: TerminalScreen, InputSource {
   /// Waits for a key, a resize or a termination signal.
   public func nextInput(timeoutMilliseconds: Int) -> InputEvent? {
     if let number = signals.takePending() { return .signal(number) }
-    wtimeout(window, Int32(max(0, min(timeoutMilliseconds, 250))))
+    let wait = max(0, min(timeoutMilliseconds, 250))
+    wtimeout(window, Int32(wait))
     var code: wint_t = 0
+    let started = ContinuousClock.now
     let result = wget_wch(window, &code)
     if let number = signals.takePending() { return .signal(number) }
+    if result == ERR, wait >= 10, ContinuousClock.now - started < .milliseconds(2) {
+      // The terminal went away without a hang-up reaching this process (started with `setsid`
+      // or in the background): every read fails at once, and the loop would spin. End as a
+      // hang-up does, so the state is saved.
+      failedReads += 1
+      if failedReads >= Self.failedReadsMeaningHangUp { return .signal(SIGHUP) }
+      return nil
+    }
+    failedReads = 0
     switch result {
     case KEY_CODE_YES:
       // ncurses resized its screen and may have dropped cells: the next frame is drawn whole.

@@ -88,7 +88,7 @@ struct ReplayCommand: ParsableCommand {
     var problems = inputProblems.map { "\($0.path): \($0.message)" }
     var replay = Replay(
       committer: committer, restoring: holdsDevice ? journal : nil, batchSize: batch,
-      namesPreset: device.profile.map(Session.presets.contains) ?? false,
+      preset: device.profile.flatMap(Session.PresetRequest.init(preset:)),
       makeProfile: { start in try baseProfile(start) })
     for input in resolved {
       do throws(InputProblem) {
@@ -136,9 +136,9 @@ struct Replay {
   let restoring: DeviceJournal?
   let batchSize: Int
   let makeProfile: (SimInstant) throws -> DeviceProfile
-  /// Whether `--profile` named a preset (`locked`, `dnd`, …): a continued device then takes on
-  /// its lock and Focus instead of the saved ones.
-  let namesPreset: Bool
+  /// What a `--profile` preset (`locked`, `dnd`, …) asks of a continued device, which wins over
+  /// what it saved; nil when none was named.
+  let preset: Session.PresetRequest?
   var device: DeviceSimulator?
   var batch: JournalBatch
   /// The reason lists the replay has stored, shared by its batches.
@@ -158,10 +158,10 @@ struct Replay {
   var failure: String? { ownFailure ?? committer?.failure }
 
   init(
-    committer: BackgroundCommitter?, restoring: DeviceJournal?, batchSize: Int, namesPreset: Bool = false,
+    committer: BackgroundCommitter?, restoring: DeviceJournal?, batchSize: Int, preset: Session.PresetRequest? = nil,
     makeProfile: @escaping (SimInstant) throws -> DeviceProfile
   ) {
-    self.namesPreset = namesPreset
+    self.preset = preset
     self.committer = committer
     self.restoring = restoring
     self.batchSize = batchSize
@@ -183,14 +183,9 @@ struct Replay {
         } ?? DeviceSimulator(profile: profile)
       made.keepsRecords = false
       made.keepsPayloadDetails = false
-      if restoring != nil, namesPreset {
+      if restoring != nil, let preset {
         // Named on the command line, so it wins over what was saved; journalled as events.
-        if profile.isLocked != made.isLocked {
-          made.apply(profile.isLocked ? .lock : .unlock, at: made.now, journalingInto: &batch)
-        }
-        if profile.activeFocusID != made.activeFocusID {
-          made.apply(.focus(profile.activeFocusID), at: made.now, journalingInto: &batch)
-        }
+        for event in preset.events(for: made) { made.apply(event, at: made.now, journalingInto: &batch) }
       }
       origin = made.now
       extensions = ServiceExtensionRegistry.withThumbnails(profile: profile)

@@ -117,9 +117,7 @@ struct RunCommand: AsyncParsableCommand {
     }
     let (persistence, restoredState) = try StatePersistence.open(
       location, state: state, profile: try restoreProfile(start: state.now), keepsTimeline: !inputs.isEmpty,
-      preset: try profile.flatMap { name in
-        try Session.presets.contains(name) ? Session.presetProfile(name, start: state.now) : nil
-      })
+      preset: profile.flatMap(Session.PresetRequest.init(preset:)))
     state = restoredState
     defer { persistence?.close() }
     let locator = ThemeLocator.forCurrentProcess()

@@ -159,7 +159,7 @@ final class LiveDevice: @unchecked Sendable {
     let makeProfile = try Session.profileLoader(options.profile)
     replay = Replay(
       committer: committer, restoring: holdsDevice ? journal : nil, batchSize: 1_000,
-      namesPreset: options.profile.map(Session.presets.contains) ?? false,
+      preset: options.profile.flatMap(Session.PresetRequest.init(preset:)),
       makeProfile: { start in try makeProfile(start) })
   }
 

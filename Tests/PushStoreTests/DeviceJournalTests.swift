@@ -266,6 +266,24 @@ import Testing
     #expect(try eventsOnly.restoreDevice(profile: DeviceProfile(start: start)).now == at(60))
   }
 
+  /// A removal saved while its notification's delivery row was lost (a failed batch) does not
+  /// hide the next notification: new ids start after the removed ones too.
+  @Test func newIdsStartAfterRemovedOnesEvenWithoutTheirRows() throws {
+    let journal = try DeviceJournal.inMemory()
+    var device = DeviceSimulator(profile: DeviceProfile(start: start))
+    var batch = JournalBatch()
+    device.apply(push: push(#"{"aps": {"alert": "kept"}}"#), at: at(1), journalingInto: &batch)
+    try journal.commit(batch)
+    try journal.removeNotification(NotificationID(7), at: at(2), reason: "cleared")
+    var restored = DeviceSimulator(profile: DeviceProfile(start: start), restoring: try journal.restore())
+    let next = restored.apply(push: push(#"{"aps": {"alert": "after"}}"#), at: at(3))
+    #expect(next.notification?.id == NotificationID(8))
+    var after = JournalBatch()
+    restored.apply(push: push(#"{"aps": {"alert": "after"}}"#), at: at(4), journalingInto: &after)
+    try journal.commit(after)
+    #expect(try journal.restore().notifications.map(\.notification.body) == ["kept", "after"])
+  }
+
   /// A replay keeps no payload text in its notifications (``DeviceSimulator/keepsPayloadDetails``
   /// off): the journal writes the push's bytes as they came, packed or not.
   @Test func aLeanDeviceJournalsThePayloadFromTheRecordsBytes() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import PushCore
 import PushStore
 import PushTestSupport
 import Testing
@@ -40,9 +41,10 @@ struct ReplayCLITests {
     #expect(text.standardOutput.contains("State: ephemeral"))
   }
 
-  /// A continued state keeps its lock and Focus, unless `--profile` names a preset: asked for by
-  /// name, `locked` locks the continued phone (journalled, so the next replay finds it locked).
-  @Test func aNamedPresetOverridesTheSavedLockOfAContinuedState() throws {
+  /// A continued state keeps its lock and Focus, unless `--profile` names a preset, which wins
+  /// for what it names (journalled, so the next replay finds it): `dnd` turns Do Not Disturb on
+  /// and keeps the lock; `locked` then locks and keeps Do Not Disturb.
+  @Test func aNamedPresetOverridesWhatItNamesOfAContinuedState() throws {
     let directory = try PushdeckProcess.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     let state = directory.appendingPathComponent("device.sqlite").path
@@ -56,18 +58,23 @@ struct ReplayCLITests {
       #expect(result.status == 0, "\(result.standardError)")
     }
     try replay(0)
-    try replay(1, ["--profile", "unlocked"])
+    try replay(1, ["--profile", "dnd"])
     try replay(2, ["--profile", "locked"])
     try replay(3)
     let journal = try DeviceJournal.open(at: state)
     defer { try? journal.close() }
     let restored = try journal.restore()
-    let surfaces = restored.notifications.map { Set($0.decision.surfaces) }
-    #expect(surfaces.count == 4)
-    #expect(surfaces[0].contains(.banner) && surfaces[1].contains(.banner))
-    #expect(surfaces[2].contains(.lockScreen) && !surfaces[2].contains(.banner))
-    #expect(surfaces[3].contains(.lockScreen) && !surfaces[3].contains(.banner))
+    let decisions = restored.notifications.map(\.decision)
+    #expect(decisions.count == 4)
+    #expect(decisions[0].disposition == .delivered && decisions[0].surfaces.contains(.banner))
+    // Do Not Disturb silences the rest; the lock screen lights only once the phone is locked.
+    #expect(decisions.dropFirst().allSatisfy { $0.disposition == .deliveredQuietly })
+    #expect(decisions[1].reasons.contains { $0.code == .focusSilenced })
+    #expect(!decisions[1].reasons.contains { $0.code == .phoneLocked })
+    #expect(decisions[2].reasons.contains { $0.code == .focusSilenced })
+    #expect(decisions[3].reasons.contains { $0.code == .focusSilenced })
     #expect(restored.state?.isLocked == true)
+    #expect(restored.state?.activeFocusID == FocusMode.doNotDisturb.id)
   }
 
   @Test func rejectedPushesExitOneAndUsageErrorsTwo() throws {

@@ -96,6 +96,33 @@ struct Session {
   }
 
   /// A built-in preset: `unlocked`, `locked`, `dnd` (Do Not Disturb) or `sleep` (locked).
+  /// What a preset asks of a phone that already exists (a continued state): only what its name
+  /// says. `locked` locks and keeps the saved Focus; `dnd` turns Do Not Disturb on and keeps the
+  /// lock; `sleep` does both; `unlocked` unlocks.
+  struct PresetRequest: Equatable {
+    var isLocked: Bool?
+    var focusID: String?
+
+    /// The request of a preset's name; nil for anything else (a YAML profile file).
+    init?(preset name: String) {
+      switch name {
+      case "unlocked": isLocked = false
+      case "locked": isLocked = true
+      case "dnd": focusID = FocusMode.doNotDisturb.id
+      case "sleep": (isLocked, focusID) = (true, FocusMode.sleep.id)
+      default: return nil
+      }
+    }
+
+    /// The events that bring `device` to what is asked, in order (none when it already is).
+    func events(for device: DeviceSimulator) -> [DeviceEvent] {
+      var events: [DeviceEvent] = []
+      if let isLocked, isLocked != device.isLocked { events.append(isLocked ? .lock : .unlock) }
+      if let focusID, focusID != device.activeFocusID { events.append(.focus(focusID)) }
+      return events
+    }
+  }
+
   static func presetProfile(_ name: String, start: SimInstant) throws -> DeviceProfile {
     var profile = DeviceProfile.standard(start: start)
     switch name {

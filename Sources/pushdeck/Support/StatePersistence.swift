@@ -31,12 +31,12 @@ final class StatePersistence {
   ///   - profile: the device profile a restored device starts from.
   ///   - keepsTimeline: whether the session's timeline still plays on a restored device (not for
   ///     the demo, whose timeline belongs to the demo's own device).
-  ///   - preset: the lock and Focus `--profile` named (`locked`, `dnd`, …), which a continued
-  ///     state takes on instead of the ones it saved; nil when no preset was named.
+  ///   - preset: what a `--profile` preset (`locked`, `dnd`, …) asks of a continued state, which
+  ///     wins over what it saved; nil when no preset was named.
   /// - Returns: the persistence (nil when ephemeral) and the state to run, restored if saved.
   static func open(
     _ location: StateLocation, state: AppState, profile: DeviceProfile, keepsTimeline: Bool,
-    preset: DeviceProfile? = nil
+    preset: Session.PresetRequest? = nil
   ) throws -> (StatePersistence?, AppState) {
     guard case .file(let path) = location else { return (nil, state) }
     do throws(StoreError) {
@@ -71,16 +71,16 @@ final class StatePersistence {
         try journal.commit(batch)
         savedState = batch.state
       }
+      // The shadow is the device as saved: what the session does from here on is journalled
+      // by applying it to the shadow.
+      let shadow = state.device
       state.logsAppliedEvents = true
       if let preset, continues {
         // Asked for by name, so it wins over what was saved; applied as the user's own events,
         // so the first save journals them.
-        if preset.isLocked != state.device.isLocked { state.applyNow(preset.isLocked ? .lock : .unlock) }
-        if preset.activeFocusID != state.device.activeFocusID { state.applyNow(.focus(preset.activeFocusID)) }
+        for event in preset.events(for: state.device) { state.applyNow(event) }
       }
-      return (
-        StatePersistence(journal: journal, shadow: state.device, path: path, savedState: savedState), state
-      )
+      return (StatePersistence(journal: journal, shadow: shadow, path: path, savedState: savedState), state)
     } catch {
       throw ValidationError(error.description)
     }
