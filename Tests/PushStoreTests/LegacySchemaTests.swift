@@ -79,14 +79,39 @@ import Testing
     try FileManager.default.moveItem(atPath: legacy, toPath: path)
   }
 
-  @Test func aVersionThreeStateIsMigratedAndKeepsEverything() throws {
+  /// A state file journaled by ``DeviceJournalTests/journaledDevice(into:)`` and closed: its
+  /// directory (for the caller to remove), its path, the device and what the file restores.
+  static func journaledFile() throws -> (
+    directory: TemporaryDirectory, path: String, original: DeviceSimulator, before: RestoredDevice
+  ) {
     let directory = try TemporaryDirectory()
-    defer { directory.remove() }
     let path = directory.file("device.sqlite")
     let journal = try DeviceJournal.open(at: path)
     let original = try DeviceJournalTests().journaledDevice(into: journal)
     let before = try journal.restore()
     try journal.close()
+    return (directory, path, original, before)
+  }
+
+  /// Opens the (migrated) file at `path` and checks that it restores what `before` held and
+  /// rebuilds `original`'s Notification Center; returns the open journal.
+  static func expectItRestores(
+    _ path: String, as before: RestoredDevice, original: DeviceSimulator,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) throws -> DeviceJournal {
+    let reopened = try DeviceJournal.open(at: path)
+    let after = try reopened.restore()
+    #expect(after.notifications == before.notifications, sourceLocation: sourceLocation)
+    #expect(after.deliveryCount == before.deliveryCount, sourceLocation: sourceLocation)
+    #expect(after.nextNotificationID == before.nextNotificationID, sourceLocation: sourceLocation)
+    let device = DeviceSimulator(profile: original.profile, restoring: after)
+    #expect(device.store == original.store, sourceLocation: sourceLocation)
+    return reopened
+  }
+
+  @Test func aVersionThreeStateIsMigratedAndKeepsEverything() throws {
+    let (directory, path, original, before) = try Self.journaledFile()
+    defer { directory.remove() }
     let current = try DatabaseQueue(path: path)
     let removals = try current.read { db in
       try Row.fetchAll(db, sql: "SELECT notification_id, at_ms, reason FROM removal ORDER BY notification_id")
@@ -103,15 +128,7 @@ import Testing
       } == removals.count)
     try legacy.close()
 
-    let reopened = try DeviceJournal.open(at: path)
-    defer { try? reopened.close() }
-    let after = try reopened.restore()
-    #expect(after.notifications == before.notifications)
-    #expect(after.deliveryCount == before.deliveryCount)
-    #expect(after.nextNotificationID == before.nextNotificationID)
-    let device = DeviceSimulator(profile: original.profile, restoring: after)
-    #expect(device.store == original.store)
-    try reopened.close()
+    try Self.expectItRestores(path, as: before, original: original).close()
     let migratedFile = try DatabaseQueue(path: path)
     defer { try? migratedFile.close() }
     let migrated = try migratedFile.read { db in
@@ -128,36 +145,21 @@ import Testing
   }
 
   @Test func aVersionTwoStateIsMigratedAndKeepsEverything() throws {
-    let directory = try TemporaryDirectory()
+    let (directory, path, original, before) = try Self.journaledFile()
     defer { directory.remove() }
-    let path = directory.file("device.sqlite")
-    let journal = try DeviceJournal.open(at: path)
-    let original = try DeviceJournalTests().journaledDevice(into: journal)
-    let before = try journal.restore()
-    try journal.close()
     try Self.rewriteAsVersionTwo(path)
     let legacy = try DatabaseQueue(path: path)
     #expect(try legacy.read { db in try db.columns(in: "delivery").count } == 51)
     try legacy.close()
 
-    let reopened = try DeviceJournal.open(at: path)
+    let reopened = try Self.expectItRestores(path, as: before, original: original)
     defer { try? reopened.close() }
-    let after = try reopened.restore()
-    #expect(after.notifications == before.notifications)
-    #expect(after.deliveryCount == before.deliveryCount)
-    #expect(after.nextNotificationID == before.nextNotificationID)
-    let device = DeviceSimulator(profile: original.profile, restoring: after)
-    #expect(device.store == original.store)
     #expect(try reopened.deliveryCount() == (count: before.deliveryCount, isContiguous: true))
   }
 
   @Test func aVersionOneStateIsMigratedAndKeepsItsNotifications() throws {
-    let directory = try TemporaryDirectory()
+    let (directory, path, original, _) = try Self.journaledFile()
     defer { directory.remove() }
-    let path = directory.file("device.sqlite")
-    let journal = try DeviceJournal.open(at: path)
-    let original = try DeviceJournalTests().journaledDevice(into: journal)
-    try journal.close()
     try Self.rewriteAsVersionTwo(path)
     // Make the file what version 1 wrote: no attachments column, no v2 migration, version 1.
     let queue = try DatabaseQueue(path: path)

@@ -348,15 +348,21 @@ struct EndToEndTests {
   /// in the moment between the clock showing 9:44:03 and the hang-up, so on a slow machine this
   /// may pass without the handler; without it, it failed three runs in three.)
   @Test func closingTheTerminalSavesTheClockAsQuittingDoes() async throws {
-    try await withSavedPush("before the terminal closed") { first in
+    try await expectTheClockSavedWhenTheTerminalGoes(detached: false)
+  }
+
+  /// Moves a saved device's clock on three minutes, takes its terminal away (the tmux server
+  /// goes) and checks that the next start resumes there.
+  private func expectTheClockSavedWhenTheTerminalGoes(detached: Bool) async throws {
+    try await withSavedPush("before the terminal went away", detached: detached) { first in
       for _ in 0..<3 { try first.run(["send-keys", "-t", "t", "]"]) }
       return try await first.waitUntil("three minutes on", { $0.contains(" 9:44:03 ") })
     } quit: { first, state in
       first.kill()
-      // The state's lock is free once the hung-up process has saved and exited.
+      // The state's lock is free once the process has saved and exited.
       try await waitForTheStateToBeFree(state)
     } afterRestart: { second in
-      try await second.waitUntil("the clock saved at the hang-up after a restart") { screen in
+      try await second.waitUntil("the clock saved when the terminal went away") { screen in
         screen.contains("Saved") && screen.contains(" 9:44:03 ") && screen.contains("3m ago")
       }
     }
@@ -376,17 +382,7 @@ struct EndToEndTests {
   /// session of its own) makes every read fail at once: Pushdeck ends as at a hang-up, saving
   /// the state, instead of spinning on the dead terminal.
   @Test func aTerminalGoneWithoutAHangUpEndsTheSessionAndSaves() async throws {
-    try await withSavedPush("before the terminal went away", detached: true) { first in
-      for _ in 0..<3 { try first.run(["send-keys", "-t", "t", "]"]) }
-      return try await first.waitUntil("three minutes on", { $0.contains(" 9:44:03 ") })
-    } quit: { first, state in
-      first.kill()
-      try await waitForTheStateToBeFree(state)
-    } afterRestart: { second in
-      try await second.waitUntil("the clock saved when the terminal went away") { screen in
-        screen.contains("Saved") && screen.contains(" 9:44:03 ") && screen.contains("3m ago")
-      }
-    }
+    try await expectTheClockSavedWhenTheTerminalGoes(detached: true)
   }
 
   /// Waits until no process holds the state at `path` (its pushdeck saved and exited), at most
