@@ -19,6 +19,23 @@ struct FrontEndGoldenTests {
     expectGolden(frame(state), "banner_overLockScreen_80x24.txt")
   }
 
+  /// A pane as wide as the terminal hides the banner (which shows again when it closes);
+  /// beside a pane, the banner drops over the screen's half.
+  @Test func aBannerNeverCoversAPane() {
+    var state = demoWithBanner()
+    #expect(state.currentBanner != nil)
+    let banner = "Ana"
+    _ = reduce(into: &state, .command(.toggleSettings))
+    let full = frame(state, columns: 80, rows: 24).textDump()
+    #expect(full.contains("Focus") && full.contains("Show Previews"))
+    #expect(!full.contains(banner))
+    let beside = frame(state, columns: 120, rows: 24).textDump().split(separator: "\n")
+    #expect(beside.contains { $0.prefix(61).contains(banner) })
+    #expect(beside.contains { $0.contains("Focus") })
+    _ = reduce(into: &state, .command(.toggleSettings))
+    #expect(frame(state, columns: 80, rows: 24).textDump().contains(banner))
+  }
+
   @Test func bannerLeavesAfterFiveSimulatedSeconds() {
     var state = demoWithBanner()
     _ = reduce(into: &state, .tick(DemoScenario.start + .seconds(26)))

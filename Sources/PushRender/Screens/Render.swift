@@ -3,8 +3,8 @@ import PushUI
 
 /// Renders the whole front end for a state: the pure heart of the view layer.
 ///
-/// The screen is drawn first, then the inspector pane, the banner, the overlay (action sheet
-/// or help), the toast and the status line, as layers.
+/// The screen is drawn first, then the inspector pane, the banner (over the screen only, never
+/// over a pane), the overlay (action sheet or help), the toast and the status line, as layers.
 ///
 /// - Parameters:
 ///   - state: what to show.
@@ -48,7 +48,10 @@ public func render(_ state: AppState, size: Size, theme: Theme, sleepTheme: Them
       grid.addHit(rect, nil)
     }
   }
-  if !splitsInspector { BannerView(state: state).draw(into: &grid, theme: theme) }
+  // A pane as wide as the terminal hides the phone's screen, banner included: the banner is
+  // still there, and shows when the pane closes (it would cover the pane's first rows, and with
+  // a manual clock it stays until time moves).
+  if !hasPane { BannerView(state: state).draw(into: &grid, theme: theme) }
   switch state.overlay {
   case .help?:
     HelpView().draw(into: &grid, theme: theme)
