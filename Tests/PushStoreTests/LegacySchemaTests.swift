@@ -8,36 +8,51 @@ import Testing
 /// Files written by earlier schema versions open, migrate in place and keep every notification;
 /// the packed `detail` column reads back what was packed.
 @Suite struct LegacySchemaTests {
-  /// Rewrites a current state file as schema version 2 wrote it (the 51-column `delivery` row),
-  /// unpacking each row's `detail` into the columns of the same names.
-  static func rewriteAsVersionTwo(_ path: String) throws {
-    let legacy = path + ".v2"
+  /// The `delivery` columns versions 1 to 3 had besides those packed into `detail` by version 3.
+  static let legacyColumns = [
+    "seq", "at_ms", "bundle_id", "notification_id", "disposition", "is_stored", "removed_at_ms", "removal",
+    "title", "body", "raw_payload",
+  ]
+
+  /// Replaces the current state file at `path` with one of schema `version`: migrated up to it,
+  /// the other `tables` copied as they are, `delivery` filled by `copyDeliveries` (with the
+  /// current file attached as `current`), and the version recorded.
+  static func rewrite(
+    _ path: String, asVersion version: Int, copying tables: [String], copyDeliveries: (Database) throws -> Void
+  ) throws {
+    let legacy = path + ".v\(version)"
     let old = try DatabaseQueue(path: legacy)
-    try JournalSchema.migrator().migrate(old, upTo: "v2")
+    try JournalSchema.migrator().migrate(old, upTo: "v\(version)")
     try old.write { db in
       try db.execute(sql: "ATTACH DATABASE ? AS current", arguments: [path])
-      for table in ["meta", "event", "engagement", "badge", "live_activity", "device_state"] {
+      for table in tables {
         try db.execute(sql: "INSERT INTO main.\(table) SELECT * FROM current.\(table)")
       }
-      let columns = [
-        "seq", "at_ms", "bundle_id", "notification_id", "disposition", "is_stored", "removed_at_ms", "removal",
-        "title", "body", "raw_payload",
-      ]
-      let names = columns + DeliveryDetail.fields
-      let insert = try db.makeStatement(
-        sql: "INSERT INTO main.delivery(\(names.joined(separator: ", "))) VALUES ("
-          + Array(repeating: "?", count: names.count).joined(separator: ", ") + ")")
-      let rows = try Row.fetchAll(db, sql: "\(Self.selectWithRemovals(columns, from: "current")) ORDER BY seq")
-      for row in rows {
-        let detail: Data = row["detail"]
-        let unpacked = try detail.withUnsafeBytes { try DeliveryDetail.unpack($0) }
-        try insert.execute(arguments: StatementArguments(columns.map { row[$0] as DatabaseValue } + unpacked))
-      }
-      try db.execute(sql: "UPDATE main.meta SET value = '2' WHERE key = 'schema_version'")
+      try copyDeliveries(db)
+      try db.execute(sql: "UPDATE main.meta SET value = '\(version)' WHERE key = 'schema_version'")
     }
     try old.close()
     for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
     try FileManager.default.moveItem(atPath: legacy, toPath: path)
+  }
+
+  /// Rewrites a current state file as schema version 2 wrote it (the 51-column `delivery` row),
+  /// unpacking each row's `detail` into the columns of the same names.
+  static func rewriteAsVersionTwo(_ path: String) throws {
+    try rewrite(
+      path, asVersion: 2, copying: ["meta", "event", "engagement", "badge", "live_activity", "device_state"]
+    ) { db in
+      let names = legacyColumns + DeliveryDetail.fields
+      let insert = try db.makeStatement(
+        sql: "INSERT INTO main.delivery(\(names.joined(separator: ", "))) VALUES ("
+          + Array(repeating: "?", count: names.count).joined(separator: ", ") + ")")
+      let rows = try Row.fetchAll(db, sql: "\(selectWithRemovals(legacyColumns, from: "current")) ORDER BY seq")
+      for row in rows {
+        let detail: Data = row["detail"]
+        let unpacked = try detail.withUnsafeBytes { try DeliveryDetail.unpack($0) }
+        try insert.execute(arguments: StatementArguments(legacyColumns.map { row[$0] as DatabaseValue } + unpacked))
+      }
+    }
   }
 
   /// Selects `columns` of a current `delivery` table with `detail`, and with `removed_at_ms` and
@@ -57,26 +72,14 @@ import Testing
   /// Rewrites a current state file as schema version 3 wrote it: removals in `delivery`'s
   /// `removed_at_ms` and `removal` columns, no `removal` table.
   static func rewriteAsVersionThree(_ path: String) throws {
-    let legacy = path + ".v3"
-    let old = try DatabaseQueue(path: legacy)
-    try JournalSchema.migrator().migrate(old, upTo: "v3")
-    try old.write { db in
-      try db.execute(sql: "ATTACH DATABASE ? AS current", arguments: [path])
-      for table in ["meta", "event", "engagement", "badge", "live_activity", "device_state", "reason_list"] {
-        try db.execute(sql: "INSERT INTO main.\(table) SELECT * FROM current.\(table)")
-      }
-      let columns = [
-        "seq", "at_ms", "bundle_id", "notification_id", "disposition", "is_stored", "removed_at_ms", "removal",
-        "title", "body", "raw_payload",
-      ]
+    try rewrite(
+      path, asVersion: 3,
+      copying: ["meta", "event", "engagement", "badge", "live_activity", "device_state", "reason_list"]
+    ) { db in
       try db.execute(
-        sql: "INSERT INTO main.delivery(\((columns + ["detail"]).joined(separator: ", "))) "
-          + "\(Self.selectWithRemovals(columns, from: "current")) ORDER BY d.seq")
-      try db.execute(sql: "UPDATE main.meta SET value = '3' WHERE key = 'schema_version'")
+        sql: "INSERT INTO main.delivery(\((legacyColumns + ["detail"]).joined(separator: ", "))) "
+          + "\(selectWithRemovals(legacyColumns, from: "current")) ORDER BY d.seq")
     }
-    try old.close()
-    for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-    try FileManager.default.moveItem(atPath: legacy, toPath: path)
   }
 
   /// A state file journaled by ``DeviceJournalTests/journaledDevice(into:)`` and closed: its

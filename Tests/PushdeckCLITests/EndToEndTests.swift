@@ -568,28 +568,18 @@ struct EndToEndTests {
     }
   }
 
-  @Test func sigtermRestoresTheTerminalAndExits143() async throws {
+  /// SIGTERM, and a hang-up (the terminal window closed), end the session with the terminal
+  /// given back (no lock screen left behind) and the status 128 + signal. (ncurses' own hang-up
+  /// handler did this much for SIGHUP before Pushdeck watched it; what watching adds, the save,
+  /// is checked by `closingTheTerminalSavesTheClockAsQuittingDoes`.)
+  @Test(arguments: [SIGTERM, SIGHUP])
+  func aSignalRestoresTheTerminalAndExitsWith128PlusIt(_ signal: Int32) async throws {
     try await withDemo { server, pidFile in
       let pidText = try String(contentsOfFile: pidFile, encoding: .utf8)
       let pid = try #require(Int32(pidText.trimmingCharacters(in: .whitespacesAndNewlines)))
-      #expect(Foundation.kill(pid, SIGTERM) == 0)
-      try await server.waitUntil("exit=143 with the lock screen gone") { screen in
-        screen.contains("exit=143") && !showsLockScreen(screen)
-      }
-    }
-  }
-
-  /// A hang-up (the terminal window closed) ends the session as SIGTERM does: the terminal is
-  /// given back (no lock screen left behind) and the status is 128 + 1. (ncurses' own hang-up
-  /// handler did this much before Pushdeck watched SIGHUP; what watching adds, the save, is
-  /// checked by `closingTheTerminalSavesTheClockAsQuittingDoes`.)
-  @Test func sighupRestoresTheTerminalAndExits129() async throws {
-    try await withDemo { server, pidFile in
-      let pidText = try String(contentsOfFile: pidFile, encoding: .utf8)
-      let pid = try #require(Int32(pidText.trimmingCharacters(in: .whitespacesAndNewlines)))
-      #expect(Foundation.kill(pid, SIGHUP) == 0)
-      try await server.waitUntil("exit=129 with the lock screen gone") { screen in
-        screen.contains("exit=129") && !showsLockScreen(screen)
+      #expect(Foundation.kill(pid, signal) == 0)
+      try await server.waitUntil("exit=\(128 + signal) with the lock screen gone") { screen in
+        screen.contains("exit=\(128 + signal)") && !showsLockScreen(screen)
       }
     }
   }

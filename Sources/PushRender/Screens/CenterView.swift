@@ -38,11 +38,9 @@ struct CenterView {
     let stored = state.device.store.count
     let groupsText = "\(groups) group\(groups == 1 ? "" : "s")"
     let counts = ["\(stored) notification\(stored == 1 ? "" : "s") in \(groupsText)", "\(stored) in \(groupsText)"]
-    if let count = counts.first(where: { DisplayWidth.columns(of: $0) + 2 <= columns - DisplayWidth.columns(of: title) }
-    ) {
-      let countColumns = DisplayWidth.columns(of: count)
-      grid.write(
-        count, at: Point(column: left + columns - countColumns, row: 1), style: theme[.cardMeta], role: .cardMeta)
+    let room = columns - DisplayWidth.columns(of: title) - 2
+    if let (count, width) = counts.lazy.map({ ($0, DisplayWidth.columns(of: $0)) }).first(where: { $0.1 <= room }) {
+      grid.write(count, at: Point(column: left + columns - width, row: 1), style: theme[.cardMeta], role: .cardMeta)
     }
     guard !rows.isEmpty else {
       Chrome.centre("No Older Notifications", row: grid.height / 2, in: &grid, role: .overflow, theme: theme)

@@ -95,10 +95,9 @@ struct Session {
     return lowered.hasSuffix(".yaml") || lowered.hasSuffix(".yml")
   }
 
-  /// A built-in preset: `unlocked`, `locked`, `dnd` (Do Not Disturb) or `sleep` (locked).
-  /// What a preset asks of a phone that already exists (a continued state): only what its name
-  /// says. `locked` locks and keeps the saved Focus; `dnd` turns Do Not Disturb on and keeps the
-  /// lock; `sleep` does both; `unlocked` unlocks.
+  /// What a preset asks of a phone: only what its name says. `locked` locks and keeps a saved
+  /// Focus; `dnd` turns Do Not Disturb on and keeps the lock; `sleep` does both; `unlocked`
+  /// unlocks. A new phone takes it over the standard device (``presetProfile(_:start:)``).
   struct PresetRequest: Equatable {
     var isLocked: Bool?
     var focusID: String?
@@ -123,18 +122,15 @@ struct Session {
     }
   }
 
+  /// A built-in preset: `unlocked`, `locked`, `dnd` (Do Not Disturb) or `sleep` (locked), as the
+  /// standard device (unlocked, no Focus) with what the preset asks.
   static func presetProfile(_ name: String, start: SimInstant) throws -> DeviceProfile {
-    var profile = DeviceProfile.standard(start: start)
-    switch name {
-    case "unlocked": break
-    case "locked": profile.isLocked = true
-    case "dnd": profile.activeFocusID = FocusMode.doNotDisturb.id
-    case "sleep":
-      profile.activeFocusID = FocusMode.sleep.id
-      profile.isLocked = true
-    default:
+    guard let request = PresetRequest(preset: name) else {
       throw ValidationError("--profile takes \(presets.joined(separator: ", ")) or a YAML profile file, not \(name)")
     }
+    var profile = DeviceProfile.standard(start: start)
+    profile.isLocked = request.isLocked ?? false
+    profile.activeFocusID = request.focusID
     return profile
   }
 }
