@@ -89,6 +89,7 @@ let package = Package(
       path: "Sources/PushTestSupport"),
     .testTarget(name: "PushWireTests", dependencies: ["PushWire", "PushTestSupport"]),
     .testTarget(name: "PushCoreTests", dependencies: ["PushCore", "PushTestSupport"]),
+    .testTarget(name: "PushUITests", dependencies: ["PushUI", "PushTestSupport"]),
     .testTarget(name: "PushScenarioTests", dependencies: ["PushScenario", "PushTestSupport"]),
     .testTarget(
       name: "PushRenderTests", dependencies: ["PushRender", "PushTestSupport"], exclude: ["Goldens"]),

@@ -139,7 +139,8 @@ extension AppState {
     timelineCursor = 0
     banners = []
     summary = []
-    held = []
+    followedRemovals = device.store.removalCount
+    followedReleases = device.store.releaseCount
     toast = nil
     userEvents = []
     recordIndex = [:]

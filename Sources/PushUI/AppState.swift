@@ -154,8 +154,13 @@ public struct AppState: Sendable {
   public var isManualClock = false
   /// The next action invocation's id.
   public internal(set) var nextInvocationID = 1
-  /// Held notifications waiting for the Scheduled Summary.
-  var held: Set<NotificationID> = []
+  /// Elements the per-event bookkeeping (banner queue, summary card, removals, releases) has
+  /// looked at, ever: what the scale test holds to O(n log n) for n events.
+  var bookkeepingSteps = 0
+  /// The store's removal count the banners and summary card have followed.
+  var followedRemovals = 0
+  /// The store's Scheduled Summary release count the summary card has followed.
+  var followedReleases = 0
   /// Each notification's delivery record, by its index in `device.records`.
   var recordIndex: [NotificationID: Int] = [:]
   /// The lock screen's stacks as last computed, with the store revision and summary they used
@@ -184,6 +189,8 @@ public struct AppState: Sendable {
     self.now = device.now
     self.terminalColumns = terminalColumns
     self.terminalRows = terminalRows
+    self.followedRemovals = device.store.removalCount
+    self.followedReleases = device.store.releaseCount
     for (index, record) in device.records.enumerated() {
       if let id = record.notification?.id { recordIndex[id] = index }
     }

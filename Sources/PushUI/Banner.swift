@@ -4,6 +4,9 @@ import PushCore
 public struct Banner: Equatable, Sendable {
   /// How long a temporary banner stays on screen.
   public static let temporaryDuration = SimDuration.seconds(5)
+  /// The most banners kept waiting: a burst keeps its newest (the rest are in Notification
+  /// Center), so a capture of a million pushes never queues a million banners.
+  public static let queueLimit = 16
 
   /// The notification shown.
   public var notification: NotificationID
@@ -13,13 +16,20 @@ public struct Banner: Equatable, Sendable {
   public var isPersistent: Bool
   /// When it reached the front of the queue, once it has.
   public var shownAt: SimInstant?
+  /// A Live Activity's banner: the activity is not in Notification Center, so the banner does
+  /// not leave with a notification.
+  public var isLiveActivity: Bool
 
   /// Creates a queued banner.
-  public init(notification: NotificationID, arrivedAt: SimInstant, isPersistent: Bool, shownAt: SimInstant? = nil) {
+  public init(
+    notification: NotificationID, arrivedAt: SimInstant, isPersistent: Bool, shownAt: SimInstant? = nil,
+    isLiveActivity: Bool = false
+  ) {
     self.notification = notification
     self.arrivedAt = arrivedAt
     self.isPersistent = isPersistent
     self.shownAt = shownAt
+    self.isLiveActivity = isLiveActivity
   }
 
   /// When a temporary banner leaves, once shown; nil for persistent ones.

@@ -142,7 +142,14 @@ extension AppState {
     while timelineCursor < timeline.count, timeline[timelineCursor].at <= instant {
       let entry = timeline[timelineCursor]
       timelineCursor += 1
-      device.advance(to: max(entry.at, device.now))
+      // Time passes event by event, so banners leave (and summaries release) as they would
+      // have, instead of piling up until the end of a long jump.
+      if entry.at > now {
+        now = entry.at
+        device.advance(to: entry.at)
+        followReleases()
+        settleBanners()
+      }
       // After a seek back, entries the shell already journalled are replayed but not logged again.
       let isFresh = timelineCursor > journaledTimelineCount
       journaledTimelineCount = max(journaledTimelineCount, timelineCursor)
@@ -152,7 +159,7 @@ extension AppState {
     }
     now = instant
     device.advance(to: instant)
-    releaseSummary()
+    followReleases()
     settleBanners()
     if let toast, toast.expiresAt <= now { self.toast = nil }
   }
@@ -170,39 +177,68 @@ extension AppState {
     let record = device.apply(event, at: max(instant, device.now))
     if let record, let notification = record.notification {
       recordIndex[notification.id] = record.index
-      if record.decision.disposition == .heldForSummary { held.insert(notification.id) }
-      if record.decision.surfaces.contains(.banner),
-        device.store[notification.id] != nil
-          || record.decision.surfaces.contains(.liveActivity)
-      {
+      let isLiveActivity = record.decision.surfaces.contains(.liveActivity)
+      if record.decision.surfaces.contains(.banner), isLiveActivity || device.store.contains(notification.id) {
         let style = device.app(notification.bundleID)?.settings.bannerStyle ?? .temporary
         banners.append(
-          Banner(notification: notification.id, arrivedAt: record.at, isPersistent: style == .persistent))
+          Banner(
+            notification: notification.id, arrivedAt: record.at, isPersistent: style == .persistent,
+            isLiveActivity: isLiveActivity))
+        if banners.count > Banner.queueLimit {
+          bookkeepingSteps += banners.count
+          banners.remove(at: 1)
+        }
       }
     }
-    // Banners of notifications that are gone (cleared, opened, replaced) leave with them.
-    let before = banners.first?.notification
-    let liveActivityBanners = Set(banners.filter(isLiveActivityBanner).map(\.notification))
-    banners.removeAll { !device.store.contains($0.notification) && !liveActivityBanners.contains($0.notification) }
-    if banners.first?.notification != before, !banners.isEmpty, banners[0].shownAt == nil {
-      banners[0].shownAt = max(banners[0].arrivedAt, device.now)
-    }
-    summary.removeAll { !device.store.contains($0) }
+    followRemovals()
+    followReleases()
     settleBanners()
   }
 
-  private func isLiveActivityBanner(_ banner: Banner) -> Bool {
-    record(for: banner.notification)?.decision.surfaces.contains(.liveActivity) == true
+  /// Banners and the summary card lose the notifications that left the store (cleared, opened,
+  /// replaced): only those are looked up, from the store's removal log, so each event costs
+  /// what it removed, not what is queued.
+  mutating func followRemovals() {
+    let removals = device.store.removalCount
+    guard removals != followedRemovals else { return }
+    defer { followedRemovals = removals }
+    let before = banners.first?.notification
+    if let removed = device.store.removed(since: followedRemovals) {
+      bookkeepingSteps += removed.count + banners.count
+      let gone = Set(removed)
+      banners.removeAll { !$0.isLiveActivity && gone.contains($0.notification) }
+      // The summary is in id order: a binary search per removal, not a pass over the card.
+      if !summary.isEmpty, removed.contains(where: { summaryHolds($0) }) { summary.removeAll { gone.contains($0) } }
+    } else {
+      bookkeepingSteps += banners.count + summary.count
+      banners.removeAll { !$0.isLiveActivity && !device.store.contains($0.notification) }
+      summary.removeAll { !device.store.contains($0) }
+    }
+    if banners.first?.notification != before, !banners.isEmpty, banners[0].shownAt == nil {
+      banners[0].shownAt = max(banners[0].arrivedAt, device.now)
+    }
   }
 
-  private mutating func releaseSummary() {
-    guard !held.isEmpty else { return }
-    let released = held.filter { device.store.isHeld($0) != true }
-    guard !released.isEmpty else { return }
-    held.subtract(released)
-    let stillStored = released.filter { device.store.contains($0) }
+  /// Whether the summary card (in id order) holds a notification.
+  private func summaryHolds(_ id: NotificationID) -> Bool {
+    var lower = 0
+    var upper = summary.count
+    while lower < upper {
+      let middle = (lower + upper) / 2
+      if summary[middle] < id { lower = middle + 1 } else { upper = middle }
+    }
+    return lower < summary.count && summary[lower] == id
+  }
+
+  /// Shows the notifications of a Scheduled Summary delivery as one card, once.
+  private mutating func followReleases() {
+    let releases = device.store.releaseCount
+    guard releases != followedReleases else { return }
+    followedReleases = releases
+    bookkeepingSteps += device.store.lastRelease.count
+    let stillStored = device.store.lastRelease.filter { device.store.contains($0) }
     if !stillStored.isEmpty {
-      summary = stillStored.sorted()
+      summary = stillStored
       showToast("Scheduled Summary: \(stillStored.count) notification\(stillStored.count == 1 ? "" : "s")")
     }
   }
@@ -210,6 +246,7 @@ extension AppState {
   /// Shows the front banner, and moves the queue on past temporary banners whose time is up.
   private mutating func settleBanners() {
     while !banners.isEmpty {
+      bookkeepingSteps += 1
       if banners[0].shownAt == nil { banners[0].shownAt = banners[0].arrivedAt }
       guard let expiry = banners[0].expiresAt, expiry <= now else { return }
       banners.removeFirst()

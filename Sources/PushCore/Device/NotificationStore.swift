@@ -179,6 +179,20 @@ public struct NotificationStore: Equatable, Sendable {
   private var changeLog: [(revision: Int, key: GroupKey)] = []
   /// Changes up to this revision have left the log.
   private var changeLogFloor = 0
+  /// The ids of the latest removals, in order: removal number `removalLogFloor + 1` first.
+  private var removalLog: [NotificationID] = []
+  /// Removals up to this number have left the log.
+  private var removalLogFloor = 0
+  /// The earliest time a held notification is due (a lower bound: a removed one may have set
+  /// it), so advancing the clock does not look at every held notification.
+  private var nextRelease: SimInstant?
+
+  /// How many notifications have left the store (cleared, opened, replaced, evicted), ever.
+  public private(set) var removalCount = 0
+  /// How many Scheduled Summary deliveries released notifications, ever.
+  public private(set) var releaseCount = 0
+  /// The notifications the latest Scheduled Summary delivery released, in id order.
+  public private(set) var lastRelease: [NotificationID] = []
 
   public init() {}
 
@@ -222,7 +236,10 @@ public struct NotificationStore: Equatable, Sendable {
     revision &+= 1
     if let replaced = stored.decision.replaces { remove(replaced) }
     entries.insert(stored)
-    if stored.heldUntil != nil { held.insert(stored.id) }
+    if let until = stored.heldUntil {
+      held.insert(stored.id)
+      nextRelease = min(nextRelease ?? until, until)
+    }
     if let collapseID = stored.notification.collapseID {
       collapse[CollapseKey(bundleID: stored.notification.bundleID, collapseID: collapseID)] = stored.id
     }
@@ -324,6 +341,7 @@ public struct NotificationStore: Equatable, Sendable {
     revision &+= 1
     guard let stored = entries[id] else { return nil }
     entries[id] = nil
+    logRemoval(id)
     if !held.isEmpty { held.remove(id) }
     if let collapseID = stored.notification.collapseID {
       let key = CollapseKey(bundleID: stored.notification.bundleID, collapseID: collapseID)
@@ -354,17 +372,27 @@ public struct NotificationStore: Equatable, Sendable {
   /// Removes everything.
   public mutating func clearAll() {
     let next = revision &+ 1
+    let removals = removalCount + count
+    let releases = (releaseCount, lastRelease)
     self = NotificationStore()
     revision = next
     changeLogFloor = next
+    // Too many at once for the log: a follower of removals looks at everything it holds.
+    removalCount = removals
+    removalLogFloor = removals
+    (releaseCount, lastRelease) = releases
   }
 
   /// Releases notifications held for a Scheduled Summary due at or before `now`.
   /// - Returns: the ids released.
   public mutating func releaseSummary(at now: SimInstant) -> [NotificationID] {
-    guard !held.isEmpty else { return [] }
+    guard !held.isEmpty, let next = nextRelease, next <= now else { return [] }
     let due = held.filter { (entries.packed($0)?.heldUntil ?? .init(milliseconds: .max)) <= now }.sorted()
-    if !due.isEmpty { revision &+= 1 }
+    if !due.isEmpty {
+      revision &+= 1
+      releaseCount += 1
+      lastRelease = due
+    }
     for id in due {
       if let stored = entries[id], groups[stored.group] != nil {
         groups[stored.group]?.held -= 1
@@ -374,6 +402,9 @@ public struct NotificationStore: Equatable, Sendable {
       entries.release(id)
       held.remove(id)
     }
+    var earliest: SimInstant?
+    for id in held { if let until = entries.packed(id)?.heldUntil { earliest = min(earliest ?? until, until) } }
+    nextRelease = earliest
     return due
   }
 
@@ -465,6 +496,24 @@ public struct NotificationStore: Equatable, Sendable {
       changeLog.removeFirst(128)
     }
     changeLog.append((revision, key))
+  }
+
+  /// Records a removal. The log keeps at least the last 128; dropping the older half is
+  /// amortised O(1).
+  private mutating func logRemoval(_ id: NotificationID) {
+    if removalLog.count >= 256 {
+      removalLogFloor += 128
+      removalLog.removeFirst(128)
+    }
+    removalLog.append(id)
+    removalCount += 1
+  }
+
+  /// The notifications removed since the store's ``removalCount`` was `count`, oldest first,
+  /// or nil when the log no longer reaches back that far (look at everything instead).
+  public func removed(since count: Int) -> ArraySlice<NotificationID>? {
+    guard count >= removalLogFloor, count <= removalCount else { return nil }
+    return removalLog[(count - removalLogFloor)...]
   }
 
   /// The stacks changed since `revision` (each once, in no particular order), or nil when the

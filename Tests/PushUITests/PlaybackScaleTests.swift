@@ -1,0 +1,55 @@
+import PushCore
+import PushTestSupport
+import Testing
+
+@testable import PushUI
+
+/// Playing n events costs O(n log n), counted in the elements the bookkeeping looks at, not in
+/// time: the banner queue, the summary card and the store's removals and releases once looked
+/// at every queued banner per push, which made `render` of a 20,000-line capture take a minute.
+@Suite("Playback scale")
+struct PlaybackScaleTests {
+  /// An unlocked phone: a chat app with temporary banners, a mail app with persistent ones
+  /// (which never leave on their own), a news app on Scheduled Summary at 08:00 and 20:00.
+  private func state(pushes count: Int) -> AppState {
+    let start = DemoScenario.start
+    var profile = DeviceProfile(start: start, isLocked: false)
+    profile.summaryTimes = [TimeOfDay(hour: 8, minute: 0), TimeOfDay(hour: 20, minute: 0)]
+    var mail = AppProfile(info: .inferred(from: "com.example.mail"))
+    mail.settings.bannerStyle = .persistent
+    var news = AppProfile(info: .inferred(from: "com.example.news"))
+    news.settings.delivery = .scheduledSummary
+    profile.apps = [AppProfile(info: .inferred(from: "com.example.chat")), mail, news]
+    profile.maxStoredNotifications = 1_000_000
+    let apps = ["com.example.chat", "com.example.mail", "com.example.news"]
+    var entries: [TimelineEntry] = []
+    entries.reserveCapacity(count)
+    for index in 0..<count {
+      // One push a second on average, spread over days so that summaries are released, with
+      // a collapse id on every fifth push so notifications are replaced.
+      let collapse = index % 5 == 0 ? #","headers":{"apns-collapse-id":"c\#(index % 50)"}"# : ""
+      let line =
+        #"{"at":\#(start.epochSeconds + Double(index * 3)),"bundle":"\#(apps[index % 3])"\#(collapse),"payload":{"aps":{"alert":{"title":"T\#(index)","body":"B"},"thread-id":"t\#(index % 7)"}}}"#
+      let record = PushReader.readCaptureLine(Array(line.utf8), lineNumber: index + 1, source: "scale.jsonl")
+      entries.append(TimelineEntry(at: start + .seconds(Int64(index * 3)), event: .push(record)))
+    }
+    return AppState(device: DeviceSimulator(profile: profile), timeline: entries)
+  }
+
+  /// Plays the whole timeline in one tick, as `render` and a seek to the end do.
+  private func steps(pushes count: Int) -> (steps: Int, banners: Int, stored: Int) {
+    var state = state(pushes: count)
+    _ = reduce(into: &state, .tick(state.timeline.last!.at + .seconds(1)))
+    return (state.bookkeepingSteps, state.banners.count, state.device.store.count)
+  }
+
+  @Test func fourTimesTheEventsIsAboutFourTimesTheWork() {
+    let small = steps(pushes: 2_000)
+    let large = steps(pushes: 8_000)
+    #expect(small.stored > 1_000, "the pushes were stored")
+    #expect(large.stored > 4 * 1_000)
+    // O(n log n) allows 4 × log(8000)/log(2000) ≈ 4.7×; the quadratic path was 16×.
+    #expect(large.steps <= small.steps * 5, "\(small.steps) steps for 2,000 events, \(large.steps) for 8,000")
+    #expect(large.banners <= Banner.queueLimit)
+  }
+}
