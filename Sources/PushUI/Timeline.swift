@@ -35,12 +35,15 @@ public enum Timeline {
   /// - Parameters:
   ///   - records: the pushes, in input order.
   ///   - start: when the device starts; the first file arrives ``fileSpacing`` later.
+  ///   - startsAtCapture: whether the device starts just before the earliest capture time (the
+  ///     inputs bring their own time) instead of at `start` (a scenario's timeline comes first).
   /// - Returns: the device's start (moved before the earliest capture time) and the entries.
-  public static func entries(for records: [PushRecord], start: SimInstant) -> (
+  public static func entries(for records: [PushRecord], start: SimInstant, startsAtCapture: Bool = false) -> (
     start: SimInstant, entries: [TimelineEntry]
   ) {
     let earliestCapture = records.compactMap(\.at).min().map { SimInstant(epochSeconds: $0) }
-    let origin = earliestCapture.map { min($0 - fileSpacing, start) } ?? start
+    let origin =
+      earliestCapture.map { startsAtCapture ? $0 - fileSpacing : min($0 - fileSpacing, start) } ?? start
     var cursor = origin
     var entries: [TimelineEntry] = []
     entries.reserveCapacity(records.count)

@@ -71,51 +71,45 @@ struct ExplainCommand: ParsableCommand {
     }
     let color = format == .text && colorEnabled(for: out)
     var rejected = false
-    // Payloads and captures share one device; its records print where the first of them was named.
-    var chunks: [String?] = []
-    var payloadSlot: Int?
-    var payloadPaths: [String] = []
-    for input in inputs {
-      if input.lowercased().hasSuffix(".yaml") || input.lowercased().hasSuffix(".yml") {
-        do throws(ScenarioError) {
-          var scenario = try loader.loadScenario(path: input, defaultProfile: baseProfile)
-          scenario.timeline = ServiceExtensionRegistry.withThumbnails(profile: scenario.profile).processBlocking(
-            scenario.timeline, profile: scenario.profile)
-          let run = scenario.run()
-          rejected = rejected || run.records.contains { $0.decision.disposition == .rejected }
-          let ran = handlers ? Self.runHandlers(run, profile: scenario.profile) : [:]
-          chunks.append(render(run.records, device: run.device, color: color, ran: ran))
-        } catch {
-          problems.append(error.description)
-        }
-      } else {
-        payloadPaths.append(input)
-        if payloadSlot == nil {
-          payloadSlot = chunks.count
-          chunks.append(nil)
-        }
+    // Payloads and captures share one device; its records print where the first of them was
+    // named, as they are decided (streamed: a capture of any size in bounded memory).
+    let firstPayload = inputs.firstIndex { !Self.isScenario($0) } ?? inputs.endIndex
+    func explainScenario(_ input: String) {
+      do throws(ScenarioError) {
+        var scenario = try loader.loadScenario(path: input, defaultProfile: baseProfile)
+        scenario.timeline = ServiceExtensionRegistry.withThumbnails(profile: scenario.profile).processBlocking(
+          scenario.timeline, profile: scenario.profile)
+        let run = scenario.run()
+        rejected = rejected || run.records.contains { $0.decision.disposition == .rejected }
+        let ran = handlers ? Self.runHandlers(run, profile: scenario.profile) : [:]
+        out.write(render(run.records, device: run.device, color: color, ran: ran))
+      } catch {
+        problems.append(error.description)
       }
     }
-    if let payloadSlot {
-      let (resolved, inputProblems) = resolveInputs(payloadPaths)
+    for input in inputs[..<firstPayload] { explainScenario(input) }
+    let payloadPaths = inputs[firstPayload...].filter { !Self.isScenario($0) }
+    if !payloadPaths.isEmpty {
+      let (resolved, inputProblems) = resolveInputs(Array(payloadPaths))
       problems += inputProblems.map { "\($0.path): \($0.message)" }
-      var records: [PushRecord] = []
+      var player = StreamingPlayer(baseProfile: baseProfile) { record, profile in
+        rejected = rejected || record.decision.disposition == .rejected
+        let printer = ExplainPrinter(color: color, profile: profile)
+        switch format {
+        case .json: out.write(printer.json(record) + "\n")
+        case .text: out.write(printer.text(record))
+        }
+      }
       for input in resolved {
         do throws(InputProblem) {
-          try readRecords(from: input, bundleID: bundle, defaultBundleID: fallbackBundleID) { records.append($0) }
+          try readRecords(from: input, bundleID: bundle, defaultBundleID: fallbackBundleID) { player.play($0) }
         } catch {
           problems.append("\(error.path): \(error.message)")
         }
       }
-      let start = records.compactMap(\.at).min().map { SimInstant(epochSeconds: $0) }
-      let deviceProfile = baseProfile ?? DeviceProfile.standard(start: start ?? DemoScenario.start)
-      let device = Self.play(records, on: deviceProfile)
-      rejected = rejected || device.records.contains { $0.decision.disposition == .rejected }
-      chunks[payloadSlot] = render(device.records, device: device, color: color)
+      player.finish()
     }
-    for chunk in chunks {
-      if let chunk { out.write(chunk) }
-    }
+    for input in inputs[firstPayload...] where Self.isScenario(input) { explainScenario(input) }
     out.flush()
     for problem in problems { err.line("pushdeck: \(terminalSafe(problem))") }
     err.flush()
@@ -123,27 +117,77 @@ struct ExplainCommand: ParsableCommand {
     if rejected { throw ExitCode(1) }
   }
 
-  /// Plays pushes read from files: capture lines at their `at`, payload files one second apart
-  /// from the start (never before the device's clock).
-  static func play(_ records: [PushRecord], on profile: DeviceProfile) -> DeviceSimulator {
-    var device = DeviceSimulator(profile: profile)
-    let extensions = ServiceExtensionRegistry.withThumbnails(profile: profile)
-    let records = extensions.isEmpty ? records : extensions.processAllBlocking(records, profile: profile)
-    var payloadFiles: Int64 = 0
-    for record in records {
+  static func isScenario(_ path: String) -> Bool {
+    path.lowercased().hasSuffix(".yaml") || path.lowercased().hasSuffix(".yml")
+  }
+
+  /// Plays pushes read from files as they are read, handing each delivery record on at once:
+  /// capture lines at their `at`, payload files one second apart from the device's start (never
+  /// before its clock). The device starts at the first capture line's `at` (captures are in time
+  /// order; payload files named before the first capture wait for it), or at the profile's start
+  /// without one. It keeps no records and no payload text, so memory follows Notification
+  /// Center, not the input.
+  struct StreamingPlayer {
+    let baseProfile: DeviceProfile?
+    let deliver: (DeliveryRecord, DeviceProfile) -> Void
+    private var device: DeviceSimulator?
+    private var extensions = ServiceExtensionRegistry()
+    private var waiting: [PushRecord] = []
+    private var payloadFiles: Int64 = 0
+
+    init(baseProfile: DeviceProfile?, deliver: @escaping (DeliveryRecord, DeviceProfile) -> Void) {
+      self.baseProfile = baseProfile
+      self.deliver = deliver
+    }
+
+    /// Plays one record (payload files wait until the device's start is known).
+    mutating func play(_ record: PushRecord) {
+      guard device != nil else {
+        guard let seconds = record.at else {
+          waiting.append(record)
+          return
+        }
+        start(at: SimInstant(epochSeconds: seconds))
+        apply(record)
+        return
+      }
+      apply(record)
+    }
+
+    /// Plays what still waits (payload files without a capture).
+    mutating func finish() {
+      if device == nil, !waiting.isEmpty { start(at: nil) }
+    }
+
+    private mutating func start(at first: SimInstant?) {
+      let profile = baseProfile ?? DeviceProfile.standard(start: first ?? DemoScenario.start)
+      var device = DeviceSimulator(profile: profile)
+      device.keepsRecords = false
+      device.keepsPayloadDetails = false
+      self.device = device
+      extensions = ServiceExtensionRegistry.withThumbnails(profile: profile)
+      let earlier = waiting
+      waiting = []
+      for record in earlier { apply(record) }
+    }
+
+    private mutating func apply(_ given: PushRecord) {
+      guard var device else { return }
+      self.device = nil  // uniquely referenced while it changes
+      defer { self.device = device }
+      let record = extensions.isEmpty ? given : extensions.processBlocking(given, profile: device.profile)
       var at: SimInstant
       if let seconds = record.at {
         at = SimInstant(epochSeconds: seconds)
       } else if record.line == nil {
-        at = profile.start + .seconds(payloadFiles)
+        at = device.profile.start + .seconds(payloadFiles)
         payloadFiles += 1
       } else {
         at = device.now
       }
       if at < device.now { at = device.now }
-      device.apply(.push(record), at: at)
+      if let delivery = device.apply(.push(record), at: at) { deliver(delivery, device.profile) }
     }
-    return device
   }
 
   /// Sends the responses a scenario's timeline made (taps, actions, replies, dismissals) to the

@@ -109,15 +109,21 @@ struct RunCommand: AsyncParsableCommand {
     let definesOwnDevice = inputs.isEmpty || inputs.contains(where: Session.isScenario)
     let location: StateLocation
     do throws(StoreError) {
+      // Payloads and captures play on a device of their own (one per set of inputs), so an
+      // unrelated input never continues an old device.
       location = try StateLocation.resolve(
         statePath: self.state, ephemeral: ephemeral || (self.state == nil && definesOwnDevice),
-        environment: ProcessInfo.processInfo.environment)
+        environment: ProcessInfo.processInfo.environment, inputs: inputs.map(Self.absolutePath))
     } catch {
       throw ValidationError(error.description)
     }
     let (persistence, restoredState) = try StatePersistence.open(
       location, state: state, profile: try restoreProfile(start: state.now), keepsTimeline: !inputs.isEmpty,
-      preset: profile.flatMap(Session.PresetRequest.init(preset:)))
+      preset: profile.flatMap(Session.PresetRequest.init(preset:)),
+      announcing: inputs.isEmpty
+        ? nil
+        : inputs.map { $0.split(separator: "/").last.map(String.init) ?? $0 }
+          .joined(separator: ", "))
     state = restoredState
     defer { persistence?.close() }
     let locator = ThemeLocator.forCurrentProcess()
@@ -170,6 +176,11 @@ struct RunCommand: AsyncParsableCommand {
   /// standard device.
   func restoreProfile(start: SimInstant) throws -> DeviceProfile {
     try Session.profileLoader(profile)(start)
+  }
+
+  /// A path as the state's name for it: absolute, without `.`, `..` or symbolic links.
+  static func absolutePath(_ path: String) -> String {
+    URL(fileURLWithPath: path).resolvingSymlinksInPath().standardizedFileURL.path
   }
 
   /// The demo, or a device with the inputs on its timeline.

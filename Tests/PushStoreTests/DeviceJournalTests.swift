@@ -620,4 +620,28 @@ import Testing
       try StateLocation.resolve(statePath: nil, ephemeral: false, environment: [:])
     }
   }
+
+  /// Inputs play on a device of their own: the same inputs find it again, others never do.
+  @Test func eachSetOfInputsHasADeviceOfItsOwn() throws {
+    let environment = ["XDG_DATA_HOME": "/x/data"]
+    func location(_ inputs: [String]) throws -> String {
+      guard
+        case .file(let path) = try StateLocation.resolve(
+          statePath: nil, ephemeral: false, environment: environment, inputs: inputs)
+      else { return "" }
+      return path
+    }
+    let week = try location(["/captures/week.jsonl"])
+    #expect(week.hasPrefix("/x/data/pushdeck/devices/week-") && week.hasSuffix(".sqlite"))
+    #expect(try location(["/captures/week.jsonl"]) == week)
+    #expect(try location(["/other/week.jsonl"]) != week)
+    #expect(try location(["/captures/week.jsonl", "/captures/day.jsonl"]) != week)
+    // A name that is not letters and digits is left out of the file name, never escaped into it.
+    let odd = try location(["/c/$(rm -rf x) ü.jsonl"])
+    #expect(odd.hasPrefix("/x/data/pushdeck/devices/rm-rfx"))
+    #expect(try location([]) == "/x/data/pushdeck/device.sqlite")
+    #expect(
+      try StateLocation.resolve(statePath: "s.db", ephemeral: false, environment: environment, inputs: ["/a"])
+        == .file("s.db"))
+  }
 }

@@ -316,7 +316,7 @@ struct EndToEndTests {
     try start(again, arguments: ["run", "--state", state, "--clock", "manual", capture])
     guard try await again.waitUntil("the lock screen", { $0.contains("Lock Screen") }) else { return }
     try await again.waitUntil("a word on what was not played") { screen in
-      screen.contains("3 timeline events at or before the saved clock not played again")
+      screen.contains("Continuing the device at 1 Jan 2026 08:10; 3 earlier events not replayed")
     }
     try again.run(["send-keys", "-t", "t", "t"])
     try await again.waitUntil("an empty timeline and the same three notifications") { screen in
@@ -327,6 +327,61 @@ struct EndToEndTests {
     let journal = try DeviceJournal.open(at: state)
     defer { try? journal.close() }
     #expect(try journal.deliveryCount().count == 3)
+  }
+
+  /// A large capture opens on a device of its own that starts at the capture's first line (not
+  /// the demo morning, not an older device), seeks to its end, and is continued the next time.
+  @Test func aLargeCaptureOpensOnItsOwnDeviceAndSeeksToTheEnd() async throws {
+    let directory = NSTemporaryDirectory() + "pushdeck-large-" + UUID().uuidString
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let capture = directory + "/big.jsonl"
+    // 20,000 pushes from 1 January 2026 08:00 UTC, one every 2 seconds, over 30 apps.
+    var text = ""
+    for n in 0..<20_000 {
+      text +=
+        #"{"at": \#(1_767_254_400 + n * 2), "bundle": "com.example.app\#(n % 30)", "#
+        + #""payload": {"aps": {"alert": {"title": "Push \#(n)", "body": "line \#(n + 1)"}, "thread-id": "t\#(n % 7)"}}}"#
+        + "\n"
+    }
+    try text.write(toFile: capture, atomically: true, encoding: .utf8)
+    let binary = try #require(pushdeckBinary())
+    func open(_ server: TmuxServer) throws {
+      let command =
+        "LANG=C.UTF-8 TERM=tmux-256color XDG_DATA_HOME=\"\(directory)/data\" \"\(binary)\" run --clock manual "
+        + "\"\(capture)\"; echo exit=$?; sleep 5"
+      try server.run(["new-session", "-d", "-s", "t", "-x", "100", "-y", "30", command])
+    }
+    let first = TmuxServer(executable: try #require(tmuxPath))
+    defer { first.kill() }
+    try open(first)
+    let opened = try await first.waitUntil("the first frame on a new device at the capture's time") { screen in
+      screen.contains("New device for big.jsonl, from 1 Jan 2026 07:59") && screen.contains("Thursday, January 1")
+        && screen.contains("20000 to come")
+    }
+    guard opened else { return }
+    try first.run(["send-keys", "-t", "t", "g"])
+    try await first.waitUntil("the seek prompt") { $0.contains("Go to time") }
+    try first.run(["send-keys", "-t", "t", "+12h", "Enter"])
+    let arrived = try await first.waitUntil("every push arrived") { screen in
+      screen.contains("stored") && !screen.contains("to come") && screen.contains("Push 19999")
+    }
+    guard arrived else { return }
+    try first.run(["send-keys", "-t", "t", "q"])
+    guard try await first.waitUntil("exit=0", { $0.contains("exit=0") }) else { return }
+    first.kill()
+    let devices = try FileManager.default.contentsOfDirectory(atPath: directory + "/data/pushdeck/devices")
+    #expect(devices.contains { $0.hasPrefix("big-") && $0.hasSuffix(".sqlite") })
+
+    let second = TmuxServer(executable: try #require(tmuxPath))
+    defer { second.kill() }
+    try open(second)
+    try await second.waitUntil("the same device, continued") { screen in
+      screen.contains("Continuing the device at 1 Jan 2026 19:59; 20000 earlier events not replayed")
+        && screen.contains("Push 19999")
+    }
+    try second.run(["send-keys", "-t", "t", "q"])
+    try await second.waitUntil("exit=0") { $0.contains("exit=0") }
   }
 
   /// Time that passes with nothing happening is kept too: moved on three minutes and quit, the

@@ -64,8 +64,12 @@ struct Session {
     let baseStart = scenarioProfile?.start ?? explicitProfile?.start ?? DemoScenario.start
     var profile = scenarioProfile ?? explicitProfile ?? DeviceProfile.standard(start: baseStart)
     if !records.isEmpty {
-      let (start, pushes) = Timeline.entries(for: records, start: entries.last?.at ?? baseStart)
-      if scenarioProfile == nil { profile.start = min(profile.start, start) }
+      // Without a scenario the inputs bring their own time: the device starts just before the
+      // earliest capture line (a payload file alone starts at the profile's time).
+      let ownTime = entries.isEmpty
+      let (start, pushes) = Timeline.entries(
+        for: records, start: entries.last?.at ?? baseStart, startsAtCapture: ownTime)
+      if scenarioProfile == nil { profile.start = ownTime ? start : min(profile.start, start) }
       entries += pushes
     }
     if let profileOption, presets.contains(profileOption) {

@@ -36,7 +36,7 @@ final class StatePersistence {
   /// - Returns: the persistence (nil when ephemeral) and the state to run, restored if saved.
   static func open(
     _ location: StateLocation, state: AppState, profile: DeviceProfile, keepsTimeline: Bool,
-    preset: Session.PresetRequest? = nil
+    preset: Session.PresetRequest? = nil, announcing inputs: String? = nil
   ) throws -> (StatePersistence?, AppState) {
     guard case .file(let path) = location else { return (nil, state) }
     do throws(StoreError) {
@@ -57,11 +57,13 @@ final class StatePersistence {
         let skipped = keepsTimeline ? state.timeline.count - timeline.count : 0
         if keepsTimeline { device.advance(to: state.device.now) }
         state = AppState(device: device, timeline: timeline)
+        var toast = inputs.map { "Continuing the device of \($0), saved at \(Self.dateText(resumedAt, device))" }
         if skipped > 0 {
           // Said, not dropped silently: they may be another capture's older pushes.
-          state.showToast(
-            "\(skipped) timeline event\(skipped == 1 ? "" : "s") at or before the saved clock not played again")
+          toast =
+            "Continuing the device at \(Self.dateText(resumedAt, device)); \(skipped) earlier event\(skipped == 1 ? "" : "s") not replayed"
         }
+        if let toast { state.showToast(toast) }
       } else {
         // A new state starts with what the session already holds (the demo's notifications),
         // and its clock, lock and Focus.
@@ -70,6 +72,7 @@ final class StatePersistence {
         batch.state = Self.deviceState(state.device)
         try journal.commit(batch)
         savedState = batch.state
+        if let inputs { state.showToast("New device for \(inputs), from \(dateText(state.device.now, state.device))") }
       }
       // The shadow is the device as saved: what the session does from here on is journalled
       // by applying it to the shadow.
@@ -138,6 +141,13 @@ final class StatePersistence {
     } catch {
       state.showToast("Could not save the device state: \(error.description)")
     }
+  }
+
+  /// `23 Nov 09:41` in the device's time zone, for the first screen's word on the device.
+  static func dateText(_ instant: SimInstant, _ device: DeviceSimulator) -> String {
+    let time = CivilTime(instant, utcOffsetSeconds: device.profile.utcOffsetSeconds)
+    let month = CivilTime.monthNames[time.month - 1].prefix(3)
+    return "\(time.day) \(month) \(time.year) \(time.hour < 10 ? "0" : "")\(time.clock)"
   }
 
   /// A device's clock, lock and Focus, as the journal keeps them.
