@@ -144,8 +144,8 @@ extension AppState {
     toast = nil
     userEvents = []
     recordIndex = [:]
-    for (index, record) in device.records.enumerated() {
-      if let id = record.notification?.id { recordIndex[id] = index }
+    for record in device.records {
+      if let id = record.notification?.id { recordIndex[id] = record.index }
     }
     for entry in replayed {
       advance(to: entry.at)

@@ -161,7 +161,7 @@ public struct AppState: Sendable {
   var followedRemovals = 0
   /// The store's Scheduled Summary release count the summary card has followed.
   var followedReleases = 0
-  /// Each notification's delivery record, by its index in `device.records`.
+  /// Each notification's delivery record, by its ``DeliveryRecord/index`` (see ``record(for:)``).
   var recordIndex: [NotificationID: Int] = [:]
   /// The lock screen's stacks as last computed, with the store revision and summary they used
   /// (and the summary as an exclusion), updated from the store's changes.
@@ -191,8 +191,8 @@ public struct AppState: Sendable {
     self.terminalRows = terminalRows
     self.followedRemovals = device.store.removalCount
     self.followedReleases = device.store.releaseCount
-    for (index, record) in device.records.enumerated() {
-      if let id = record.notification?.id { recordIndex[id] = index }
+    for record in device.records {
+      if let id = record.notification?.id { recordIndex[id] = record.index }
     }
   }
 
@@ -213,12 +213,18 @@ public struct AppState: Sendable {
   }
 
   /// How many timeline events have not happened yet.
-  public var pendingEventCount: Int { timeline.count - timelineCursor }
+  public var pendingEventCount: Int { timeline.count - timelineCursor + laterEventCount }
+
+  /// Events known to come after the timeline's end that the shell did not keep (`render`
+  /// streams a capture and keeps nothing past its frame); counted as still to come.
+  public var laterEventCount = 0
 
   /// The delivery record of a notification (its decision, diagnostics and rank at arrival).
   public func record(for id: NotificationID) -> DeliveryRecord? {
-    guard let index = recordIndex[id], index < device.records.count else { return nil }
-    return device.records[index]
+    guard let index = recordIndex[id] else { return nil }
+    let offset = index - device.firstRecordIndex
+    guard offset >= 0, offset < device.records.count else { return nil }
+    return device.records[offset]
   }
 
   /// The app's description for display.

@@ -59,3 +59,91 @@ public enum Timeline {
     return (origin, entries)
   }
 }
+
+extension AppState {
+  /// Appends events read after the state was made (a capture streamed while a frame is being
+  /// made), keeping the timeline in time order (stable): an event earlier than the last one
+  /// still to come takes its place among them; one earlier than what has already arrived
+  /// arrives next, at the current time, as a late push would.
+  public mutating func appendTimeline(_ entries: some Sequence<TimelineEntry>) {
+    for entry in entries {
+      guard let last = timeline.last, entry.at < last.at else {
+        timeline.append(entry)
+        continue
+      }
+      var lower = timelineCursor
+      var upper = timeline.count
+      while lower < upper {
+        let middle = (lower + upper) / 2
+        if timeline[middle].at <= entry.at { lower = middle + 1 } else { upper = middle }
+      }
+      timeline.insert(entry, at: lower)
+    }
+  }
+
+  /// Forgets the timeline entries that have arrived, so a long capture played forward is not
+  /// kept whole. Only for a state that never seeks back (`render`): seeking back replays the
+  /// timeline from its start.
+  public mutating func forgetArrivedTimeline() {
+    guard timelineCursor > 0 else { return }
+    timeline.removeFirst(timelineCursor)
+    journaledTimelineCount = max(0, journaledTimelineCount - timelineCursor)
+    timelineCursor = 0
+  }
+}
+
+/// Places records read one by one on a timeline, as ``Timeline/entries(for:start:startsAtCapture:)``
+/// does for a whole list, for inputs streamed without a scenario: the device starts just before
+/// the first capture line (payload files before it wait for it), capture lines arrive at their
+/// `at`, payload files a few seconds after the previous push.
+public struct StreamingTimeline: Sendable {
+  /// The device's start, once known (the first capture line, or ``finish()``).
+  public private(set) var start: SimInstant?
+  private let defaultStart: SimInstant
+  private var cursor: SimInstant?
+  private var waiting: [PushRecord] = []
+
+  /// Creates a timeline whose device starts at `defaultStart` when no record has a time.
+  public init(defaultStart: SimInstant) { self.defaultStart = defaultStart }
+
+  /// Places a record; returns the entries now placed (none while waiting for a start).
+  public mutating func place(_ record: PushRecord) -> [TimelineEntry] {
+    if start == nil {
+      guard let at = record.at else {
+        waiting.append(record)
+        return []
+      }
+      begin(at: SimInstant(epochSeconds: at) - Timeline.fileSpacing)
+      return drainWaiting() + [entry(record)]
+    }
+    return [entry(record)]
+  }
+
+  /// Places what still waits: payload files with no capture, from the default start.
+  public mutating func finish() -> [TimelineEntry] {
+    if start == nil { begin(at: defaultStart) }
+    return drainWaiting()
+  }
+
+  private mutating func begin(at origin: SimInstant) {
+    start = origin
+    cursor = origin
+  }
+
+  private mutating func drainWaiting() -> [TimelineEntry] {
+    let records = waiting
+    waiting = []
+    return records.map { entry($0) }
+  }
+
+  private mutating func entry(_ record: PushRecord) -> TimelineEntry {
+    let current = cursor ?? defaultStart
+    if let at = record.at {
+      let instant = SimInstant(epochSeconds: at)
+      cursor = max(current, instant)
+      return TimelineEntry(at: instant, event: .push(record))
+    }
+    cursor = current + Timeline.fileSpacing
+    return TimelineEntry(at: cursor!, event: .push(record))
+  }
+}

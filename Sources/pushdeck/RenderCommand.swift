@@ -78,8 +78,17 @@ struct RenderCommand: ParsableCommand {
       throw ValidationError("--size must look like 80x24")
     }
     let selectedTheme = try ThemeLocator.forCurrentProcess().load(theme)
-    var state = try Session.load(inputs: inputs, profile: profile, bundle: bundle).state
-    let target = try renderTime(for: state)
+    var state: AppState
+    let target: SimInstant
+    if !inputs.isEmpty, !inputs.contains(where: Session.isScenario) {
+      // Payloads and captures alone are streamed: a capture of any size in bounded memory.
+      (state, target) = try Session.streamFrame(inputs: inputs, profile: profile, bundle: bundle) { begun in
+        at == nil ? nil : try renderTime(for: begun)
+      }
+    } else {
+      state = try Session.load(inputs: inputs, profile: profile, bundle: bundle).state
+      target = try renderTime(for: state)
+    }
     _ = reduce(into: &state, .tick(target + .minutes(Int64(advance))))
     _ = reduce(into: &state, .resize(columns: columns, rows: rows))
     if screen == .center { _ = reduce(into: &state, .command(.openCenter)) }

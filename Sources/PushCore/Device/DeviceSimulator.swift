@@ -118,6 +118,14 @@ public struct DeviceSimulator: Sendable {
   /// Whether every delivery record is kept in ``records``. A long replay that journals and
   /// streams its records turns this off so memory does not grow with the capture.
   public var keepsRecords = true
+  /// Keeps only about the latest this many delivery records (between this and twice this),
+  /// when set: enough for the banners and the last pushes' decisions, not one per push.
+  public var recordWindow: Int?
+  /// Delivery records dropped from the front of ``records`` by ``recordWindow``.
+  private var droppedRecords = 0
+  /// The ``DeliveryRecord/index`` of `records[0]`: records of a restored device's earlier pushes
+  /// and those a window dropped are not in ``records``.
+  public var firstRecordIndex: Int { earlierDeliveries + droppedRecords }
   /// Whether stored notifications keep their raw payload, custom keys and reasons in memory.
   /// A replay that journals every delivery turns this off: those details live in the state
   /// database only (the delivery records it returns still carry them, except the payload's text:
@@ -472,7 +480,13 @@ public struct DeviceSimulator: Sendable {
   }
 
   private mutating func keep(_ delivery: DeliveryRecord) {
-    if keepsRecords { records.append(delivery) }
+    guard keepsRecords else { return }
+    records.append(delivery)
+    if let recordWindow, records.count >= 2 * max(recordWindow, 1) {
+      let dropped = records.count - recordWindow
+      records.removeFirst(dropped)
+      droppedRecords += dropped
+    }
   }
 
   private mutating func receiveLiveActivity(_ notification: PushNotification, app: AppProfile?) -> DeliveryDecision {

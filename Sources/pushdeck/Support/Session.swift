@@ -94,6 +94,118 @@ struct Session {
     return Session(state: AppState(device: DeviceSimulator(profile: profile), timeline: entries))
   }
 
+  /// Plays payloads and captures (no scenario) for one frame, streamed: records are read,
+  /// placed (``StreamingTimeline``), run through the service extensions and played in chunks,
+  /// and what has arrived is forgotten, so memory follows Notification Center, not the input.
+  /// The device is lean (no payload text, a window of delivery records).
+  ///
+  /// - Parameters:
+  ///   - target: the frame's instant for a state at the device's start (nil: after the last
+  ///     event); events after it are counted, not kept.
+  /// - Returns: the state at the target (or at the last event) and that instant.
+  static func streamFrame(
+    inputs: [String], profile profileOption: String?, bundle: String?,
+    target: (AppState) throws -> SimInstant?
+  ) throws -> (state: AppState, at: SimInstant) {
+    var explicitProfile: DeviceProfile?
+    if let profileOption, !presets.contains(profileOption) {
+      do throws(ScenarioError) {
+        explicitProfile = try ScenarioLoader().loadProfile(path: profileOption)
+      } catch {
+        throw ValidationError(error.description)
+      }
+    }
+    let (resolved, problems) = resolveInputs(inputs)
+    if let problem = problems.first { throw ValidationError("\(problem.path): \(problem.message)") }
+    var placer = StreamingTimeline(defaultStart: explicitProfile?.start ?? DemoScenario.start)
+    var state: AppState?
+    var until: SimInstant??
+    var extensions = ServiceExtensionRegistry()
+    var chunk: [TimelineEntry] = []
+    var last: SimInstant?
+    var failure: (any Error)?
+
+    func begin() throws {
+      guard state == nil, let start = placer.start else { return }
+      var profile = explicitProfile ?? DeviceProfile.standard(start: start)
+      profile.start = start
+      if let profileOption, presets.contains(profileOption) {
+        let preset = try presetProfile(profileOption, start: start)
+        profile.isLocked = preset.isLocked
+        profile.activeFocusID = preset.activeFocusID
+      }
+      var device = DeviceSimulator(profile: profile)
+      device.keepsPayloadDetails = false
+      device.recordWindow = 1024
+      let begun = AppState(device: device)
+      until = .some(try target(begun))
+      extensions = ServiceExtensionRegistry.withThumbnails(profile: profile)
+      state = begun
+    }
+
+    func play() {
+      guard var current = state, !chunk.isEmpty else { return }
+      state = nil  // uniquely referenced while it changes
+      defer {
+        state = current
+        chunk.removeAll(keepingCapacity: true)
+      }
+      if !extensions.isEmpty {
+        let slots = chunk.indices.filter { if case .device(.push) = chunk[$0].event { true } else { false } }
+        let records = slots.compactMap { slot -> PushRecord? in
+          guard case .device(.push(let record, _)) = chunk[slot].event else { return nil }
+          return record
+        }
+        for (slot, record) in zip(slots, extensions.processAllBlocking(records, profile: current.device.profile)) {
+          chunk[slot] = TimelineEntry(at: chunk[slot].at, event: .device(.push(record)))
+        }
+      }
+      let limit = until.flatMap { $0 }
+      var latest = last
+      var kept: [TimelineEntry] = []
+      kept.reserveCapacity(chunk.count)
+      for entry in chunk {
+        if let limit, entry.at > limit {
+          current.laterEventCount += 1
+        } else {
+          kept.append(entry)
+          latest = max(latest ?? entry.at, entry.at)
+        }
+      }
+      last = latest
+      current.appendTimeline(kept)
+      if let latest { _ = reduce(into: &current, .tick(limit.map { min($0, latest) } ?? latest)) }
+      current.forgetArrivedTimeline()
+    }
+
+    func take(_ entries: [TimelineEntry]) {
+      guard failure == nil else { return }
+      chunk += entries
+      do {
+        try begin()
+      } catch {
+        failure = error
+        return
+      }
+      if chunk.count >= 4096 { play() }
+    }
+
+    for input in resolved {
+      do throws(InputProblem) {
+        try readRecords(from: input, bundleID: bundle, defaultBundleID: fallbackBundleID) { take(placer.place($0)) }
+      } catch {
+        throw ValidationError("\(error.path): \(error.message)")
+      }
+      if let failure { throw failure }
+    }
+    take(placer.finish())
+    if let failure { throw failure }
+    play()
+    guard let final = state else { throw ValidationError("no pushes to render") }
+    let start = final.device.profile.start
+    return (final, until.flatMap { $0 } ?? max(last ?? start, start))
+  }
+
   static func isScenario(_ path: String) -> Bool {
     let lowered = path.lowercased()
     return lowered.hasSuffix(".yaml") || lowered.hasSuffix(".yml")
