@@ -258,6 +258,7 @@ struct ExplainPrinter {
       fields.append("\"rankTerms\":null")
     }
     fields.append("\"source\":\(quoted(record.source))")
+    fields.append("\"verdict\":" + PushVerdict(record.diagnostics).json)
     let diagnostics = record.diagnostics.map { diagnostic in
       "{\"severity\":\(quoted(diagnostic.severity.rawValue)),\"code\":\(quoted(diagnostic.code.rawValue)),"
         + "\"path\":\(quoted(diagnostic.path)),\"line\":" + (diagnostic.location.map { String($0.line) } ?? "null")
