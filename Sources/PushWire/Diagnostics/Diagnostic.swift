@@ -1,10 +1,10 @@
-/// How serious a diagnostic is.
+/// How serious a diagnostic is: it follows from the code's ``DiagnosticCode/verdict``.
 public enum Severity: String, Sendable, Codable, Comparable, CaseIterable {
-  /// Worth knowing; nothing is wrong.
+  /// Worth knowing; nothing the sender meant changes.
   case info
-  /// A real-world mistake that changes what the device does, but is not rejected.
+  /// The push arrives, but not as meant (the device ignores a key, clamps a value…).
   case warning
-  /// APNs or the device would reject the payload.
+  /// The push does not arrive: APNs rejects it, or the device drops it.
   case error
 
   private var rank: Int {
