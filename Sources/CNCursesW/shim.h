@@ -11,6 +11,8 @@
 #include <wchar.h>
 #include <stdio.h>
 #include <ncursesw/curses.h>
+#include <ncursesw/term.h>
+#include <langinfo.h>
 
 // wcwidth is not visible from Swift without an explicit declaration (architecture.md 5.3).
 extern int wcwidth(wchar_t c);
@@ -61,4 +63,20 @@ static inline int pushdeck_get_mouse(int *x, int *y) {
 #endif
   return 0;
 }
+// What terminfo says about a terminal type, without starting a screen: 1 a screen ncurses can
+// draw on (it can move the cursor), 2 a terminal that cannot (dumb, hardcopy), 0 a type
+// terminfo does not know, -1 no terminfo database at all.
+static inline int pushdeck_terminal_kind(const char *name) {
+  int status = 0;
+  TERMINAL *previous = cur_term;
+  if (setupterm(name, 1, &status) != OK) return status == -1 ? -1 : 0;
+  char *cup = tigetstr("cup");
+  int hardcopy = tigetflag("hc");
+  int drawable = cup != NULL && cup != (char *)-1 && hardcopy <= 0;
+  del_curterm(cur_term);
+  set_curterm(previous);
+  return drawable ? 1 : 2;
+}
+// The character set of the current locale (LC_CTYPE), such as "UTF-8" or "ANSI_X3.4-1968".
+static inline const char *pushdeck_codeset(void) { return nl_langinfo(CODESET); }
 #endif

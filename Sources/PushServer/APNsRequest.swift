@@ -41,12 +41,9 @@ public enum APNsRequest {
   /// The largest body ever accepted (VoIP); a body is read up to one byte more than this.
   public static let maximumBodyBytes = PushType.voip.maximumPayloadBytes
 
-  /// The reason Pushdeck answers with when the body is not a JSON object with `aps`.
-  ///
-  /// APNs documents no reason for a body that is not JSON or has no `aps`; `BadRequest` names
-  /// the 400 status's own meaning ("bad request"), so clients that map unknown reasons to a
-  /// generic client error do the right thing.
-  public static let malformedPayloadReason = "BadRequest"
+  /// The reason Pushdeck answers with when the body is not a JSON object with `aps`
+  /// (``APNsAnswer/malformedPayloadReason``).
+  public static let malformedPayloadReason = APNsAnswer.malformedPayloadReason
 
   /// Decides one request.
   ///
@@ -102,8 +99,8 @@ public enum APNsRequest {
     record.token = tokenText
     record.at = receivedAt
     if let reason = rejection(for: record.diagnostics) { return reason }
-    // `aps` that is not a dictionary leaves no payload (an InvalidValue error, which is not among
-    // the codes above): APNs rejects it, and the device must never get an untyped record.
+    // Every record without a payload has a finding APNs rejects (the table says so for syntax,
+    // NotAnObject and MissingAps); this keeps an untyped record from ever reaching the device.
     guard record.payload != nil else { return .rejected(status: 400, reason: malformedPayloadReason) }
     if let registry, let refusal = registry.check(token: tokenText, bundleID: bundleID) { return refusal }
     let apnsID = record.headers.apnsID ?? makeID()
@@ -122,28 +119,14 @@ public enum APNsRequest {
     return topic
   }
 
-  /// The APNs rejection for a record's diagnostics, nil when APNs would accept it.
+  /// The APNs rejection for a record's diagnostics, nil when APNs would accept it: the APNs
+  /// column of the diagnostic table (``DiagnosticCode/verdict``), by way of ``PushVerdict``.
   ///
-  /// Header rules come first, as APNs reads headers before the body. Payload findings that APNs
-  /// does not check (value types, keys in the wrong place) do not reject the request: they are
-  /// the device's business, as on a real phone.
+  /// Findings APNs does not check (value types, keys in the wrong place, Live Activity keys) do
+  /// not reject the request: they are the device's business, as on a real phone.
   static func rejection(for diagnostics: [Diagnostic]) -> APNsOutcome? {
-    let errors = diagnostics.filter { $0.severity == .error }
-    let headerCodes: [DiagnosticCode] = [
-      .invalidPushType, .badPriority, .badExpirationDate, .badCollapseId, .badMessageId, .badTopic,
-    ]
-    for code in headerCodes where errors.contains(where: { $0.code == code }) {
-      return .rejected(status: 400, reason: code.rawValue)
-    }
-    if errors.contains(where: { $0.code == .payloadEmpty }) { return .rejected(status: 400, reason: "PayloadEmpty") }
-    if errors.contains(where: { $0.code == .payloadTooLarge }) {
-      return .rejected(status: 413, reason: "PayloadTooLarge")
-    }
-    let malformed = DiagnosticCode.syntaxCodes.union([.notAnObject, .missingAps])
-    if errors.contains(where: { malformed.contains($0.code) }) {
-      return .rejected(status: 400, reason: malformedPayloadReason)
-    }
-    return nil
+    guard case .rejects(let status, let reason) = PushVerdict(diagnostics).apns else { return nil }
+    return .rejected(status: status, reason: reason)
   }
 
   /// The JSON body of a rejection; 410 `Unregistered` adds `timestamp` (milliseconds).

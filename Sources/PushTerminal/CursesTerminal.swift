@@ -4,15 +4,39 @@ import PushRender
 import PushUI
 
 /// Errors starting the curses session.
-public enum TerminalError: Error, CustomStringConvertible {
-  /// `newterm` failed, usually because `TERM` names no known terminal.
+public enum TerminalError: Error, CustomStringConvertible, Equatable {
+  /// `newterm` failed although terminfo knows the type.
   case cannotStart(term: String)
+  /// `TERM` is not set (or empty).
+  case termUnset
+  /// `TERM` names a terminal that cannot move the cursor (`dumb`, a hardcopy terminal).
+  case termCannotDraw(term: String)
+  /// `TERM` names a type terminfo does not know.
+  case termUnknown(term: String)
+  /// There is no terminfo database to look `TERM` up in.
+  case noTerminfo(term: String)
+  /// The locale's character set is not UTF-8, so the screen's symbols cannot be written.
+  case notUTF8(codeset: String)
+
+  /// What to set, for the messages.
+  static let suggestion = "set it to your terminal's type, e.g. TERM=xterm-256color (or TERM=tmux-256color in tmux)"
 
   /// A message for the user.
   public var description: String {
     switch self {
     case .cannotStart(let term):
-      "cannot start the terminal UI (TERM=\(term)); is this a terminal?"
+      "cannot start the terminal UI with TERM=\(term); is this a terminal? If it is, \(Self.suggestion)"
+    case .termUnset:
+      "TERM is not set, so the terminal's type is unknown; \(Self.suggestion)"
+    case .termCannotDraw(let term):
+      "TERM=\(term) is a terminal that cannot move the cursor, so the screen cannot be drawn; \(Self.suggestion)"
+    case .termUnknown(let term):
+      "TERM=\(term) is not a terminal type this system knows (no terminfo entry); \(Self.suggestion)"
+    case .noTerminfo(let term):
+      "no terminfo database to look up TERM=\(term) in; install ncurses-base (or ncurses-term), or \(Self.suggestion)"
+    case .notUTF8(let codeset):
+      "the locale's character set is \(codeset), not UTF-8, so the screen's symbols cannot be shown; "
+        + "set a UTF-8 locale, e.g. LANG=C.UTF-8 (or en_US.UTF-8)"
     }
   }
 }
@@ -48,13 +72,43 @@ public final class CursesTerminal: TerminalScreen, InputSource {
   ///   - colorTerm: the `COLORTERM` value, used to allow palette-based truecolor.
   ///   - signals: the watcher that turns SIGINT, SIGTERM and SIGHUP into input events.
   public convenience init(noColor: Bool, colorTerm: String?, signals: SignalWatcher) throws(TerminalError) {
-    // wcwidth returns -1 for everything until the locale is set (architecture.md 5.3).
-    setlocale(LC_ALL, "")
+    try Self.checkEnvironment()
     guard let output = fdopen(STDOUT_FILENO, "w"), let input = fdopen(STDIN_FILENO, "r") else {
       throw .cannotStart(term: Self.environment("TERM"))
     }
     try self.init(
       output: output, input: input, terminalType: nil, noColor: noColor, colorTerm: colorTerm, signals: signals)
+  }
+
+  /// Checks, before anything is started, that this process can draw a screen: `TERM` names a
+  /// terminal terminfo knows and that can move the cursor, and the locale is UTF-8 (the screens
+  /// draw with symbols such as `·`, `🔒` and box lines, which a `C` locale garbles). Sets the
+  /// locale from the environment, as the session needs (wcwidth returns -1 for everything until
+  /// it is set, architecture.md 5.3).
+  public static func checkEnvironment() throws(TerminalError) {
+    setlocale(LC_ALL, "")
+    try checkTerminalType(getenv("TERM").map { String(cString: $0) })
+    let codeset = String(cString: pushdeck_codeset())
+    guard Self.isUTF8(codeset: codeset) else { throw .notUTF8(codeset: codeset) }
+  }
+
+  /// Whether a codeset name is UTF-8 (`UTF-8`, `utf8`).
+  public nonisolated static func isUTF8(codeset: String) -> Bool {
+    let letters = codeset.lowercased().filter { $0.isLetter || $0.isNumber }
+    return letters == "utf8"
+  }
+
+  /// Refuses a `TERM` that is unset, unknown to terminfo, or names a terminal that cannot move
+  /// the cursor (`dumb`).
+  public static func checkTerminalType(_ term: String?) throws(TerminalError) {
+    guard let term, !term.isEmpty else { throw .termUnset }
+    if term == "dumb" { throw .termCannotDraw(term: term) }
+    switch pushdeck_terminal_kind(term) {
+    case 1: return
+    case 2: throw .termCannotDraw(term: term)
+    case -1: throw .noTerminfo(term: term)
+    default: throw .termUnknown(term: term)
+    }
   }
 
   /// Starts a session that draws into `/dev/null` as a `terminalType` terminal of `size`, for
@@ -66,7 +120,7 @@ public final class CursesTerminal: TerminalScreen, InputSource {
     guard let input = fopen("/dev/null", "r"),
       let terminal = try? CursesTerminal(
         output: output, input: input, terminalType: terminalType, noColor: false, colorTerm: "truecolor",
-        signals: SignalWatcher(signals: []))
+        signals: SignalWatcher(signals: [], watchesContinue: false))
     else {
       fclose(output)
       return nil
@@ -177,12 +231,14 @@ public final class CursesTerminal: TerminalScreen, InputSource {
   /// Waits for a key, a resize or a termination signal.
   public func nextInput(timeoutMilliseconds: Int) -> InputEvent? {
     if let number = signals.takePending() { return .signal(number) }
+    if signals.takeContinued() { return resume() }
     let wait = max(0, min(timeoutMilliseconds, 250))
     wtimeout(window, Int32(wait))
     var code: wint_t = 0
     let started = ContinuousClock.now
     let result = wget_wch(window, &code)
     if let number = signals.takePending() { return .signal(number) }
+    if signals.takeContinued() { return resume() }
     if result == ERR, wait >= 10, ContinuousClock.now - started < .milliseconds(2) {
       // The terminal went away without a hang-up reaching this process (started with `setsid`
       // or in the background): every read fails at once, and the loop would spin. End as a
@@ -202,6 +258,25 @@ public final class CursesTerminal: TerminalScreen, InputSource {
     default:
       return nil
     }
+  }
+
+  /// Takes the terminal back after the process was stopped and continued (`kill -STOP`, then
+  /// `kill -CONT` or `fg`): while it was stopped a shell may have set the terminal's mode back to
+  /// canonical with echo, turned keypad and mouse reporting off, and drawn over the screen. The
+  /// session's mode (cbreak, no echo, no newline translation) is restored, keypad and mouse are
+  /// turned on again, and the whole screen is redrawn. Returns a resize to the current size, so
+  /// the next frame is laid out for it (the window may have changed while stopped).
+  private func resume() -> InputEvent {
+    reset_prog_mode()
+    cbreak()
+    noecho()
+    nonl()
+    keypad(window, true)
+    pushdeck_enable_mouse()
+    curs_set(0)
+    clearok(window, true)
+    wrefresh(window)
+    return .resize(columns: Int(getmaxx(window)), rows: Int(getmaxy(window)))
   }
 
   /// Ends the session and gives the terminal back as it was. Safe to call more than once.

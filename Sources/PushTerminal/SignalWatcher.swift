@@ -9,19 +9,24 @@ import Synchronization
 /// The default dispositions are set to ignore first (so the signal no longer terminates the
 /// process, and ncurses installs no handler of its own), then a dispatch source per signal
 /// records the most recent one.
+///
+/// It also notes SIGCONT (when `watchesContinue`): a process stopped with `kill -STOP` runs no
+/// code of its own, and while it is stopped a shell may take the terminal back and reset its mode
+/// (canonical, echo) or draw over the screen; on SIGCONT the terminal restores its mode and
+/// redraws (``takeContinued()``). Ctrl-Z is ncurses' own SIGTSTP handling and needs none of this.
 public final class SignalWatcher {
   private let pending = PendingSignal()
+  private let continued = PendingSignal()
   private let sources: [any DispatchSourceSignal]
 
-  /// Starts watching the given signals.
-  public init(signals: [Int32] = [SIGINT, SIGTERM, SIGHUP]) {
+  /// Starts watching the given signals, and SIGCONT unless `watchesContinue` is false.
+  public init(signals: [Int32] = [SIGINT, SIGTERM, SIGHUP], watchesContinue: Bool = true) {
     var sources: [any DispatchSourceSignal] = []
     for number in signals {
       signal(number, SIG_IGN)
       let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
       sources.append(source)
     }
-    self.sources = sources
     for (index, source) in sources.enumerated() {
       let number = signals[index]
       source.setEventHandler { [pending] in
@@ -29,6 +34,23 @@ public final class SignalWatcher {
       }
       source.resume()
     }
+    if watchesContinue {
+      // Ignoring SIGCONT does not keep the process stopped: it still continues, and the
+      // dispatch source still sees the signal.
+      signal(SIGCONT, SIG_IGN)
+      let source = DispatchSource.makeSignalSource(signal: SIGCONT, queue: .global())
+      source.setEventHandler { [continued] in
+        continued.value.store(1, ordering: .sequentiallyConsistent)
+      }
+      source.resume()
+      sources.append(source)
+    }
+    self.sources = sources
+  }
+
+  /// Whether the process was continued (SIGCONT) since the last call; clears the note.
+  public func takeContinued() -> Bool {
+    continued.value.exchange(0, ordering: .sequentiallyConsistent) != 0
   }
 
   /// Returns and clears the signal received since the last call, if any.

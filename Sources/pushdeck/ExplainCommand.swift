@@ -18,6 +18,10 @@ struct ExplainCommand: ParsableCommand {
       no Focus. Capture lines arrive at their "at" times; payload files one second apart from \
       the profile's start.
 
+      A push is rejected when APNs rejects it or the device drops it as invalid (the reason says \
+      which): the pushes validate reports errors for. A key the device ignores is named in the \
+      reasons ("badge ignored: …") and the push is delivered.
+
       Exit status: 0 when every push was accepted, 1 when any was rejected, 2 for usage or I/O \
       errors and for errors in a profile or scenario.
       """
@@ -302,6 +306,7 @@ struct ExplainPrinter {
       fields.append("\"rankTerms\":null")
     }
     fields.append("\"source\":\(quoted(record.source))")
+    fields.append("\"verdict\":" + PushVerdict(record.diagnostics).json)
     let diagnostics = record.diagnostics.map { diagnostic in
       "{\"severity\":\(quoted(diagnostic.severity.rawValue)),\"code\":\(quoted(diagnostic.code.rawValue)),"
         + "\"path\":\(quoted(diagnostic.path)),\"line\":" + (diagnostic.location.map { String($0.line) } ?? "null")

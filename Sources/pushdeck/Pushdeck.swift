@@ -21,7 +21,8 @@ struct Pushdeck: AsyncParsableCommand {
   /// so that every Pushdeck command has the same contract: 0 fine, 1 findings, 2 usage or I/O.
   static func main() async {
     do {
-      var command = try parseAsRoot(RunCommand.defaultingListenPort(Array(CommandLine.arguments.dropFirst())))
+      // The arguments with their bytes kept: a file name that is not UTF-8 still opens (RawPath).
+      var command = try parseAsRoot(RunCommand.defaultingListenPort(Array(RawPath.arguments().dropFirst())))
       if var asyncCommand = command as? AsyncParsableCommand {
         try await asyncCommand.run()
       } else {

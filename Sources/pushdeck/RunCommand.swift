@@ -102,6 +102,14 @@ struct RunCommand: AsyncParsableCommand {
             .utf8))
       throw ExitCode(2)
     }
+    // Before anything is opened: a TERM or locale the screen cannot be drawn with is refused
+    // with what to set.
+    do throws(TerminalError) {
+      try CursesTerminal.checkEnvironment()
+    } catch {
+      FileHandle.standardError.write(Data("pushdeck run: \(error.description)\n".utf8))
+      throw ExitCode(2)
+    }
     var state = try makeState()
     // Responses go to the handlers the profile binds (docs/SCENARIOS.md, Handlers).
     let handlers = HandlerRegistry(profile: state.device.profile)

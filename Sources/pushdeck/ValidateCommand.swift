@@ -11,7 +11,14 @@ struct ValidateCommand: ParsableCommand {
       input. Every problem is reported with its file, line and column or key path, what is wrong, \
       what a device will do because of it, and how to fix it.
 
-      Exit status: 0 when no payload has an error, 1 when any has, 2 for usage or I/O errors.
+      Each finding says what APNs answers (accepts, or rejects with a status and reason) and \
+      what the device does (drops the push, ignores the key, or shows it), from the same table \
+      explain, serve, run and replay use. An error is a push that does not arrive: APNs rejects \
+      it or the device drops it. A warning is a push that arrives but not as meant (the device \
+      ignores a key, say).
+
+      Exit status: 0 when no payload has an error, 1 when any has (with --strict, any warning \
+      too), 2 for usage or I/O errors.
       """
   )
 
@@ -156,6 +163,8 @@ struct DiagnosticPrinter: Sendable {
       if let excerpt = excerpt(for: diagnostic, in: record) { text += excerpt }
       if let path = diagnostic.path { line("  \(paint("key:", "2")) \(terminalSafe(path))") }
       line("  \(paint("effect:", "2")) \(terminalSafe(diagnostic.effect))")
+      let verdict = diagnostic.code.verdict
+      line("  \(paint("verdict:", "2")) APNs \(verdict.apns.words); the device \(verdict.device.words)")
       if let hint = diagnostic.hint { line("  \(paint("hint:", "2")) \(terminalSafe(hint))") }
     }
     return text
@@ -195,7 +204,8 @@ enum ValidationJSON {
     let valid = strict ? record.isStrictlyValid : record.isValid
     var text = "{\"source\":\(JSONValue.quoted(record.source)),\"valid\":\(valid)"
     text += ",\"bundle\":" + (record.bundleID.map(JSONValue.quoted) ?? "null")
-    text += ",\"pushType\":\(JSONValue.quoted(record.pushType)),\"bytes\":\(record.byteCount),\"diagnostics\":["
+    text += ",\"pushType\":\(JSONValue.quoted(record.pushType)),\"bytes\":\(record.byteCount)"
+    text += ",\"verdict\":\(record.verdict.json),\"diagnostics\":["
     for (offset, diagnostic) in record.diagnostics.enumerated() {
       let severity = strict && diagnostic.severity == .warning ? Severity.error : diagnostic.severity
       if offset > 0 { text += "," }
@@ -204,7 +214,9 @@ enum ValidationJSON {
       text += ",\"line\":" + (diagnostic.location.map { String($0.line) } ?? "null")
       text += ",\"column\":" + (diagnostic.location.map { String($0.column) } ?? "null")
       text += ",\"message\":\(JSONValue.quoted(diagnostic.message)),\"effect\":\(JSONValue.quoted(diagnostic.effect))"
-      text += ",\"hint\":" + (diagnostic.hint.map(JSONValue.quoted) ?? "null") + "}"
+      let verdict = diagnostic.code.verdict
+      text += ",\"hint\":" + (diagnostic.hint.map(JSONValue.quoted) ?? "null")
+      text += ",\"apns\":\(JSONValue.quoted(verdict.apns.words)),\"device\":\"\(verdict.device.rawValue)\"}"
     }
     return text + "]}"
   }

@@ -77,12 +77,23 @@ func at(_ seconds: Int64) -> SimInstant { start + .seconds(seconds) }
 
   @Test func invalidPushesAreRejectedAndKept() throws {
     var sim = device()
-    let applied = sim.apply(.push(push(#"{"aps": {"alert": 42}}"#)), at: at(1))
+    let applied = sim.apply(.push(push(#"{"alert": "x"}"#)), at: at(1))
     let record = try #require(applied)
     #expect(record.decision.disposition == .rejected)
     #expect(record.decision.reasonCodes == [.invalidPayload])
-    #expect(record.diagnostics.contains { $0.code == .invalidValue })
+    #expect(record.decision.reasons.first?.text.contains("APNs rejects it (400 BadRequest)") == true)
+    #expect(record.diagnostics.contains { $0.code == .missingAps })
     #expect(sim.records.count == 1)
+  }
+
+  /// A wrong-typed key is ignored, and the push arrives with the decision naming the key.
+  @Test func ignoredKeysAreNamedAndThePushDelivered() throws {
+    var sim = device()
+    let applied = sim.apply(.push(push(#"{"aps": {"alert": 42, "sound": "default"}}"#)), at: at(1))
+    let record = try #require(applied)
+    #expect(record.decision.disposition != .rejected)
+    #expect(record.decision.reasons.first?.code == .keyIgnored)
+    #expect(record.decision.reasons.first?.text.hasPrefix("alert ignored: payload.aps.alert must be") == true)
   }
 
   @Test func silentBudgetIsPerAppPerHour() {

@@ -192,7 +192,10 @@ struct LoaderTests {
       """
     let scenario = try ScenarioLoader(files: files).loadScenario(text: text, file: "dir/s.yaml")
     let run = scenario.run()
-    #expect(run.records.map(\.decision.disposition) == [.rejected, .rejected])
+    // A string badge is ignored by the device (the verdict table), which leaves nothing to show:
+    // delivered to the device and dropped by its policy, not rejected.
+    #expect(run.records.map(\.decision.disposition) == [.rejected, .dropped])
+    #expect(run.records[1].decision.reasonCodes == [.keyIgnored, .nothingToShow])
     #expect(run.records[0].diagnostics.first?.code == .trailingComma)
     #expect(run.records[1].source == "dir/s.yaml:3")
   }

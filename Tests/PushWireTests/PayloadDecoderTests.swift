@@ -127,21 +127,34 @@ private func codes(_ record: PushRecord) -> [DiagnosticCode] { record.diagnostic
     (#"[1, 2]"#, DiagnosticCode.notAnObject),
     (#""aps""#, .notAnObject),
     (#"{"alert": "x"}"#, .missingAps),
-    (#"{"aps": "alert"}"#, .invalidValue),
-    (#"{"aps": {"alert": 42}}"#, .invalidValue),
-    (#"{"aps": {"alert": "x", "badge": "3"}}"#, .invalidValue),
-    (#"{"aps": {"alert": "x", "badge": -1}}"#, .invalidValue),
-    (#"{"aps": {"alert": "x", "badge": 1.5}}"#, .invalidValue),
-    (#"{"aps": {"alert": "x", "sound": 1}}"#, .invalidValue),
-    (#"{"aps": {"alert": "x", "thread-id": 7}}"#, .invalidValue),
-    (#"{"aps": {"alert": {"body": "x", "loc-args": [1]}}}"#, .invalidValue),
-    (#"{"aps": {"alert": {"title": ["x"]}}}"#, .invalidValue),
+    (#"{"aps": "alert"}"#, .missingAps),
+    (#"{"aps": {"event": "update", "content-state": {}}}"#, .missingLiveActivityKey),
     ("", .payloadEmpty),
   ])
   func rejectionsAreErrors(source: String, expected: DiagnosticCode) {
     let record = read(source)
     #expect(codes(record).contains(expected), "got \(codes(record))")
     #expect(!record.isValid)
+  }
+
+  /// A known key with a wrong value: APNs accepts the push and the device ignores the key (the
+  /// verdict table), so it is a warning and the push stays valid.
+  @Test(arguments: [
+    #"{"aps": {"alert": 42, "sound": "default"}}"#,
+    #"{"aps": {"alert": "x", "badge": "3"}}"#,
+    #"{"aps": {"alert": "x", "badge": -1}}"#,
+    #"{"aps": {"alert": "x", "badge": 1.5}}"#,
+    #"{"aps": {"alert": "x", "sound": 1}}"#,
+    #"{"aps": {"alert": "x", "thread-id": 7}}"#,
+    #"{"aps": {"alert": {"body": "x", "loc-args": [1]}}}"#,
+    #"{"aps": {"alert": {"title": ["x"], "body": "y"}}}"#,
+  ])
+  func wrongValuesAreIgnoredKeys(source: String) {
+    let record = read(source)
+    #expect(codes(record).contains(.invalidValue), "got \(codes(record))")
+    #expect(record.isValid)
+    #expect(record.diagnostics.first { $0.code == .invalidValue }?.severity == .warning)
+    #expect(record.payload != nil)
   }
 
   @Test func payloadOverTheLimitIsTooLarge() {

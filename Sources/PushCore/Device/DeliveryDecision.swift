@@ -12,7 +12,8 @@ public enum Disposition: String, Sendable, CaseIterable, Codable {
   case silent
   /// Not delivered (app not installed, notifications off, expired, throttled…).
   case dropped
-  /// APNs or the device rejected it as invalid.
+  /// Invalid: APNs rejects it, or the device drops it (the diagnostic table's verdict; the
+  /// reason says which).
   case rejected
 }
 
@@ -63,6 +64,9 @@ public struct Reason: Equatable, Sendable, Codable {
 /// Stable identifiers for every reason the policy gives.
 public enum ReasonCode: String, Sendable, CaseIterable, Codable {
   case invalidPayload
+  /// APNs accepted the push and the device ignores one of its keys (the diagnostic table's
+  /// "ignores the key"); the text names the key.
+  case keyIgnored
   case expired
   case appNotInstalled
   case notificationsNotDetermined

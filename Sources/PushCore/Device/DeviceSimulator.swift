@@ -379,15 +379,17 @@ public struct DeviceSimulator: Sendable {
       index: index, at: now, bundleID: bundleID, notification: nil,
       decision: DeliveryDecision(disposition: .rejected), group: nil, groupRank: nil, rank: nil,
       source: record.source, diagnostics: record.diagnostics)
-    guard record.isValid, record.payload != nil else {
-      let first = record.diagnostics.first { $0.severity == .error }
+    // The verdict comes from the diagnostic table, as `validate` and `serve` take theirs: a
+    // push APNs rejects, or the device drops as invalid, is kept as rejected with the reason.
+    let verdict = record.verdict
+    guard verdict.isDelivered, record.payload != nil else {
       delivery.decision.reasons = [
-        Reason(
-          .invalidPayload, "Rejected: \(first?.message ?? "the payload is not valid") (\(first?.code.rawValue ?? "")).")
+        Reason(.invalidPayload, "Rejected: " + (verdict.refusalText ?? "the payload is not valid."))
       ]
       keep(delivery)
       return delivery
     }
+    let ignoredKeys = verdict.ignored.map { Reason(.keyIgnored, PushVerdict.ignoredText($0)) }
     let app = resolvedApp(bundleID)
     let id = NotificationID(nextID)
     nextID += 1
@@ -408,6 +410,7 @@ public struct DeviceSimulator: Sendable {
     delivery.notification = notification
     if notification.pushType == .liveactivity || notification.liveActivity != nil {
       delivery.decision = receiveLiveActivity(notification, app: app)
+      delivery.decision.reasons.insert(contentsOf: ignoredKeys, at: 0)
       keep(delivery)
       return delivery
     }
@@ -421,6 +424,7 @@ public struct DeviceSimulator: Sendable {
       silentPushesPerHour: profile.silentPushesPerHour, recentSilentPushes: recentSilent,
       collapseTarget: store.collapseTarget(bundleID: bundleID, collapseID: notification.collapseID))
     var decision = DeliveryPolicy.decide(notification, app: app, context: context)
+    decision.reasons.insert(contentsOf: ignoredKeys, at: 0)
     if !extensionReasons.isEmpty {
       let at = (decision.reasons.firstIndex { $0.code == .serviceExtensionRuns }).map { $0 + 1 } ?? 0
       decision.reasons.insert(contentsOf: extensionReasons, at: at)

@@ -1,10 +1,10 @@
-/// How serious a diagnostic is.
+/// How serious a diagnostic is: it follows from the code's ``DiagnosticCode/verdict``.
 public enum Severity: String, Sendable, Codable, Comparable, CaseIterable {
-  /// Worth knowing; nothing is wrong.
+  /// Worth knowing; nothing the sender meant changes.
   case info
-  /// A real-world mistake that changes what the device does, but is not rejected.
+  /// The push arrives, but not as meant (the device ignores a key, clamps a value…).
   case warning
-  /// APNs or the device would reject the payload.
+  /// The push does not arrive: APNs rejects it, or the device drops it.
   case error
 
   private var rank: Int {
@@ -20,8 +20,8 @@ public enum Severity: String, Sendable, Codable, Comparable, CaseIterable {
 
 /// One finding about a payload: what is wrong, where, and what the user will see because of it.
 public struct Diagnostic: Equatable, Sendable {
-  /// How serious it is.
-  public var severity: Severity
+  /// How serious it is: from the code's ``DiagnosticCode/verdict``, so every command agrees.
+  public var severity: Severity { code.verdict.severity }
   /// The stable code, for example `PayloadTooLarge` or `MutableContentNotInteger`.
   public var code: DiagnosticCode
   /// The key path, for example `aps.alert.title`; nil for syntax errors and whole-payload findings.
@@ -37,10 +37,9 @@ public struct Diagnostic: Equatable, Sendable {
 
   /// Creates a diagnostic.
   public init(
-    _ severity: Severity, _ code: DiagnosticCode, path: String? = nil, location: TextLocation? = nil,
-    message: String, effect: String, hint: String? = nil
+    _ code: DiagnosticCode, path: String? = nil, location: TextLocation? = nil, message: String, effect: String,
+    hint: String? = nil
   ) {
-    self.severity = severity
     self.code = code
     self.path = path
     self.location = location
@@ -54,7 +53,7 @@ public struct Diagnostic: Equatable, Sendable {
     let location = TextLocation.of(offset: error.offset, in: bytes, firstLine: firstLine)
     let code = DiagnosticCode(syntax: error.kind)
     return Diagnostic(
-      .error, code, location: location, message: error.message,
+      code, location: location, message: error.message,
       effect: code == .payloadEmpty
         ? "APNs rejects an empty body (400 PayloadEmpty); nothing reaches the device."
         : "Not valid JSON: APNs rejects it (400) and the Simulator refuses the file; nothing reaches the device.",

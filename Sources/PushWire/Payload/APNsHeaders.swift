@@ -191,7 +191,7 @@ public struct HeaderParser {
   ) {
     diagnostics.append(
       Diagnostic(
-        .error, code, path: "\(pathPrefix).\(name)", location: location, message: message, effect: effect, hint: hint))
+        code, path: "\(pathPrefix).\(name)", location: location, message: message, effect: effect, hint: hint))
   }
 
   /// Adds one header.
@@ -307,7 +307,7 @@ public enum DeviceToken {
     }
     return problem.map {
       Diagnostic(
-        .error, .badDeviceToken, path: path, location: location, message: $0,
+        .badDeviceToken, path: path, location: location, message: $0,
         effect: "APNs rejects the request (400 BadDeviceToken); nothing is delivered.",
         hint: "send the token as the hex string of its bytes, as the app received it")
     }

@@ -97,12 +97,12 @@ public final class PayloadDecoder {
   }
 
   func report(
-    _ severity: Severity, _ code: DiagnosticCode, at index: Int?, path: @autoclosure () -> String?,
+    _ code: DiagnosticCode, at index: Int?, path: @autoclosure () -> String?,
     _ message: @autoclosure () -> String, effect: String, hint: String? = nil
   ) {
     diagnostics.append(
       Diagnostic(
-        severity, code, path: path(), location: index.map(document.location(of:)), message: message(),
+        code, path: path(), location: index.map(document.location(of:)), message: message(),
         effect: effect, hint: hint))
   }
 
@@ -137,7 +137,7 @@ public final class PayloadDecoder {
   func wrongType(_ index: Int, path: @autoclosure () -> String, expected: String, effect: String) {
     let path = path()
     report(
-      .error, .invalidValue, at: index, path: path,
+      .invalidValue, at: index, path: path,
       "\(path) must be \(expected), not \(describe(index))", effect: effect)
   }
 
@@ -168,7 +168,7 @@ public final class PayloadDecoder {
     result = nil
     guard document.kind(index) == .object else {
       report(
-        .error, .notAnObject, at: index, path: context.pathPrefix,
+        .notAnObject, at: index, path: context.pathPrefix,
         "the payload must be a JSON object, not \(describe(index))",
         effect: "APNs rejects it (400); nothing reaches the device.",
         hint: "wrap it as {\"aps\": {\"alert\": \"…\"}}")
@@ -205,7 +205,7 @@ public final class PayloadDecoder {
     }
     guard let apsIndex else {
       report(
-        .error, .missingAps, at: index, path: context.pathPrefix,
+        .missingAps, at: index, path: context.pathPrefix,
         "the payload has no \"aps\" dictionary",
         effect: "APNs and the Simulator reject it; nothing reaches the device.",
         hint: "put alert, badge and sound inside \"aps\": {\"aps\": {\"alert\": \"Hello\"}}")
@@ -213,9 +213,11 @@ public final class PayloadDecoder {
       return
     }
     guard document.kind(apsIndex) == .object else {
-      wrongType(
-        apsIndex, path: path("aps"), expected: "a dictionary",
-        effect: "APNs rejects the payload; nothing reaches the device.")
+      // No usable aps dictionary: the same verdict as none at all (APNs rejects it).
+      report(
+        .missingAps, at: apsIndex, path: path("aps"), "\(path("aps")) must be a dictionary, not \(describe(apsIndex))",
+        effect: "APNs and the Simulator reject it; nothing reaches the device.",
+        hint: "write \"aps\": {\"alert\": \"Hello\"}")
       result = nil
       return
     }
@@ -225,7 +227,7 @@ public final class PayloadDecoder {
       && !diagnostics.contains(where: { $0.code == .misspelledSimulatorTargetBundle })
     {
       report(
-        .info, .missingSimulatorTargetBundle, at: nil, path: nil,
+        .missingSimulatorTargetBundle, at: nil, path: nil,
         "the file has no \"Simulator Target Bundle\" key",
         effect: "Dragging it onto the Simulator does nothing; `xcrun simctl push` needs the bundle id as an argument.",
         hint: "add \"Simulator Target Bundle\": \"<your bundle id>\" at the top level")
@@ -235,7 +237,7 @@ public final class PayloadDecoder {
   func reportDuplicate(_ keyIndex: Int, parent: String?) {
     let key = document.string(keyIndex)
     report(
-      .warning, .duplicateKey, at: keyIndex, path: parent.map { path($0, key) } ?? path(key),
+      .duplicateKey, at: keyIndex, path: parent.map { path($0, key) } ?? path(key),
       "the key \(JSONValue.quoted(key)) appears twice\(parent.map { " in " + $0 } ?? "")",
       effect: "Which value iOS uses is undefined; Pushdeck uses the first.", hint: "remove one of them")
   }
@@ -248,7 +250,7 @@ public final class PayloadDecoder {
       return
     } else if known?.isVisibleApsKey == true {
       report(
-        .warning, .apsKeyOutsideAps, at: keyIndex, path: path(key()),
+        .apsKeyOutsideAps, at: keyIndex, path: path(key()),
         "\(JSONValue.quoted(key())) is beside \"aps\" instead of inside it",
         effect: "iOS reads it only inside aps; here it is custom data and has no effect on the notification.",
         hint: "move it into the \"aps\" dictionary")
@@ -258,7 +260,7 @@ public final class PayloadDecoder {
       (try? JSONDocument(text: document.string(valueIndex))) != nil
     {
       report(
-        .info, .customValueIsEncodedJSON, at: valueIndex, path: path(key()),
+        .customValueIsEncodedJSON, at: valueIndex, path: path(key()),
         "the custom value \(JSONValue.quoted(key())) is a JSON document encoded as a string",
         effect: "userInfo[\"\(key())\"] is a String; the app must parse it again.",
         hint: "send the object itself if the app expects a dictionary")
@@ -267,7 +269,7 @@ public final class PayloadDecoder {
 
   func reportHeaderInBody(_ key: String, keyIndex: Int, path: @autoclosure () -> String) {
     report(
-      .warning, .headerInBody, at: keyIndex, path: path(),
+      .headerInBody, at: keyIndex, path: path(),
       "\(JSONValue.quoted(key)) is an HTTP/2 request header, not a payload key",
       effect: "In the body it is only custom data: it does not change the push type, priority or collapse id.",
       hint: "send it as a request header (in a capture, under \"headers\")")
@@ -286,13 +288,13 @@ public final class PayloadDecoder {
       reportHeaderInBody(key, keyIndex: keyIndex, path: path(key))
     } else if key.utf8.count >= 15, isSimulatorTargetBundleTypo(key) {
       report(
-        .warning, .misspelledSimulatorTargetBundle, at: keyIndex, path: path(key),
+        .misspelledSimulatorTargetBundle, at: keyIndex, path: path(key),
         "\(JSONValue.quoted(key)) looks like a misspelling of \"Simulator Target Bundle\"",
         effect: "The Simulator ignores it, so dragging the file onto a Simulator does not know the target app.",
         hint: "rename the key to exactly \"Simulator Target Bundle\"")
     } else if key.hasASCIIPrefixIgnoringCase("gcm.") || key.hasASCIIPrefixIgnoringCase("google.") {
       report(
-        .info, .firebaseKey, at: keyIndex, path: path(key),
+        .firebaseKey, at: keyIndex, path: path(key),
         "\(JSONValue.quoted(key)) is Firebase Cloud Messaging metadata",
         effect: "iOS passes it to the app in userInfo as custom data; it changes nothing on screen.")
     } else {
@@ -326,7 +328,7 @@ public final class PayloadDecoder {
     let value = document.string(index)
     guard Self.isPlaceholder(value) else { return }
     report(
-      .warning, .placeholderValue, at: index, path: path(),
+      .placeholderValue, at: index, path: path(),
       "\(JSONValue.quoted(value)) looks like a template placeholder, not a real \(what)",
       effect: what == "bundle id"
         ? "No installed app matches it, so the push is not delivered."
@@ -408,7 +410,7 @@ public final class PayloadDecoder {
             text == "time-senstive" || text.lowercased().replacingUnderscores() == "time-sensitive"
               || text == "timeSensitive" ? "time-sensitive" : nil
           report(
-            .warning, .unknownInterruptionLevel, at: valueIndex, path: keyPath(),
+            .unknownInterruptionLevel, at: valueIndex, path: keyPath(),
             "unknown interruption-level \(JSONValue.quoted(text))",
             effect:
               "iOS delivers it at the default level, active: it will not break through Focus or Scheduled Summary.",
@@ -452,7 +454,7 @@ public final class PayloadDecoder {
       reportHeaderInBody(key, keyIndex: keyIndex, path: keyPath)
     } else if let match = known.first(where: { $0 == canonical }) ?? camel {
       report(
-        .warning, .misspelledApsKey, at: keyIndex, path: keyPath,
+        .misspelledApsKey, at: keyIndex, path: keyPath,
         "\(JSONValue.quoted(key)) is not an aps key; did you mean \(JSONValue.quoted(match))?",
         effect: "iOS ignores it"
           + (match == "content-available"
@@ -461,7 +463,7 @@ public final class PayloadDecoder {
         hint: "rename it to \(JSONValue.quoted(match))")
     } else {
       report(
-        .warning, .customKeyInAps, at: keyIndex, path: keyPath,
+        .customKeyInAps, at: keyIndex, path: keyPath,
         "\(JSONValue.quoted(key)) is not an aps key",
         effect: "APNs ignores unknown keys inside aps; the app may not find its data where it expects it.",
         hint: "move custom data beside \"aps\", at the top level of the payload")
@@ -484,7 +486,7 @@ public final class PayloadDecoder {
       if value == 1 { return true }
       if value == 0 {
         report(
-          .info, .noOpValue, at: index, path: path(), "\(path()) is 0, which is the same as leaving it out",
+          .noOpValue, at: index, path: path(), "\(path()) is 0, which is the same as leaving it out",
           effect: "No effect.")
         return false
       }
@@ -495,7 +497,7 @@ public final class PayloadDecoder {
       return false
     }
     report(
-      .warning, code, at: index, path: path(), "\(path()) is \(describe(index)); APNs expects the number 1",
+      code, at: index, path: path(), "\(path()) is \(describe(index)); APNs expects the number 1",
       effect: effect, hint: "write \"\(key.rawValue)\": 1")
     return false
   }
@@ -562,7 +564,7 @@ public final class PayloadDecoder {
           alert.actionLocKey = string(valueIndex, path: keyPath(), effect: "No effect.")
         }
         report(
-          .info, .legacyKeyIgnored, at: keyIndex, path: keyPath(),
+          .legacyKeyIgnored, at: keyIndex, path: keyPath(),
           "action-loc-key belongs to the pre-iOS 10 alert style", effect: "Modern iOS ignores it.")
       case .summaryArg, .summaryArgCount:
         if known == .summaryArg {
@@ -571,26 +573,26 @@ public final class PayloadDecoder {
           alert.summaryArgCount = document.integer(valueIndex)
         }
         report(
-          .info, .legacyKeyIgnored, at: keyIndex, path: keyPath(), "\(known?.rawValue ?? "") is ignored since iOS 15",
+          .legacyKeyIgnored, at: keyIndex, path: keyPath(), "\(known?.rawValue ?? "") is ignored since iOS 15",
           effect: "The group summary does not use it on iOS 15 and later.")
       case .sound:
         if isLiveActivity {
           alert.sound = string(valueIndex, path: keyPath(), effect: "No sound plays.")
         } else {
           report(
-            .warning, .soundInsideAlert, at: keyIndex, path: keyPath(), "\"sound\" is inside alert instead of aps",
+            .soundInsideAlert, at: keyIndex, path: keyPath(), "\"sound\" is inside alert instead of aps",
             effect: "iOS ignores it there, so the notification arrives without a sound.",
             hint: "move \"sound\" up into \"aps\" (only Live Activity alerts carry sound inside alert)")
         }
       case .contentAvailable:
         report(
-          .warning, .contentAvailableInsideAlert, at: keyIndex, path: keyPath(),
+          .contentAvailableInsideAlert, at: keyIndex, path: keyPath(),
           "\"content-available\" is inside alert instead of aps",
           effect: "iOS ignores it there, so the app is not woken in the background.",
           hint: "move \"content-available\": 1 up into \"aps\"")
       default:
         report(
-          .warning, .customKeyInAlert, at: keyIndex, path: keyPath(),
+          .customKeyInAlert, at: keyIndex, path: keyPath(),
           "\(JSONValue.quoted(known?.rawValue ?? document.string(keyIndex))) is not an alert key",
           effect: "iOS ignores it when showing the notification.",
           hint: "move custom data beside \"aps\", at the top level of the payload")
@@ -635,7 +637,7 @@ public final class PayloadDecoder {
           critical.isCritical = document.integer(valueIndex) == 1 || document.bool(valueIndex) == true
           if document.kind(valueIndex) != .number {
             report(
-              .warning, .invalidValue, at: valueIndex, path: keyPath(), "\(keyPath()) should be the number 1",
+              .invalidValue, at: valueIndex, path: keyPath(), "\(keyPath()) should be the number 1",
               effect: "Pushdeck treats it as 1; a device may play an ordinary sound instead.",
               hint: "write \"critical\": 1")
           }
@@ -649,13 +651,13 @@ public final class PayloadDecoder {
           critical.volume = volume
           if volume < 0 || volume > 1 {
             report(
-              .warning, .criticalVolumeOutOfRange, at: valueIndex, path: keyPath(),
+              .criticalVolumeOutOfRange, at: valueIndex, path: keyPath(),
               "volume \(document.rawText(valueIndex)) is outside 0.0…1.0",
               effect: "Pushdeck clamps it to \(volume < 0 ? "0.0 (silent)" : "1.0 (full volume)").")
           }
         default:
           report(
-            .warning, .invalidValue, at: keyIndex, path: keyPath(),
+            .invalidValue, at: keyIndex, path: keyPath(),
             "\(JSONValue.quoted(known?.rawValue ?? document.string(keyIndex))) is not a sound key",
             effect: "iOS ignores it.", hint: "the sound dictionary has critical, name and volume")
         }
@@ -690,7 +692,7 @@ public final class PayloadDecoder {
         content.event = event
       } else {
         report(
-          .error, .invalidValue, at: index, path: keyPath(), "unknown Live Activity event \(JSONValue.quoted(text))",
+          .invalidValue, at: index, path: keyPath(), "unknown Live Activity event \(JSONValue.quoted(text))",
           effect: effect, hint: "use start, update or end")
       }
     case .contentState:
@@ -739,7 +741,7 @@ public final class PayloadDecoder {
       let index = document.member("relevance-score", of: apsIndex)
     {
       report(
-        .warning, .relevanceScoreOutOfRange, at: index, path: apsPath() + ".relevance-score",
+        .relevanceScoreOutOfRange, at: index, path: apsPath() + ".relevance-score",
         "relevance-score \(document.rawText(index)) is outside 0…1",
         effect:
           "Pushdeck clamps it to \(score < 0 ? "0" : "1") when ranking and choosing the summary's featured notification.",
@@ -748,7 +750,7 @@ public final class PayloadDecoder {
     if let live = aps.liveActivity {
       if context.isSimulatorFile {
         report(
-          .warning, .liveActivityInSimulatorFile, at: apsIndex, path: apsPath(),
+          .liveActivityInSimulatorFile, at: apsIndex, path: apsPath(),
           "a Live Activity push in a Simulator .apns file",
           effect: "`xcrun simctl push` and drag-and-drop deliver app notifications only; the activity is not updated.",
           hint:
@@ -756,20 +758,20 @@ public final class PayloadDecoder {
       }
       if context.pushType != nil && context.pushType != .liveactivity {
         report(
-          .warning, .liveActivityKeyOutsideLiveActivity, at: apsIndex, path: apsPath(),
+          .liveActivityKeyOutsideLiveActivity, at: apsIndex, path: apsPath(),
           "Live Activity keys in a push of type \(context.pushType?.rawValue ?? "")",
           effect: "iOS ignores them: only apns-push-type liveactivity updates an activity.",
           hint: "send activity updates with apns-push-type: liveactivity to the activity's push token")
       }
       if live.timestamp == nil {
         report(
-          .error, .missingLiveActivityKey, at: apsIndex, path: apsPath() + ".timestamp",
+          .missingLiveActivityKey, at: apsIndex, path: apsPath() + ".timestamp",
           "a Live Activity push needs \"timestamp\"",
           effect: "The activity ignores the update.", hint: "add \"timestamp\": <UNIX seconds when sent>")
       }
       if live.event == nil {
         report(
-          .error, .missingLiveActivityKey, at: apsIndex, path: apsPath() + ".event",
+          .missingLiveActivityKey, at: apsIndex, path: apsPath() + ".event",
           "a Live Activity push needs \"event\"",
           effect: "The activity ignores the update.", hint: "add \"event\": \"update\" (or start or end)")
       }
@@ -780,13 +782,13 @@ public final class PayloadDecoder {
         ]
         where !present {
           report(
-            .error, .missingLiveActivityKey, at: apsIndex, path: apsPath() + "." + key,
+            .missingLiveActivityKey, at: apsIndex, path: apsPath() + "." + key,
             "a Live Activity start push needs \"\(key)\"", effect: "The activity does not start.")
         }
       }
       if live.event != .start && live.event != nil && live.contentState == nil && live.event == .update {
         report(
-          .error, .missingLiveActivityKey, at: apsIndex, path: apsPath() + ".content-state",
+          .missingLiveActivityKey, at: apsIndex, path: apsPath() + ".content-state",
           "a Live Activity update needs \"content-state\"", effect: "The activity ignores the update.")
       }
       return
@@ -800,7 +802,7 @@ public final class PayloadDecoder {
     }
     if aps.contentAvailable && isUserVisible {
       report(
-        .warning, .silentPushAlsoAlerts, at: apsIndex, path: apsPath(),
+        .silentPushAlsoAlerts, at: apsIndex, path: apsPath(),
         "content-available is combined with a visible alert, badge or sound",
         effect:
           "iOS shows it as an ordinary notification; the background wake-up is best-effort and is skipped for a force-quit app.",
@@ -809,7 +811,7 @@ public final class PayloadDecoder {
     }
     if !aps.contentAvailable && !hasAlertContent && aps.badge == nil && !aps.hasSound {
       report(
-        .warning, .nothingToShowOrDo, at: apsIndex, path: apsPath(),
+        .nothingToShowOrDo, at: apsIndex, path: apsPath(),
         !aps.hasAlert
           ? "aps has no alert, badge, sound or content-available" : "the alert has no title, subtitle or body",
         effect: "Nothing happens on the device and no app code runs.",
@@ -818,13 +820,13 @@ public final class PayloadDecoder {
     if let type = context.pushType {
       if type == .background && isUserVisible {
         report(
-          .warning, .pushTypeMismatch, at: apsIndex, path: apsPath(),
+          .pushTypeMismatch, at: apsIndex, path: apsPath(),
           "apns-push-type is background but the payload alerts, badges or plays a sound",
           effect: "APNs may reject, delay or drop it; a background push never shows anything.",
           hint: "use apns-push-type: alert for visible notifications")
       } else if type == .alert && isSilent {
         report(
-          .warning, .pushTypeMismatch, at: apsIndex, path: apsPath(),
+          .pushTypeMismatch, at: apsIndex, path: apsPath(),
           "apns-push-type is alert but the payload is a silent (content-available only) push",
           effect: "APNs may reject, delay or drop it.", hint: "use apns-push-type: background with apns-priority: 5")
       }

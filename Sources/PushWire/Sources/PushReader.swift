@@ -74,7 +74,7 @@ public enum PushReader {
         bytes.prefix(4096),
         diagnostics: [
           Diagnostic(
-            .error, .lineTooLong, location: TextLocation(line: lineNumber, column: 1, offset: 0),
+            .lineTooLong, location: TextLocation(line: lineNumber, column: 1, offset: 0),
             message: "the line is \(bytes.count) bytes; the limit is \(maximumLineBytes)",
             effect: "Pushdeck does not read it; a real push is at most 4096 bytes (5120 for VoIP).",
             hint: "check that the capture has one envelope per line")
@@ -97,7 +97,7 @@ public enum PushReader {
       func envelopeError(_ index: Int?, _ path: String?, _ message: String, hint: String) {
         record.diagnostics.append(
           Diagnostic(
-            .error, .invalidEnvelope, path: path, location: view.location(of: index ?? 0), message: message,
+            .invalidEnvelope, path: path, location: view.location(of: index ?? 0), message: message,
             effect: "Pushdeck cannot tell when or to which app this push was sent, so it is not replayed.",
             hint: hint))
       }
@@ -172,7 +172,7 @@ public enum PushReader {
           let key = view.string(keyIndex)
           record.diagnostics.append(
             Diagnostic(
-              .warning, .unknownEnvelopeKey, path: key, location: view.location(of: keyIndex),
+              .unknownEnvelopeKey, path: key, location: view.location(of: keyIndex),
               message: "\(JSONValue.quoted(key)) is not an envelope key",
               effect: "Pushdeck ignores it.", hint: "envelope keys are at, bundle, token, headers and payload"))
         }
@@ -209,7 +209,7 @@ public enum PushReader {
     guard record.byteCount > limit else { return }
     record.diagnostics.insert(
       Diagnostic(
-        .error, .payloadTooLarge, path: record.line == nil ? nil : "payload", location: location(),
+        .payloadTooLarge, path: record.line == nil ? nil : "payload", location: location(),
         message:
           "the payload is \(record.byteCount) bytes; the limit is \(limit)\(pushType == .voip ? " for VoIP" : "")",
         effect: "APNs rejects it (413 PayloadTooLarge); nothing reaches the device.",

@@ -75,7 +75,8 @@ public struct PushRecord: Sendable {
     preparedSource = source
   }
 
-  /// Whether nothing is wrong enough for APNs or the device to reject it.
+  /// Whether nothing is wrong enough for APNs to reject it or the device to drop it (no
+  /// finding whose ``DiagnosticCode/verdict`` is an error; the same answer as ``verdict``).
   public var isValid: Bool { !diagnostics.contains { $0.severity == .error } }
 
   /// Whether it is valid even when warnings count as errors (`--strict`).

@@ -22,33 +22,32 @@ struct InputProblem: Error {
 func resolveInputs(_ paths: [String]) -> (inputs: [ResolvedInput], problems: [InputProblem]) {
   var inputs: [ResolvedInput] = []
   var problems: [InputProblem] = []
-  let fileManager = FileManager.default
+  // Paths go to the file system as bytes (`RawPath`): any file name opens, shown escaped.
   for path in paths {
     if path == "-" {
       inputs.append(ResolvedInput(displayPath: "<stdin>", path: nil, format: nil))
       continue
     }
-    var isDirectory: ObjCBool = false
-    guard fileManager.fileExists(atPath: path, isDirectory: &isDirectory) else {
-      problems.append(InputProblem(path: path, message: "no such file or directory"))
+    guard let isDirectory = RawPath.isDirectory(path) else {
+      problems.append(InputProblem(path: RawPath.display(path), message: "no such file or directory"))
       continue
     }
-    if isDirectory.boolValue {
-      guard let enumerator = fileManager.enumerator(atPath: path) else {
-        problems.append(InputProblem(path: path, message: "cannot list the directory"))
+    if isDirectory {
+      guard let names = RawPath.files(under: path) else {
+        problems.append(InputProblem(path: RawPath.display(path), message: "cannot list the directory"))
         continue
       }
-      var found: [String] = []
-      while let relative = enumerator.nextObject() as? String {
-        if InputFormat.from(fileName: relative) != nil { found.append(relative) }
-      }
+      let found = names.filter { InputFormat.from(fileName: $0) != nil }
       for relative in found.sorted() {
         let full = path.hasSuffix("/") ? path + relative : path + "/" + relative
-        inputs.append(ResolvedInput(displayPath: full, path: full, format: InputFormat.from(fileName: relative)))
+        inputs.append(
+          ResolvedInput(displayPath: RawPath.display(full), path: full, format: InputFormat.from(fileName: relative)))
       }
     } else {
       // A file named explicitly is read whatever its name; unknown names are read as payloads.
-      inputs.append(ResolvedInput(displayPath: path, path: path, format: InputFormat.from(fileName: path) ?? .payload))
+      inputs.append(
+        ResolvedInput(
+          displayPath: RawPath.display(path), path: path, format: InputFormat.from(fileName: path) ?? .payload))
     }
   }
   return (inputs, problems)
@@ -56,30 +55,35 @@ func resolveInputs(_ paths: [String]) -> (inputs: [ResolvedInput], problems: [In
 
 /// Reads a whole file, refusing anything over `limit` bytes.
 func readWholeFile(_ path: String, limit: Int) throws(InputProblem) -> [UInt8] {
-  guard let handle = FileHandle(forReadingAtPath: path) else {
-    throw InputProblem(path: path, message: "cannot open the file (check that it exists and is readable)")
+  let descriptor = RawPath.openForReading(path)
+  guard descriptor >= 0 else {
+    throw InputProblem(
+      path: RawPath.display(path), message: "cannot open the file (check that it exists and is readable)")
   }
+  let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
   defer { try? handle.close() }
   do {
     let data = try handle.read(upToCount: limit + 1) ?? Data()
     guard data.count <= limit else {
       throw InputProblem(
-        path: path,
+        path: RawPath.display(path),
         message: "the file is over \(limit >> 20) MiB; a payload is at most 4 KiB (a capture must be named .jsonl)")
     }
     return [UInt8](data)
   } catch let problem as InputProblem {
     throw problem
   } catch {
-    throw InputProblem(path: path, message: "cannot read the file: \(error.localizedDescription)")
+    throw InputProblem(path: RawPath.display(path), message: "cannot read the file: \(error.localizedDescription)")
   }
 }
 
 /// Streams a file (or standard input) in 1 MiB chunks through `body`, never holding it whole.
 func streamChunks(path: String?, _ body: (UnsafeBufferPointer<UInt8>) -> Void) throws(InputProblem) {
-  let descriptor: Int32 = path.map { open($0, O_RDONLY) } ?? 0
+  let descriptor: Int32 = path.map(RawPath.openForReading) ?? 0
   guard descriptor >= 0 else {
-    throw InputProblem(path: path ?? "<stdin>", message: "cannot open the file: \(String(cString: strerror(errno)))")
+    throw InputProblem(
+      path: path.map(RawPath.display) ?? "<stdin>", message: "cannot open the file: \(String(cString: strerror(errno)))"
+    )
   }
   defer { if path != nil { close(descriptor) } }
   let chunkSize = 1 << 20
@@ -89,7 +93,8 @@ func streamChunks(path: String?, _ body: (UnsafeBufferPointer<UInt8>) -> Void) t
     let count = read(descriptor, chunk.baseAddress, chunkSize)
     if count < 0 {
       if errno == EINTR { continue }
-      throw InputProblem(path: path ?? "<stdin>", message: "read failed: \(String(cString: strerror(errno)))")
+      throw InputProblem(
+        path: path.map(RawPath.display) ?? "<stdin>", message: "read failed: \(String(cString: strerror(errno)))")
     }
     if count == 0 { return }
     body(UnsafeBufferPointer(rebasing: chunk[0..<count]))

@@ -54,7 +54,7 @@ func readRecords<Result>(
   }
   // A capture file, or standard input whose format is decided by its first line. Captures are
   // decoded in parallel and handed out in order.
-  let descriptor: Int32 = input.path.map { open($0, O_RDONLY) } ?? 0
+  let descriptor: Int32 = input.path.map(RawPath.openForReading) ?? 0
   guard descriptor >= 0 else {
     throw InputProblem(path: source, message: "cannot open the file: \(String(cString: strerror(errno)))")
   }
