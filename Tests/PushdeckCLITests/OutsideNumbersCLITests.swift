@@ -104,7 +104,9 @@ struct OutsideNumbersCLITests {
       now: SimInstant(milliseconds: 9_223_372_036_854_775_000), isLocked: false, activeFocusID: nil)
     try journal.commit(batch)
     try journal.close()
-    let (_, path) = try capture()
+    let path = directory.appendingPathComponent("one.jsonl").path
+    try #"{"at": 1767225600, "bundle": "com.a.b", "payload": {"aps": {"alert": "in range"}}}"#.write(
+      toFile: path, atomically: true, encoding: .utf8)
     let output = try PushdeckProcess.run(["replay", "--state", state, path])
     #expect(output.status == 2, "\(output.standardOutput)\(output.standardError)")
     #expect(
