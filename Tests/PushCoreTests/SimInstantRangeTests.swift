@@ -73,4 +73,17 @@ struct SimInstantRangeTests {
     #expect(sim.apply(.push(push(end, headers: headers)), at: at(4))?.decision.reasonCodes == [.liveActivityEnded])
     #expect(sim.liveActivities.first?.dismissalDate == at(4) + .hours(4))
   }
+
+  /// The next Scheduled Summary of a clock at Int64's ends is a wrong time, never a trap.
+  @Test func theNextSummaryOfAClockAtInt64sEndsDoesNotTrap() {
+    let times = [TimeOfDay(hour: 8, minute: 0), TimeOfDay(hour: 18, minute: 0)]
+    for milliseconds in [Int64.max, Int64.max - 1000, Int64.min, Int64.min + 1000] {
+      let context = DeliveryContext(
+        now: SimInstant(milliseconds: milliseconds), summaryTimes: times, utcOffsetSeconds: -18 * 3600)
+      #expect(context.nextSummary() != nil)
+    }
+    let ordinary = DeliveryContext(now: start, summaryTimes: times, utcOffsetSeconds: 3600)
+    let next = try? #require(ordinary.nextSummary())
+    #expect(next.map { $0 > start && $0 - start <= .hours(24) } == true)
+  }
 }
