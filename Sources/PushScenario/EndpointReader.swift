@@ -85,7 +85,11 @@ struct EndpointReader {
         guard let stamp = TimeText.stamp(text) else {
           throw at.error("expected a date and time such as 2026-11-20T10:00:00Z, got \(at.described)")
         }
-        milliseconds = stamp.instant(fallbackOffset: 0).milliseconds
+        let instant = stamp.instant(fallbackOffset: 0)
+        guard instant.isInRange else {
+          throw at.error("\(at.described) is outside the simulated time \(EpochRange.text)")
+        }
+        milliseconds = instant.milliseconds
       }
       state = .unregistered(sinceMilliseconds: milliseconds)
     case "expired": state = .expired

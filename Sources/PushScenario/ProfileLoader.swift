@@ -39,6 +39,9 @@ struct ProfileReader {
       } else {
         profile.start = TimeText.instant(ofLocal: stamp, inZone: zoneName ?? "UTC") ?? stamp.localAsUTC
       }
+      guard profile.start.isInRange else {
+        throw start.error("\(start.described) is outside the simulated time \(EpochRange.text)")
+      }
       if zoneName == nil, let offset = stamp.offset, offset != 0 {
         zoneName = Self.offsetName(offset)
       }

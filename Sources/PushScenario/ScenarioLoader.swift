@@ -152,8 +152,7 @@ struct TimelineReader {
           actionID: try fields["action"]?.nonEmptyString("an action identifier"),
           text: try fields.required("text", "the typed reply").string()))
     default:
-      let duration = try Self.duration(body)
-      clock = at + duration
+      clock = try Self.later(at, by: try Self.duration(body), body)
       return [TimedEvent(at: clock, event: .advance, source: source)]
     }
   }
@@ -172,9 +171,12 @@ struct TimelineReader {
             "expected a time after the start such as +2m, or a date and time such as 2026-11-23T09:45:00Z, got \(at.described)"
           )
         }
-        instant = profile.start + offset
+        instant = try Self.later(profile.start, by: offset, at)
       } else if let stamp = TimeText.stamp(text) {
         instant = stamp.instant(fallbackOffset: profile.utcOffsetSeconds)
+        guard instant.isInRange else {
+          throw at.error("\(at.described) is outside the simulated time \(EpochRange.text)")
+        }
       } else {
         throw at.error(
           "expected a date and time such as 2026-11-23T09:45:00Z or 2026-11-23 09:45, or a time after the start such as +2m, got \(at.described)"
@@ -186,11 +188,22 @@ struct TimelineReader {
         )
       }
     case (nil, .some(let after)):
-      instant = clock + (try Self.duration(after))
+      instant = try Self.later(clock, by: try Self.duration(after), after)
     case (nil, nil):
       instant = clock
     }
     return instant
+  }
+
+  /// `instant + duration`, or an error at `value` when that is past the last simulated instant.
+  static func later(_ instant: SimInstant, by duration: SimDuration, _ value: YAMLValue) throws(ScenarioError)
+    -> SimInstant
+  {
+    guard let later = instant.adding(duration) else {
+      throw value.error(
+        "\(value.described) goes past \(CivilTime.iso8601(SimInstant.latest)), the last instant Pushdeck simulates")
+    }
+    return later
   }
 
   static func duration(_ value: YAMLValue) throws(ScenarioError) -> SimDuration {

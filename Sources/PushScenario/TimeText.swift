@@ -109,8 +109,9 @@ enum TimeText {
       default: return nil
       }
       let (product, overflow) = value.multipliedReportingOverflow(by: scale)
-      guard !overflow else { return nil }
-      total += product
+      let (sum, sumOverflow) = total.addingReportingOverflow(product)
+      guard !overflow, !sumOverflow else { return nil }
+      total = sum
     }
     return SimDuration(milliseconds: total)
   }

@@ -120,6 +120,9 @@ public struct ProviderTokenVerifier: Sendable {
     else {
       return .failure(.invalid("the ES256 signature does not verify with key \(keyID)"))
     }
+    guard EpochRange.contains(seconds: issuedAt) else {
+      return .failure(.invalid("iat \(issuedAtNumber) is outside \(EpochRange.text)"))
+    }
     if issuedAt > now + Self.allowedClockSkew {
       return .failure(.invalid("iat is \(Int(issuedAt - now)) s in the future"))
     }
@@ -185,7 +188,9 @@ public enum ProviderTokenSigner {
     privateKey: P256.Signing.PrivateKey, keyID: String, teamID: String, issuedAt: Double
   ) throws -> String {
     let header = "{\"alg\":\"ES256\",\"kid\":\(JSONValue.quoted(keyID))}"
-    let claims = "{\"iss\":\(JSONValue.quoted(teamID)),\"iat\":\(Int64(issuedAt))}"
+    // Whole seconds as an integer; any other number (a test's 1e20) as Swift writes it, never a trap.
+    let iat = Int64(exactly: issuedAt.rounded(.towardZero)).map(String.init) ?? "\(issuedAt)"
+    let claims = "{\"iss\":\(JSONValue.quoted(teamID)),\"iat\":\(iat)}"
     let input = base64URL(Data(header.utf8)) + "." + base64URL(Data(claims.utf8))
     let signature = try privateKey.signature(for: Data(input.utf8))
     return input + "." + base64URL(signature.rawRepresentation)

@@ -152,8 +152,24 @@ struct ColumnReader {
     return value
   }
 
-  mutating func instant() throws(JournalCoding.Malformed) -> SimInstant? {
-    try optionalInt64().map { SimInstant(milliseconds: $0) }
+  /// An optional time in milliseconds; one outside ``EpochRange`` is malformed (a damaged or
+  /// hand-edited state), never clamped.
+  mutating func instant(_ name: String = "time") throws(JournalCoding.Malformed) -> SimInstant? {
+    guard let milliseconds = try optionalInt64() else { return nil }
+    return try Self.instant(milliseconds, name)
+  }
+
+  /// A time in milliseconds that must be there and in ``EpochRange``.
+  mutating func requiredInstant(_ name: String) throws(JournalCoding.Malformed) -> SimInstant {
+    try Self.instant(try int64(name), name)
+  }
+
+  static func instant(_ milliseconds: Int64, _ name: String) throws(JournalCoding.Malformed) -> SimInstant {
+    guard let instant = SimInstant(exactlyMilliseconds: milliseconds) else {
+      throw JournalCoding.Malformed(
+        detail: "column \(name) holds the time \(milliseconds) ms, outside \(EpochRange.text)")
+    }
+    return instant
   }
 
   mutating func raw<T: RawRepresentable>(_ type: T.Type, _ name: String) throws(JournalCoding
@@ -179,7 +195,7 @@ struct ColumnReader {
       isMutableContent: try bool("mutable_content"),
       targetContentID: try optionalString(), filterCriteria: try optionalString(),
       collapseID: try optionalString(),
-      receivedAt: SimInstant(milliseconds: try int64("received_at_ms")),
+      receivedAt: try requiredInstant("received_at_ms"),
       rawPayload: try string("raw_payload"))
     note.pushType = try raw(PushType.self, "push_type")
     if let priority = try optionalInt() {
@@ -241,7 +257,7 @@ struct ColumnReader {
       bundleID: bundleID, attributesType: attributesType, attributes: attributes,
       contentState: contentState,
       title: try optionalString(), body: try optionalString(),
-      startedAt: SimInstant(milliseconds: try int64("started_at_ms")),
+      startedAt: try requiredInstant("started_at_ms"),
       lastTimestamp: try double("last_timestamp"),
       staleDate: try instant(), endedAt: try instant(), dismissalDate: try instant(),
       relevanceScore: try optionalDouble())

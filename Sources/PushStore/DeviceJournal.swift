@@ -500,7 +500,7 @@ public final class DeviceJournal: Sendable {
     else { return nil }
     var reader = ColumnReader(row: row)
     return RestoredDevice.State(
-      now: SimInstant(milliseconds: try reader.int64("now_ms")), isLocked: try reader.bool("is_locked"),
+      now: try reader.requiredInstant("now_ms"), isLocked: try reader.bool("is_locked"),
       activeFocusID: try reader.optionalString())
   }
 
@@ -623,7 +623,7 @@ public final class DeviceJournal: Sendable {
       try Int64.fetchOne(db, sql: "SELECT at_ms FROM delivery ORDER BY seq DESC LIMIT 1"),
       try Int64.fetchOne(db, sql: "SELECT at_ms FROM event ORDER BY seq DESC LIMIT 1"),
     ].compactMap { $0 }.max()
-    restored.latestActivity = latest.map { SimInstant(milliseconds: $0) }
+    restored.latestActivity = try latest.map { milliseconds throws in try ColumnReader.instant(milliseconds, "at_ms") }
     // The silent-push budget: the last hour's silent deliveries, read newest first from the end
     // of the log (deliveries are in time order) until one is older.
     if let now = restored.clock {

@@ -166,20 +166,34 @@ extension AppState {
   }
 
   /// Reads a seek target: `+5m`, `-30s`, `+1h30m`, `90s` (relative to now), or `09:45` /
-  /// `9:45:30` (that time on the simulated day).
+  /// `9:45:30` (that time on the simulated day); nil when it cannot be read or is outside
+  /// ``EpochRange``.
   public func seekTarget(_ text: String) -> SimInstant? {
+    if case .instant(let instant) = readSeekTarget(text) { return instant }
+    return nil
+  }
+
+  /// What a typed seek target names.
+  enum SeekReading: Equatable {
+    case instant(SimInstant)
+    /// Readable, but outside the simulated time (or too large to compute).
+    case outOfRange
+    case unreadable
+  }
+
+  func readSeekTarget(_ text: String) -> SeekReading {
     let trimmed = text.trimmingCharacters(in: " ")
-    guard !trimmed.isEmpty else { return nil }
+    guard !trimmed.isEmpty else { return .unreadable }
     if trimmed.contains(":") {
       let parts = trimmed.split(separator: ":", omittingEmptySubsequences: false).map { Int($0) }
-      guard (2...3).contains(parts.count), parts.allSatisfy({ $0 != nil }) else { return nil }
+      guard (2...3).contains(parts.count), parts.allSatisfy({ $0 != nil }) else { return .unreadable }
       let hour = parts[0]!, minute = parts[1]!, second = parts.count == 3 ? parts[2]! : 0
-      guard (0..<24).contains(hour), (0..<60).contains(minute), (0..<60).contains(second) else { return nil }
+      guard (0..<24).contains(hour), (0..<60).contains(minute), (0..<60).contains(second) else { return .unreadable }
       let offset = Int64(device.profile.utcOffsetSeconds)
       let local = now.milliseconds / 1000 + offset
       let dayStart = (local >= 0 ? local / 86_400 : (local - 86_399) / 86_400) * 86_400
       let seconds = dayStart + Int64(hour * 3600 + minute * 60 + second) - offset
-      return SimInstant(milliseconds: seconds * 1000)
+      return SimInstant(exactlyEpochSeconds: Double(seconds)).map { .instant($0) } ?? .outOfRange
     }
     var sign: Int64 = 1
     var rest = Substring(trimmed)
@@ -189,32 +203,45 @@ extension AppState {
       sign = -1
       rest = rest.dropFirst()
     }
-    var total: Int64 = 0
+    // Seconds; nil once they overflow (still read to the end, to tell a typo from a huge offset).
+    var total: Int64? = 0
     var number = ""
     var sawUnit = false
+    func add(_ digits: String, times unit: Int64) {
+      guard let sum = total, let value = Int64(digits) else {
+        total = nil
+        return
+      }
+      let (product, overflow) = value.multipliedReportingOverflow(by: unit)
+      let (next, sumOverflow) = sum.addingReportingOverflow(product)
+      total = overflow || sumOverflow ? nil : next
+    }
     for character in rest {
       if character.isNumber {
         number.append(character)
         continue
       }
-      guard let value = Int64(number) else { return nil }
+      guard !number.isEmpty, number.allSatisfy(\.isASCII) else { return .unreadable }
       switch character {
-      case "s": total += value
-      case "m": total += value * 60
-      case "h": total += value * 3600
-      case "d": total += value * 86_400
-      default: return nil
+      case "s": add(number, times: 1)
+      case "m": add(number, times: 60)
+      case "h": add(number, times: 3600)
+      case "d": add(number, times: 86_400)
+      default: return .unreadable
       }
       number = ""
       sawUnit = true
     }
     if !number.isEmpty {
-      guard let value = Int64(number) else { return nil }
-      total += value * (sawUnit ? 1 : 60)  // a bare number means minutes
+      guard number.allSatisfy(\.isASCII) else { return .unreadable }
+      add(number, times: sawUnit ? 1 : 60)  // a bare number means minutes
     } else if !sawUnit {
-      return nil
+      return .unreadable
     }
-    return now + SimDuration(milliseconds: sign * total * 1000)
+    guard let seconds = total, let span = SimDuration(exactly: sign * seconds, unitMilliseconds: 1000),
+      let target = now.adding(span)
+    else { return .outOfRange }
+    return .instant(target)
   }
 }
 

@@ -445,11 +445,12 @@ extension AppState {
   private mutating func activate() -> [Effect] {
     if case .seek(let text)? = prompt {
       prompt = nil
-      guard let target = seekTarget(text) else {
-        showToast("Go to: try +5m, -30s or 09:45")
-        return []
+      switch readSeekTarget(text) {
+      case .instant(let target): return seek(to: target)
+      case .outOfRange: showToast("Go to: \(text) is outside the years 1970 to 9999")
+      case .unreadable: showToast("Go to: try +5m, -30s or 09:45")
       }
-      return seek(to: target)
+      return []
     }
     if overlay == nil, pane == .settings { return toggleSetting() }
     if case .actionSheet(let sheet)? = overlay { return choose(in: sheet) }

@@ -261,6 +261,7 @@ struct ExplainPrinter {
 
   /// A rank term for people: at most two decimals.
   private func short(_ value: Double) -> String {
+    guard value.isFinite, abs(value) < 1e15 else { return String(value) }
     let hundredths = Int64((value * 100).rounded())
     let sign = hundredths < 0 ? "-" : ""
     let magnitude = abs(hundredths)

@@ -89,7 +89,11 @@ struct RenderCommand: ParsableCommand {
       state = try Session.load(inputs: inputs, profile: profile, bundle: bundle).state
       target = try renderTime(for: state)
     }
-    _ = reduce(into: &state, .tick(target + .minutes(Int64(advance))))
+    guard let advanced = SimDuration(exactly: Int64(advance), unitMilliseconds: 60_000).flatMap(target.adding) else {
+      throw ValidationError(
+        "--advance \(advance) moves the clock outside the simulated time \(EpochRange.text)")
+    }
+    _ = reduce(into: &state, .tick(advanced))
     _ = reduce(into: &state, .resize(columns: columns, rows: rows))
     if screen == .center { _ = reduce(into: &state, .command(.openCenter)) }
     if format == .json {
@@ -127,8 +131,19 @@ struct RenderCommand: ParsableCommand {
   func renderTime(for state: AppState) throws -> SimInstant {
     let start = state.device.now
     guard let at else { return max(state.timeline.last?.at ?? start, start) }
-    if at.hasPrefix("+"), let duration = parseDuration(String(at.dropFirst())) { return start + duration }
-    if let instant = parseISO8601(at) { return instant }
+    if at.hasPrefix("+"), let duration = parseDuration(String(at.dropFirst())) {
+      guard let instant = start.adding(duration) else {
+        throw ValidationError(
+          "--at \(at) goes past \(CivilTime.iso8601(SimInstant.latest)), the last instant Pushdeck simulates")
+      }
+      return instant
+    }
+    if let date = parseISO8601(at) {
+      guard let instant = SimInstant(exactlyEpochSeconds: date.timeIntervalSince1970) else {
+        throw ValidationError("--at \(at) is outside \(EpochRange.text), the time Pushdeck simulates")
+      }
+      return instant
+    }
     if let time = TimeOfDay(at) {
       let offset = Int64(state.device.profile.utcOffsetSeconds) * 1000
       let local = start.milliseconds + offset
@@ -147,24 +162,29 @@ struct RenderCommand: ParsableCommand {
         continue
       }
       guard let value = Int64(number) else { return nil }
+      let unit: Int64
       switch character {
-      case "s": total += value * 1000
-      case "m": total += value * 60_000
-      case "h": total += value * 3_600_000
+      case "s": unit = 1000
+      case "m": unit = 60_000
+      case "h": unit = 3_600_000
       default: return nil
       }
+      // Too long a span is not a syntax error: it is reported as past the simulated time.
+      let (product, overflow) = value.multipliedReportingOverflow(by: unit)
+      let (sum, sumOverflow) = total.addingReportingOverflow(product)
+      total = overflow || sumOverflow ? .max : sum
       number = ""
     }
     guard number.isEmpty, total > 0 else { return nil }
     return SimDuration(milliseconds: total)
   }
 
-  func parseISO8601(_ text: String) -> SimInstant? {
+  func parseISO8601(_ text: String) -> Date? {
     let formatter = ISO8601DateFormatter()
     formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-    if let date = formatter.date(from: text) { return SimInstant(epochSeconds: date.timeIntervalSince1970) }
+    if let date = formatter.date(from: text) { return date }
     formatter.formatOptions = [.withInternetDateTime]
-    return formatter.date(from: text).map { SimInstant(epochSeconds: $0.timeIntervalSince1970) }
+    return formatter.date(from: text)
   }
 }
 

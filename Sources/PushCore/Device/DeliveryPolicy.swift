@@ -36,12 +36,16 @@ public struct DeliveryContext: Equatable, Sendable {
   /// The first summary time strictly after `now`, today or tomorrow.
   public func nextSummary() -> SimInstant? {
     guard !summaryTimes.isEmpty else { return nil }
-    let local = now.milliseconds + Int64(utcOffsetSeconds) * 1000
-    let dayStart = local.floorDivided(by: 86_400_000) * 86_400_000
-    let candidates = summaryTimes.sorted().map { Int64($0.minutes) * 60_000 }
+    // Saturating: `now` is in EpochRange on every checked path, and a clock that is not must
+    // give a wrong summary time, not a trap.
+    let offset = Int64(utcOffsetSeconds).saturatingMultiply(1000)
+    let local = now.milliseconds.saturatingAdd(offset)
+    let dayStart = local.floorDivided(by: 86_400_000).saturatingMultiply(86_400_000)
+    let candidates = summaryTimes.sorted().map { Int64($0.minutes).saturatingMultiply(60_000) }
     let next =
-      candidates.map { dayStart + $0 }.first { $0 > local } ?? (dayStart + 86_400_000 + candidates[0])
-    return SimInstant(milliseconds: next - Int64(utcOffsetSeconds) * 1000)
+      candidates.map { dayStart.saturatingAdd($0) }.first { $0 > local }
+      ?? dayStart.saturatingAdd(86_400_000).saturatingAdd(candidates[0])
+    return SimInstant(milliseconds: next.saturatingSubtract(offset))
   }
 }
 

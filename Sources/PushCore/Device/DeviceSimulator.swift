@@ -507,7 +507,8 @@ public struct DeviceSimulator: Sendable {
       decision.reasons = [Reason(.appNotInstalled, "\(notification.bundleID) is not installed.")]
       return decision
     }
-    func seconds(_ value: Double?) -> SimInstant? { value.map { SimInstant(epochSeconds: $0) } }
+    // A date outside the simulated years is treated as absent rather than clamped.
+    func seconds(_ value: Double?) -> SimInstant? { value.flatMap { SimInstant(exactlyEpochSeconds: $0) } }
     let index = liveActivities.lastIndex {
       $0.bundleID == notification.bundleID
         && (content.attributesType == nil || $0.attributesType == content.attributesType)

@@ -70,8 +70,9 @@ extension PushNotification {
     rawPayload = keepsRawPayload ? record.rawPayload : ""
     pushType = record.headers.pushType ?? PushType(rawValue: record.pushType) ?? .alert
     priority = record.headers.priority
+    // The header parser keeps only expirations in EpochRange; one set otherwise is ignored.
     if let expiration = record.headers.expiration, expiration > 0 {
-      self.expiration = SimInstant(epochSeconds: Double(expiration))
+      self.expiration = SimInstant(exactlyEpochSeconds: Double(expiration))
     }
     self.sender = sender
     liveActivity = aps.liveActivity

@@ -229,6 +229,15 @@ public struct HeaderParser {
       }
     case .apnsExpiration:
       if let seconds = NumberParsing.decimal(value) {
+        guard EpochRange.contains(seconds: Int64(seconds)) else {
+          keep()
+          report(
+            .badExpirationDate, name(), location(),
+            "apns-expiration \(text()) is after 9999-12-31T23:59:59Z (\(EpochRange.highestSeconds) UNIX seconds)",
+            "APNs rejects the request (400 BadExpirationDate).",
+            hint: "use UNIX seconds up to \(EpochRange.highestSeconds), or 0 to deliver once or not at all")
+          return
+        }
         headers.expiration = seconds
       } else {
         keep()

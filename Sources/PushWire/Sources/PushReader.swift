@@ -114,7 +114,15 @@ public enum PushReader {
         switch view.knownKey(keyIndex, in: keyTable) {
         case .at:
           if let at = view.double(valueIndex) {
-            record.at = at
+            if EpochRange.contains(seconds: at) {
+              record.at = at
+            } else {
+              let number = view.rawText(valueIndex)
+              envelopeError(
+                valueIndex, "at",
+                "\"at\" is \(number.utf8.count > 40 ? number.prefix(40) + "…" : number) UNIX seconds, outside the simulated time \(EpochRange.text)",
+                hint: "write the time the push was received, for example \"at\": 1767225600.125")
+            }
           } else {
             envelopeError(
               valueIndex, "at", "\"at\" must be a number of UNIX seconds", hint: "for example \"at\": 1767225600.125")
