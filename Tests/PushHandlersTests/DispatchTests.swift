@@ -18,7 +18,9 @@ func invocation(
 @Suite struct DispatchTests {
   /// A registry with one recording handler per route, named by the route.
   func registry(_ routes: [(String, String, String)]) -> (HandlerRegistry, [RecordingActionHandler]) {
-    var registry = HandlerRegistry(appNames: ["com.shop": "Shop"])
+    // Routing, not deadlines, is tested here: a deadline far beyond a loaded machine's stalls
+    // (two pool threads, both held by other suites' subprocess waits for over 30 s, were seen).
+    var registry = HandlerRegistry(appNames: ["com.shop": "Shop"], deadlineSeconds: 600)
     var handlers: [RecordingActionHandler] = []
     for (app, category, action) in routes {
       let handler = RecordingActionHandler(outcome: .succeeded("\(app) \(category) \(action)"))
@@ -60,7 +62,7 @@ func invocation(
   }
 
   @Test func tapAndDismissHaveTheirOwnActionIdentifiers() async {
-    var registry = HandlerRegistry()
+    var registry = HandlerRegistry(deadlineSeconds: 600)
     let tap = RecordingActionHandler(outcome: .succeeded("tapped"))
     let dismiss = RecordingActionHandler(outcome: .succeeded("dismissed"))
     let other = RecordingActionHandler(outcome: .succeeded("other"))
