@@ -27,7 +27,8 @@ measure() { # label size command...   prints "label size wall-s peak-MiB"
   local label=$1 size=$2; shift 2
   local stats=$work/stats
   /usr/bin/time -o "$stats" -f "%e %M" "$@" >/dev/null 2>&1 || true
-  awk -v l="$label" -v n="$size" '{ printf "%-18s %8d %8.2f s %8.1f MiB\n", l, n, $1, $2/1024 }' "$stats"
+  # GNU time puts "Command exited with non-zero status N" first (explain exits 1 on rejected lines).
+  tail -1 "$stats" | awk -v l="$label" -v n="$size" '{ printf "%-18s %8d %8.2f s %8.1f MiB\n", l, n, $1, $2/1024 }'
 }
 
 now_ms() { date +%s%3N; }

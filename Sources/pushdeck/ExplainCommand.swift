@@ -106,7 +106,10 @@ struct ExplainCommand: ParsableCommand {
       }
       for input in resolved {
         do throws(InputProblem) {
-          try readRecords(from: input, bundleID: bundle, defaultBundleID: fallbackBundleID) { player.play($0) }
+          try readRecords(
+            from: input, bundleID: bundle, keepsCustomValues: baseProfile?.needsCustomKeys ?? false,
+            defaultBundleID: fallbackBundleID
+          ) { player.play($0) }
         } catch {
           problems.append("\(error.path): \(error.message)")
         }

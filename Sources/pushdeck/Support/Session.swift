@@ -192,7 +192,11 @@ struct Session {
 
     for input in resolved {
       do throws(InputProblem) {
-        try readRecords(from: input, bundleID: bundle, defaultBundleID: fallbackBundleID) { take(placer.place($0)) }
+        // Top-level custom keys are read only for a service extension: a frame never shows them.
+        try readRecords(
+          from: input, bundleID: bundle, keepsCustomValues: explicitProfile?.needsCustomKeys ?? false,
+          defaultBundleID: fallbackBundleID
+        ) { take(placer.place($0)) }
       } catch {
         throw ValidationError("\(error.path): \(error.message)")
       }
@@ -249,4 +253,11 @@ struct Session {
     profile.activeFocusID = request.focusID
     return profile
   }
+}
+
+extension DeviceProfile {
+  /// Whether pushes must keep their top-level custom keys for this device: a service extension
+  /// may read them (`attach-media` and `decrypt` name payload keys). Frames and explanations
+  /// never show them.
+  var needsCustomKeys: Bool { apps.contains { $0.serviceExtension != nil || $0.hasServiceExtension } }
 }
