@@ -121,7 +121,8 @@ struct TimelineReader {
     switch kind {
     case "push":
       pushes += 1
-      return timed(try push(body))
+      // An entry or push reused through an alias reads the same payload each time: share it.
+      return timed(try push(body, isAliased: value.node.anchor != nil || body.node.anchor != nil))
     case "focus":
       return timed(.device(.focus(try focus(body))))
     case "lock":
@@ -266,7 +267,7 @@ struct TimelineReader {
 
   // MARK: Pushes
 
-  func push(_ value: YAMLValue) throws(ScenarioError) -> TimelineEvent {
+  func push(_ value: YAMLValue, isAliased: Bool = false) throws(ScenarioError) -> TimelineEvent {
     let map = try value.mapping(allowed: ["bundle", "token", "headers", "sender", "payload", "file"])
     let bundle = try map["bundle"]?.nonEmptyString("a bundle id")
     var headers: [(name: String, value: String)] = []
@@ -284,7 +285,7 @@ struct TimelineReader {
       } else {
         text = try payload.jsonText(aliases: aliases)
       }
-      if aliases.payloadRepeats || payload.node.anchor != nil {
+      if aliases.payloadRepeats || isAliased || payload.node.anchor != nil {
         let key = SharedPushKey(text: text, bundle: bundle, headers: headers.flatMap { [$0.name, $0.value] })
         if let shared = aliases.records[key] {
           aliases.shared()

@@ -54,3 +54,20 @@ struct AliasMemoryTests {
     }
   }
 }
+
+extension AliasMemoryTests {
+  /// A timeline entry repeated through an alias (`- *e`, how a million events fit in the 16 MiB
+  /// a scenario file may have) shares its push's record too.
+  @Test func anEntryRepeatedThroughAnAliasSharesItsRecord() throws {
+    var text = "timeline:\n  - &e {after: 1s, push: {bundle: com.example.app, payload: {aps: {alert: hi}}}}\n"
+    for _ in 1..<100 { text += "  - *e\n" }
+    let scenario = try loader.loadScenario(text: text, file: "entries.yaml")
+    let pushes = records(scenario)
+    #expect(pushes.count == 100)
+    let addresses = Set(
+      pushes.map { record in record.rawBytes.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) } })
+    #expect(addresses.count == 1, "\(addresses.count) copies of the payload's bytes")
+    // Each entry still comes a second after the one before.
+    #expect(scenario.timeline.last!.at == scenario.timeline.first!.at + .seconds(99))
+  }
+}
