@@ -128,6 +128,7 @@ struct ReplayCommand: ParsableCommand {
               err.line(
                 "pushdeck: \(terminalSafe(input.displayPath)) is already in the state (\(grouped(progress.line)) lines); "
                   + "nothing to replay (--again replays it from the start)")
+              err.flush()
             } else {
               payloadFilesHeld += 1
             }
