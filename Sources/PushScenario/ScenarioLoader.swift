@@ -87,6 +87,9 @@ struct TimelineReader {
   /// The time of the previous event (the start before the first).
   var clock: SimInstant
   var pushes = 0
+  /// The inline payloads' anchored values as JSON, what aliases repeat of them, and the pushes
+  /// that share a record.
+  let aliases = AliasExpansions()
 
   init(files: ScenarioFiles, directory: String, profile: DeviceProfile) {
     self.files = files
@@ -118,7 +121,8 @@ struct TimelineReader {
     switch kind {
     case "push":
       pushes += 1
-      return timed(try push(body))
+      // An entry or push reused through an alias reads the same payload each time: share it.
+      return timed(try push(body, isAliased: value.node.anchor != nil || body.node.anchor != nil))
     case "focus":
       return timed(.device(.focus(try focus(body))))
     case "lock":
@@ -276,7 +280,7 @@ struct TimelineReader {
 
   // MARK: Pushes
 
-  func push(_ value: YAMLValue) throws(ScenarioError) -> TimelineEvent {
+  func push(_ value: YAMLValue, isAliased: Bool = false) throws(ScenarioError) -> TimelineEvent {
     let map = try value.mapping(allowed: ["bundle", "token", "headers", "sender", "payload", "file"])
     let bundle = try map["bundle"]?.nonEmptyString("a bundle id")
     var headers: [(name: String, value: String)] = []
@@ -292,12 +296,31 @@ struct TimelineReader {
       if case .scalar = payload.node {
         text = try payload.string()
       } else {
-        text = try payload.jsonText()
+        text = try payload.jsonText(aliases: aliases)
       }
-      record = PushReader.readPayloadFile(
-        Array(text.utf8), source: value.file, format: .payload, bundleID: bundle, headers: headers)
+      if aliases.payloadRepeats || isAliased || payload.node.anchor != nil {
+        let key = SharedPushKey(text: text, bundle: bundle, headers: headers.flatMap { [$0.name, $0.value] })
+        if let shared = aliases.records[key] {
+          aliases.shared()
+          record = shared
+        } else {
+          try aliases.charge(push: value)
+          record = PushReader.readPayloadFile(
+            Array(text.utf8), source: value.file, format: .payload, bundleID: bundle, headers: headers)
+          aliases.records[key] = record
+        }
+      } else {
+        record = PushReader.readPayloadFile(
+          Array(text.utf8), source: value.file, format: .payload, bundleID: bundle, headers: headers)
+      }
       record.file = value.file
-      record.line = payload.line
+      // An alias's node is the anchored one, which is where the anchor was written: an aliased
+      // payload is located at its own `payload:` key.
+      record.line =
+        payload.node.anchor == nil
+        ? payload.line
+        : map.entries.first { $0.key == "payload" }?.keyValue.line
+          ?? payload.line
     case (nil, .some(let fileValue)):
       let path = try fileValue.nonEmptyString("the path of a .apns or .json payload")
       let full = ScenarioFiles.join(directory, path)
@@ -332,4 +355,11 @@ struct TimelineReader {
     let sender = try map["sender"]?.nonEmptyString("the sender's name")
     return .device(.push(record, sender: sender))
   }
+}
+
+/// What a push with an inline payload reads: pushes that read the same are the same record.
+struct SharedPushKey: Hashable {
+  var text: String
+  var bundle: String?
+  var headers: [String]
 }

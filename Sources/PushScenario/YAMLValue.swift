@@ -11,12 +11,17 @@ struct YAMLValue {
   let path: String
   /// The file, for messages.
   let file: String
+  /// The parser, kept while the document is read: it holds the anchors, which nodes reference
+  /// weakly, so an aliased value is recognised as the anchored one (``AliasExpansions``).
+  var parser: Yams.Parser? = nil
 
   /// Parses a document. JSON is accepted too (YAML 1.2 is a superset).
   static func parse(_ text: String, file: String) throws(ScenarioError) -> YAMLValue {
     let root: Node?
+    let parser: Yams.Parser
     do {
-      root = try Yams.compose(yaml: text, .basic)
+      parser = try Yams.Parser(yaml: text, resolver: .basic)
+      root = try parser.singleRoot()
     } catch let error as YamlError {
       throw syntaxError(error, file: file)
     } catch {
@@ -25,7 +30,7 @@ struct YAMLValue {
     guard let root else {
       throw ScenarioError(file: file, line: 1, column: 1, message: "the file is empty; expected a mapping")
     }
-    return YAMLValue(node: root, path: "", file: file)
+    return YAMLValue(node: root, path: "", file: file, parser: parser)
   }
 
   private static func syntaxError(_ error: YamlError, file: String) -> ScenarioError {
@@ -63,12 +68,12 @@ struct YAMLValue {
 
   /// The value of a mapping key.
   func child(_ key: String, _ node: Node) -> YAMLValue {
-    YAMLValue(node: node, path: path.isEmpty ? key : path + "." + key, file: file)
+    YAMLValue(node: node, path: path.isEmpty ? key : path + "." + key, file: file, parser: parser)
   }
 
   /// An element of a list.
   func element(_ index: Int, _ node: Node) -> YAMLValue {
-    YAMLValue(node: node, path: path + "[\(index)]", file: file)
+    YAMLValue(node: node, path: path + "[\(index)]", file: file, parser: parser)
   }
 
   // MARK: Shapes
@@ -234,17 +239,41 @@ struct YAMLValue {
   /// This node as JSON text, for inline payloads: plain scalars are typed by the YAML 1.2 core
   /// schema, quoted ones are strings; keys keep their order. Fails past
   /// ``maximumInlinePayloadBytes``.
-  func jsonText() throws(ScenarioError) -> String {
+  ///
+  /// - Parameter aliases: the scenario's anchored values already written as JSON (each is
+  ///   written once), and where this text repeats one through an alias.
+  func jsonText(aliases: AliasExpansions? = nil) throws(ScenarioError) -> String {
     var output = ""
-    try writeJSON(to: &output, root: self)
+    try writeJSON(to: &output, root: self, aliases: aliases)
     return output
   }
 
-  private func writeJSON(to output: inout String, root: YAMLValue) throws(ScenarioError) {
+  private static func checkSize(_ output: String, root: YAMLValue) throws(ScenarioError) {
     guard output.utf8.count <= Self.maximumInlinePayloadBytes else {
       throw root.error(
         "the inline payload is over \(Self.maximumInlinePayloadBytes >> 10) KiB once its aliases are expanded; APNs takes 4 KB"
       )
+    }
+  }
+
+  private func writeJSON(to output: inout String, root: YAMLValue, aliases: AliasExpansions?) throws(ScenarioError) {
+    try Self.checkSize(output, root: root)
+    if let aliases, let anchor = node.anchor {
+      // An anchored value: the first time it is met is where it is written; every later time
+      // is an alias of it, whose JSON was made then.
+      let id = ObjectIdentifier(anchor)
+      if let text = aliases.texts[id] {
+        output += text
+        try Self.checkSize(output, root: root)
+        aliases.repeated(text.utf8.count, anchor: anchor.rawValue, definedAt: line, usedAt: self)
+        return
+      }
+      var text = ""
+      try withoutAnchor.writeJSON(to: &text, root: root, aliases: aliases)
+      aliases.texts[id] = text
+      output += text
+      try Self.checkSize(output, root: root)
+      return
     }
     switch node {
     case .scalar(let scalar):
@@ -270,14 +299,14 @@ struct YAMLValue {
         if index > 0 { output += "," }
         JSONValue.writeString(key, to: &output)
         output += ":"
-        try value.writeJSON(to: &output, root: root)
+        try value.writeJSON(to: &output, root: root, aliases: aliases)
       }
       output += "}"
     case .sequence:
       output += "["
       for (index, value) in try list().enumerated() {
         if index > 0 { output += "," }
-        try value.writeJSON(to: &output, root: root)
+        try value.writeJSON(to: &output, root: root, aliases: aliases)
       }
       output += "]"
     case .alias:
@@ -306,6 +335,87 @@ struct YAMLValue {
       guard digits() > 0 else { return false }
     }
     return bytes.isEmpty
+  }
+}
+
+extension YAMLValue {
+  /// The same value, not counted as anchored (to write an anchored value's own JSON).
+  fileprivate var withoutAnchor: YAMLValue {
+    YAMLValue(node: node.settingAnchor(nil), path: path, file: file, parser: parser)
+  }
+}
+
+extension Node {
+  fileprivate func settingAnchor(_ anchor: Anchor?) -> Node {
+    switch self {
+    case .scalar(var scalar):
+      scalar.anchor = anchor
+      return .scalar(scalar)
+    case .mapping(var mapping):
+      mapping.anchor = anchor
+      return .mapping(mapping)
+    case .sequence(var sequence):
+      sequence.anchor = anchor
+      return .sequence(sequence)
+    case .alias: return self
+    }
+  }
+}
+
+/// The YAML aliases of a scenario's inline payloads, as they are expanded into JSON.
+///
+/// Yams hands an alias back as the anchored node itself, so a value reused through an alias is
+/// one value in the parsed document; it is written as JSON once (``texts``). A push whose
+/// payload repeats it still gets its own payload, unless the payload is the same as another
+/// push's, which the loader then shares (``TimelineReader``). What the scenario's distinct
+/// payloads gain through aliases is capped at ``maximumExpandedBytes``, with an error at the
+/// alias that crosses it: a few lines of YAML can otherwise stand for gigabytes.
+final class AliasExpansions {
+  /// The most bytes of JSON a scenario's inline payloads may repeat through aliases (distinct
+  /// payloads only: pushes with the same payload share it).
+  static let maximumExpandedBytes = 16 << 20
+
+  /// The JSON of each anchored value met so far, by anchor.
+  var texts: [ObjectIdentifier: String] = [:]
+  /// Pushes whose inline payload is or repeats an anchored value, by what they read: a later
+  /// push that reads the same shares the record (its payload and bytes), so a payload reused
+  /// through an alias is held once.
+  var records: [SharedPushKey: PushRecord] = [:]
+  /// The bytes distinct payloads have repeated through aliases so far.
+  private(set) var expandedBytes = 0
+  /// What the payload being written repeats: its bytes and its first alias.
+  private(set) var pending = 0
+  private(set) var firstUse: (anchor: String, definedAt: Int?, value: YAMLValue)?
+
+  /// Notes that the payload being written repeats an anchored value.
+  func repeated(_ bytes: Int, anchor: String, definedAt: Int?, usedAt value: YAMLValue) {
+    pending += bytes
+    if firstUse == nil { firstUse = (anchor, definedAt, value) }
+  }
+
+  /// Whether the payload being written repeats anything through an alias.
+  var payloadRepeats: Bool { pending > 0 }
+
+  /// Forgets what the payload just written repeats (it is shared with an earlier one).
+  func shared() {
+    pending = 0
+    firstUse = nil
+  }
+
+  /// Counts what the payload just written repeats, failing past the cap.
+  ///
+  /// - Parameter push: the timeline entry, whose line the error names.
+  func charge(push: YAMLValue) throws(ScenarioError) {
+    defer { shared() }
+    expandedBytes += pending
+    guard expandedBytes > Self.maximumExpandedBytes, let use = firstUse else { return }
+    let defined = use.definedAt.map { " (defined at line \($0))" } ?? ""
+    throw ScenarioError(
+      file: push.file, line: push.line, column: push.column, path: use.value.path,
+      message:
+        "the alias *\(use.anchor)\(defined) takes the scenario's payloads over \(Self.maximumExpandedBytes >> 20) MiB "
+        + "of JSON repeated through aliases (this push repeats \(pending) bytes); a push whose whole payload is the "
+        + "same alias (payload: *\(use.anchor)) is stored once, so reuse whole payloads, or shorten the anchored value")
   }
 }
 

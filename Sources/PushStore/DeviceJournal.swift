@@ -398,6 +398,14 @@ public final class DeviceJournal: Sendable {
             """, arguments: StatementArguments(values))
       }
     }
+    for source in batch.sources {
+      try db.execute(
+        sql: """
+          INSERT OR REPLACE INTO source_progress(id, path, head_bytes, head_hash, line, byte_offset)
+          VALUES (?, ?, ?, ?, ?, ?)
+          """,
+        arguments: [source.id, source.path, source.headBytes, source.headHash, source.line, source.offset])
+    }
     if let state = batch.state {
       try db.execute(
         sql:
@@ -513,6 +521,24 @@ public final class DeviceJournal: Sendable {
           db,
           sql: "SELECT EXISTS (SELECT 1 FROM delivery) OR EXISTS (SELECT 1 FROM device_state) "
             + "OR EXISTS (SELECT 1 FROM event)") ?? false
+      }
+    }
+  }
+
+  /// How far each input replayed into the journal has been saved (see
+  /// ``JournalBatch/SourceProgress``), in id order.
+  public func sourceProgress() throws(StoreError) -> [JournalBatch.SourceProgress] {
+    try guarded { () throws in
+      try queue.read { db in
+        try Row.fetchAll(
+          db, sql: "SELECT id, path, head_bytes, head_hash, line, byte_offset FROM source_progress ORDER BY id"
+        ).map { row throws in
+          var reader = ColumnReader(row: row)
+          return JournalBatch.SourceProgress(
+            id: try reader.int64("id"), path: try reader.string("path"), headBytes: try reader.int("head_bytes"),
+            headHash: try reader.string("head_hash"), line: try reader.int("line"),
+            offset: try reader.int64("byte_offset"))
+        }
       }
     }
   }

@@ -36,6 +36,32 @@ public struct JournalBatch: Sendable {
     }
   }
 
+  /// How far one replayed input has been read, saved with the rows of the lines it counts.
+  public struct SourceProgress: Equatable, Sendable {
+    /// The input's number in the journal (one row per input ever replayed into it).
+    public var id: Int64
+    /// The input's resolved path when it was last read.
+    public var path: String
+    /// How many of its first bytes ``headHash`` covers (all of them for a short file).
+    public var headBytes: Int
+    /// A hash of its first ``headBytes`` bytes, which identifies it whatever its path.
+    public var headHash: String
+    /// Its last line saved (1-based; blank lines count).
+    public var line: Int
+    /// The offset of the byte after that line (its newline included).
+    public var offset: Int64
+
+    /// Creates a progress row.
+    public init(id: Int64, path: String, headBytes: Int, headHash: String, line: Int, offset: Int64) {
+      self.id = id
+      self.path = path
+      self.headBytes = headBytes
+      self.headHash = headHash
+      self.line = line
+      self.offset = offset
+    }
+  }
+
   /// What the device did with each push, in order.
   public var deliveries: [DeliveryRecord] = []
   /// Whether ``DeviceSimulator/apply(_:at:journalingInto:)`` packs each push's delivery into
@@ -76,6 +102,9 @@ public struct JournalBatch: Sendable {
   public var liveActivities: [LiveActivity]?
   /// The clock, lock and Focus after the batch.
   public var state: RestoredDevice.State?
+  /// How far the inputs whose lines are in the batch have been read (replaces their saved
+  /// progress).
+  public var sources: [SourceProgress] = []
 
   /// Creates an empty batch; with `reasonLists`, packed deliveries store repeating reason lists
   /// once (see ``ReasonLists``).
@@ -87,7 +116,7 @@ public struct JournalBatch: Sendable {
   /// Whether there is nothing to write.
   public var isEmpty: Bool {
     deliveryCount == 0 && removals.isEmpty && events.isEmpty && engagement.isEmpty && badges.isEmpty
-      && liveActivities == nil && state == nil
+      && liveActivities == nil && state == nil && sources.isEmpty
   }
 }
 

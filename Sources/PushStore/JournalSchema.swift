@@ -7,7 +7,7 @@ import GRDB
 /// released; a change is a new migration and a new ``currentVersion``.
 enum JournalSchema {
   /// The schema version this build writes and understands.
-  static let currentVersion = 4
+  static let currentVersion = 5
 
   /// The migrations, in order.
   static func migrator() -> DatabaseMigrator {
@@ -208,6 +208,23 @@ enum JournalSchema {
           SELECT * FROM delivery d
           WHERE d.is_stored = 1
             AND NOT EXISTS (SELECT 1 FROM removal r WHERE r.notification_id = d.notification_id);
+          """)
+    }
+    // v5: how far each replayed input has been saved, written in the same transaction as the
+    // rows it accounts for, so a replay after a kill (or of the same capture again) continues
+    // after its last saved line instead of delivering every line again. An input is known by its
+    // path and a hash of its first `head_bytes` bytes (`docs/DECISIONS.md`, "Replay resumes").
+    migrator.registerMigration("v5") { db in
+      try db.execute(
+        sql: """
+          CREATE TABLE source_progress (
+            id INTEGER PRIMARY KEY,
+            path TEXT NOT NULL,
+            head_bytes INTEGER NOT NULL,
+            head_hash TEXT NOT NULL,
+            line INTEGER NOT NULL,
+            byte_offset INTEGER NOT NULL
+          );
           """)
     }
     return migrator

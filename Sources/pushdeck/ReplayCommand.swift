@@ -24,6 +24,18 @@ struct ReplayCommand: ParsableCommand {
       arrive at their "at" times (never before the device's clock); payload files one second apart. \
       A state that already holds a device is continued, not replaced.
 
+      Replaying is idempotent: the state remembers how far it has saved each capture (by its \
+      path and its first 64 KiB), in the same transaction as the pushes. A capture the state \
+      already holds in part (a replay killed mid-way, or lines appended since) continues after \
+      its last saved line, saying so on standard error ("resumed at line 65,001 of \
+      capture.jsonl"); one it holds in full is not replayed again. --again replays every input \
+      from its first line, delivering its pushes a second time.
+
+      "-" reads standard input as a stream (`tail -f live.jsonl | pushdeck replay -`): lines are \
+      delivered as they arrive and saved at least every second, or every --batch pushes. \
+      Standard input is never resumed. A line over 1 MiB is rejected at its line (LineTooLong) \
+      and the replay goes on.
+
       Exit status: 0 when every push was accepted, 1 when any was rejected, 2 for usage or I/O \
       errors.
       """
@@ -33,7 +45,7 @@ struct ReplayCommand: ParsableCommand {
     case text, json
   }
 
-  @Argument(help: "Captures (.jsonl), payload files (.json, .apns) or directories.")
+  @Argument(help: "Captures (.jsonl), payload files (.json, .apns), directories, or - for standard input.")
   var inputs: [String] = []
 
   @OptionGroup var device: DeviceOptions
@@ -43,6 +55,11 @@ struct ReplayCommand: ParsableCommand {
 
   @Option(name: .long, help: "Deliveries per database transaction.")
   var batch: Int = 1_000
+
+  @Flag(
+    name: .long,
+    help: "Replay every input from its first line, even one the state already holds (its pushes are delivered again).")
+  var again = false
 
   @Option(name: .long, help: "Summary format: text or json.")
   var format: Format = .text
@@ -54,7 +71,7 @@ struct ReplayCommand: ParsableCommand {
 
   func validate() throws {
     if inputs.isEmpty { throw ValidationError("name at least one capture or payload file") }
-    if inputs.contains("-") { throw ValidationError("replay reads files; give captures as paths") }
+    if inputs.filter({ $0 == "-" }).count > 1 { throw ValidationError("name standard input (-) once") }
     if inputs.contains(where: Session.isScenario) {
       throw ValidationError("replay takes captures and payload files; play scenarios with explain or run")
     }
@@ -90,7 +107,48 @@ struct ReplayCommand: ParsableCommand {
       committer: committer, restoring: holdsDevice ? journal : nil, batchSize: batch,
       preset: device.profile.flatMap(Session.PresetRequest.init(preset:)),
       makeProfile: { start in try baseProfile(start) })
+    replay.tracksPositions = true
+    var replayed: ReplayedInputs
+    do throws(StoreError) {
+      replayed = ReplayedInputs(try journal?.sourceProgress() ?? [])
+    } catch {
+      throw fail(error.description)
+    }
+    var payloadFilesHeld = 0
     for input in resolved {
+      // Where to start: after what the state holds of this file (a regular file, into a state).
+      let identity = journal == nil ? nil : input.path.flatMap { InputIdentity(path: $0) }
+      defer { identity?.close() }
+      var start = CapturePosition.start
+      if let identity {
+        var (progress, isKnown) = replayed.progress(of: identity)
+        if isKnown && !again && progress.offset > 0 {
+          if progress.offset == identity.size {
+            if input.format == .capture {
+              err.line(
+                "pushdeck: \(terminalSafe(input.displayPath)) is already in the state (\(grouped(progress.line)) lines); "
+                  + "nothing to replay (--again replays it from the start)")
+              err.flush()
+            } else {
+              payloadFilesHeld += 1
+            }
+            continue
+          }
+          if input.format == .capture {
+            start = CapturePosition(line: progress.line, offset: progress.offset)
+            err.line(
+              "pushdeck: resumed at line \(grouped(progress.line + 1)) of \(terminalSafe(input.displayPath)) "
+                + "(the state holds its first \(grouped(progress.line)) lines; --again replays it from the start)")
+            err.flush()
+          }
+        }
+        if !isKnown || again || input.format != .capture {
+          progress.line = 0
+          progress.offset = 0
+        }
+        progress.path = identity.path
+        replay.begin(progress)
+      }
       do throws(InputProblem) {
         // Custom keys are not materialised: the journal keeps them in the raw payload. Each
         // record's source is made on the decoding threads, not on this one; its payload's text
@@ -99,15 +157,21 @@ struct ReplayCommand: ParsableCommand {
         // 4, keep fewer of them in memory.
         try readRecords(
           from: input, keepsCustomValues: false, defaultBundleID: fallbackBundleID, jobBytes: Self.jobBytes,
+          start: start, position: { replay.advance(to: $0) }, idle: { replay.idle() },
           transform: { record in
             var prepared = record
             prepared.prepareSource()
             return prepared
           }
         ) { record in replay.push(record) }
+        if let identity, input.format != .capture {
+          // A payload file is one push: read whole, it is done.
+          replay.advance(to: CapturePosition(line: 1, offset: identity.size))
+        }
       } catch {
         problems.append("\(error.path): \(error.message)")
       }
+      if let done = replay.end() { replayed.update(done) }
       if let failure = replay.failure {
         replay.finish()
         throw fail(failure)
@@ -115,6 +179,11 @@ struct ReplayCommand: ParsableCommand {
     }
     replay.finish()
     if let failure = replay.failure { throw fail(failure) }
+    if payloadFilesHeld > 0 {
+      err.line(
+        "pushdeck: \(grouped(payloadFilesHeld)) payload file\(payloadFilesHeld == 1 ? " is" : "s are") already in the state; "
+          + "not replayed again (--again replays them)")
+    }
     let elapsed = ContinuousClock.now - started
     let summary = replay.summary(elapsed: elapsed, statePath: journal?.path)
     let out = OutputStream.standardOutput()
@@ -153,6 +222,17 @@ struct Replay {
   var extensions = ServiceExtensionRegistry()
   /// The first error that stopped the replay (a profile problem).
   private var ownFailure: String?
+  /// Whether batches are cut by ``advance(to:)`` (after each line's position is known, so a
+  /// batch's progress row counts exactly its lines) instead of by ``push(_:)``.
+  var tracksPositions = false
+  /// The input being read, and how far (nil for standard input and `--ephemeral`).
+  private var current: JournalBatch.SourceProgress?
+  /// Inputs finished since the last batch, whose progress goes with it.
+  private var finished: [JournalBatch.SourceProgress] = []
+  /// When the pending batch got its first push.
+  private var batchStarted = ContinuousClock.now
+  /// How long a push waits at most before its batch is saved, on a slow stream.
+  static let saveInterval = Duration.milliseconds(800)
 
   /// The first error that stopped the replay (a database or profile problem).
   var failure: String? { ownFailure ?? committer?.failure }
@@ -199,6 +279,7 @@ struct Replay {
   /// app: files through `readRecords(defaultBundleID:)`, the endpoint's through the topic.
   mutating func push(_ record: PushRecord) {
     guard failure == nil else { return }
+    if batch.deliveryCount == 0 { batchStarted = .now }
     if device == nil { startDevice(first: record) }
     guard let now = device?.now else { return }
     var at: SimInstant
@@ -231,12 +312,43 @@ struct Replay {
       evicted += delivery?.evicted.count ?? 0
     }
     pushes += 1
+    if !tracksPositions && batch.deliveryCount >= batchSize { flush() }
+  }
+
+  /// Starts reading an input whose progress the state keeps.
+  mutating func begin(_ progress: JournalBatch.SourceProgress) {
+    current = progress
+  }
+
+  /// Notes that the input has been read up to `position` (every push before it applied), and
+  /// saves the batch when it is full.
+  mutating func advance(to position: CapturePosition) {
+    if current != nil {
+      current!.line = position.line
+      current!.offset = position.offset
+    }
     if batch.deliveryCount >= batchSize { flush() }
   }
 
-  /// Hands the pending batch to the committer.
+  /// Ends the current input; returns its progress as it will be saved.
+  mutating func end() -> JournalBatch.SourceProgress? {
+    guard let done = current else { return nil }
+    current = nil
+    finished.append(done)
+    return done
+  }
+
+  /// Saves the pending batch once its oldest push has waited ``saveInterval``.
+  mutating func idle() {
+    if batch.deliveryCount > 0 && ContinuousClock.now - batchStarted >= Self.saveInterval { flush() }
+  }
+
+  /// Hands the pending batch, with the progress of the inputs it reads from, to the committer.
   mutating func flush() {
-    guard let committer, !batch.isEmpty else { return }
+    guard let committer else { return }
+    batch.sources = finished + (current.map { [$0] } ?? [])
+    guard !batch.isEmpty else { return }
+    finished = []
     committer.submit(batch)
     batch = JournalBatch(packsDeliveries: true, reasonLists: reasonLists)
   }
@@ -252,7 +364,8 @@ struct Replay {
     return ReplaySummary(
       pushes: pushes, dispositions: dispositions, stored: store?.count ?? 0, groups: store?.groupCount ?? 0,
       topGroups: store?.topGroups(limit: 5) ?? [], elapsed: elapsed, statePath: statePath, evicted: evicted,
-      limit: device?.profile.maxStoredNotifications ?? DeviceProfile.defaultMaxStoredNotifications)
+      limit: device?.profile.maxStoredNotifications ?? DeviceProfile.defaultMaxStoredNotifications,
+      isUnchanged: device == nil && restoring != nil)
   }
 }
 
@@ -268,6 +381,8 @@ struct ReplaySummary {
   /// Older notifications removed to make room, and Notification Center's limit.
   var evicted = 0
   var limit = DeviceProfile.defaultMaxStoredNotifications
+  /// Whether nothing was replayed onto a saved device (which was therefore not read).
+  var isUnchanged = false
 
   var rejected: Int { dispositions[.rejected] ?? 0 }
 
@@ -284,7 +399,10 @@ struct ReplaySummary {
         lines.append("  " + disposition.rawValue.padding(toLength: 18, withPad: " ", startingAt: 0) + String(count))
       }
     }
-    lines.append("Notification Center: \(stored) notifications in \(groups) stacks")
+    lines.append(
+      isUnchanged
+        ? "Notification Center: as saved (nothing replayed)"
+        : "Notification Center: \(stored) notifications in \(groups) stacks")
     if evicted > 0 {
       lines.append("  \(evicted) older notifications were removed: Notification Center holds at most \(limit)")
     }
@@ -299,7 +417,8 @@ struct ReplaySummary {
     let counts = Disposition.allCases.map { "\(JSONValue.quoted($0.rawValue)):\(dispositions[$0] ?? 0)" }
     let top = topGroups.map { "{\"group\":\(JSONValue.quoted($0.key.description)),\"count\":\($0.count)}" }
     return "{\"pushes\":\(pushes),\"dispositions\":{\(counts.joined(separator: ","))},"
-      + "\"stored\":\(stored),\"evicted\":\(evicted),\"groups\":\(groups),\"topGroups\":[\(top.joined(separator: ","))],"
+      + "\"stored\":\(isUnchanged ? "null" : String(stored)),\"evicted\":\(evicted),"
+      + "\"groups\":\(isUnchanged ? "null" : String(groups)),\"topGroups\":[\(top.joined(separator: ","))],"
       + "\"elapsedSeconds\":\(secondsText),\"state\":\(statePath.map(JSONValue.quoted) ?? "null")}"
   }
 }

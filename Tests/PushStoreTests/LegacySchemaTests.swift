@@ -147,6 +147,38 @@ import Testing
     #expect(migrated.inCenter == before.notifications.count)
   }
 
+  /// Version 5 adds `source_progress` (how far `replay` saved each input): a version 4 file
+  /// migrates with none, keeps everything, and then saves progress with a batch.
+  @Test func aVersionFourStateIsMigratedAndSavesReplayProgress() throws {
+    let (directory, path, original, before) = try Self.journaledFile()
+    defer { directory.remove() }
+    try Self.rewrite(
+      path, asVersion: 4,
+      copying: [
+        "meta", "event", "engagement", "badge", "live_activity", "device_state", "reason_list", "removal", "delivery",
+      ]
+    ) { _ in }
+    let legacy = try DatabaseQueue(path: path)
+    #expect(try legacy.read { db in try db.tableExists("source_progress") } == false)
+    try legacy.close()
+
+    let reopened = try Self.expectItRestores(path, as: before, original: original)
+    defer { try? reopened.close() }
+    #expect(try reopened.sourceProgress().isEmpty)
+    var batch = JournalBatch()
+    batch.sources = [
+      JournalBatch.SourceProgress(
+        id: 1, path: "/captures/week.jsonl", headBytes: 65_536, headHash: "fnv1a64:0123456789abcdef", line: 65_000,
+        offset: 21_474_836_480)
+    ]
+    try reopened.commit(batch)
+    #expect(try reopened.sourceProgress() == batch.sources)
+    // A later batch replaces the input's row.
+    batch.sources[0].line = 65_500
+    try reopened.commit(batch)
+    #expect(try reopened.sourceProgress() == batch.sources)
+  }
+
   @Test func aVersionTwoStateIsMigratedAndKeepsEverything() throws {
     let (directory, path, original, before) = try Self.journaledFile()
     defer { directory.remove() }

@@ -32,8 +32,9 @@ struct ReplayCLITests {
     let ephemeral = try PushdeckProcess.run(["replay", "--ephemeral", "--format", "json", capture.path])
     #expect(number("stored", in: ephemeral.standardOutput) == stored)
     #expect(ephemeral.standardOutput.contains("\"state\":null"))
-    // A second replay continues the saved device: its notifications are still there.
-    let second = try PushdeckProcess.run(["replay", "--state", state, "--format", "json", capture.path])
+    // A second replay (--again: the state already holds this capture) continues the saved
+    // device: its notifications are still there.
+    let second = try PushdeckProcess.run(["replay", "--state", state, "--again", "--format", "json", capture.path])
     #expect(second.status == 0, "\(second.standardError)")
     #expect(try #require(number("stored", in: second.standardOutput)) > stored)
     let text = try PushdeckProcess.run(["replay", "--ephemeral", capture.path])

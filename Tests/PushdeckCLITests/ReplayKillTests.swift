@@ -4,9 +4,10 @@ import PushTestSupport
 import Testing
 
 /// `kill -9` during a 100,000-push `pushdeck replay`, at random points, three times on the same
-/// state: every push the replay reported saved is still there, the database is intact, and the
-/// restored Notification Center is exactly the one an uninterrupted replay of the same pushes
-/// builds.
+/// state: every push the replay reported saved is still there, the database is intact, each run
+/// resumes after the last line the state holds, and the restored Notification Center is exactly
+/// the one an uninterrupted replay of the same lines builds. A last run finishes the capture
+/// with every line delivered once.
 @Suite(
   .enabled(if: PushdeckProcess.binary != nil, "the pushdeck binary was not built"),
   .enabled(if: CaptureGenerator.isAvailable, "../shared/tools/gen_capture.py or python3 is missing"))
@@ -50,8 +51,6 @@ struct ReplayKillTests {
     // Bytes, not a String: the capture's planted bad lines include invalid UTF-8.
     let lines = try Data(contentsOf: capture).split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
     #expect(lines.count >= expected.lines)
-    // What the killed replays delivered, as one capture: each run starts again at line 1.
-    var delivered = Data()
     var previous = 0
     for round in 1...3 {
       let reported = try await replayAndKill(capture: capture.path, state: state)
@@ -67,11 +66,13 @@ struct ReplayKillTests {
       #expect(try journal.integrityProblems().isEmpty)
       let restored = try journal.restore(keepsPayloadDetails: false)
       try journal.close()
-      for line in lines.prefix(count - previous) {
+      previous = count
+      // Each run resumed after the saved lines: the state holds the capture's first lines, once.
+      var delivered = Data()
+      for line in lines.prefix(count) {
         delivered += line
         delivered.append(UInt8(ascii: "\n"))
       }
-      previous = count
 
       // The same pushes replayed without interruption build the same Notification Center.
       let prefix = directory.appendingPathComponent("delivered-\(round).jsonl")
@@ -82,5 +83,18 @@ struct ReplayKillTests {
         number("stored", in: whole.standardOutput) == restored.notifications.count,
         "round \(round): the restored device differs from an uninterrupted replay")
     }
+    // The last run resumes after the last saved line and delivers the rest of the capture once.
+    let last = try await PushdeckProcess.runOffPool([
+      "replay", "--state", state, "--batch", String(Self.batchSize), "--format", "json", capture.path,
+    ])
+    let next = String(previous + 1).reversed().enumerated().map {
+      $0.offset > 0 && $0.offset % 3 == 0 ? ",\($0.element)" : "\($0.element)"
+    }
+    #expect(
+      last.standardError.contains("resumed at line \(String(next.joined().reversed())) of"), "\(last.standardError)")
+    #expect(number("pushes", in: last.standardOutput) == expected.lines - previous, "\(last.standardOutput)")
+    let journal = try DeviceJournal.open(at: state)
+    defer { try? journal.close() }
+    #expect(try journal.deliveryCount() == (count: expected.lines, isContiguous: true))
   }
 }

@@ -70,15 +70,7 @@ public enum PushReader {
         headers: APNsHeaders(), payload: nil, rawBytes: rawBytes, byteCount: bytes.count, diagnostics: diagnostics)
     }
     guard bytes.count <= maximumLineBytes else {
-      return emptyRecord(
-        bytes.prefix(4096),
-        diagnostics: [
-          Diagnostic(
-            .lineTooLong, location: TextLocation(line: lineNumber, column: 1, offset: 0),
-            message: "the line is \(bytes.count) bytes; the limit is \(maximumLineBytes)",
-            effect: "Pushdeck does not read it; a real push is at most 4096 bytes (5120 for VoIP).",
-            hint: "check that the capture has one envelope per line")
-        ])
+      return overlongCaptureLine(bytes.prefix(4096), length: bytes.count, lineNumber: lineNumber, source: source)
     }
     var document: JSONDocument
     do {
@@ -90,6 +82,24 @@ public enum PushReader {
     decodeEnvelope(document, into: &record, keepsCustomValues: keepsCustomValues)
     document.recycleTokens(into: &scratch)
     return record
+  }
+
+  /// The record of a capture line over ``maximumLineBytes``, which is not parsed: rejected with
+  /// `LineTooLong` at its line. A reader that skipped the line's bytes gives its first bytes
+  /// and its full length (newline excluded).
+  public static func overlongCaptureLine(
+    _ prefix: ArraySlice<UInt8>, length: Int, lineNumber: Int, source: String
+  ) -> PushRecord {
+    PushRecord(
+      file: source, line: lineNumber, at: nil, bundleID: nil, token: nil, headers: APNsHeaders(), payload: nil,
+      rawBytes: prefix.prefix(4096), byteCount: length,
+      diagnostics: [
+        Diagnostic(
+          .lineTooLong, location: TextLocation(line: lineNumber, column: 1, offset: 0),
+          message: "the line is \(length) bytes; the limit is \(maximumLineBytes) (1 MiB)",
+          effect: "Pushdeck does not read it; a real push is at most 4096 bytes (5120 for VoIP).",
+          hint: "check that the capture has one envelope per line: split the line at each envelope, or remove it")
+      ])
   }
 
   static func decodeEnvelope(_ document: JSONDocument, into record: inout PushRecord, keepsCustomValues: Bool) {

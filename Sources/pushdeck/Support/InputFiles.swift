@@ -17,8 +17,19 @@ struct InputProblem: Error {
   var message: String
 }
 
+/// What kind of file a path names (symbolic links followed), or nil when it cannot be looked up.
+func fileKind(_ path: String) -> mode_t? {
+  var info = stat()
+  guard RawPath.withCString(path, { stat($0, &info) }) == 0 else { return nil }
+  return info.st_mode & S_IFMT
+}
+
 /// Resolves command-line paths: files as given, directories recursively (`.apns`, `.json`,
 /// `.jsonl`, `.ndjson`, sorted for stable output), and `-` for standard input.
+///
+/// A directory walk takes regular files only: a FIFO, socket or device inside a directory is
+/// skipped (opening a FIFO would wait for a writer forever). Named on the command line, a FIFO
+/// is read as a stream; a device or socket is refused.
 func resolveInputs(_ paths: [String]) -> (inputs: [ResolvedInput], problems: [InputProblem]) {
   var inputs: [ResolvedInput] = []
   var problems: [InputProblem] = []
@@ -37,13 +48,33 @@ func resolveInputs(_ paths: [String]) -> (inputs: [ResolvedInput], problems: [In
         problems.append(InputProblem(path: RawPath.display(path), message: "cannot list the directory"))
         continue
       }
-      let found = names.filter { InputFormat.from(fileName: $0) != nil }
+      let found = names.filter { relative in
+        let full = path.hasSuffix("/") ? path + relative : path + "/" + relative
+        return InputFormat.from(fileName: relative) != nil && fileKind(full) == S_IFREG
+      }
       for relative in found.sorted() {
         let full = path.hasSuffix("/") ? path + relative : path + "/" + relative
         inputs.append(
           ResolvedInput(displayPath: RawPath.display(full), path: full, format: InputFormat.from(fileName: relative)))
       }
     } else {
+      let kind = fileKind(path)
+      if kind != S_IFREG && kind != S_IFIFO {
+        let what =
+          switch kind {
+          case S_IFCHR: "is a character device"
+          case S_IFBLK: "is a block device"
+          case S_IFSOCK: "is a socket"
+          default: "is not a regular file"
+          }
+        problems.append(
+          InputProblem(
+            path: RawPath.display(path),
+            message:
+              "\(what), not a file; to read a device or a terminal, pipe it to standard input (… | pushdeck COMMAND -)"
+          ))
+        continue
+      }
       // A file named explicitly is read whatever its name; unknown names are read as payloads.
       inputs.append(
         ResolvedInput(

@@ -29,9 +29,20 @@ func readRecords(
 /// to `body` in order (`inout`, so that it can take parts out without copying them). For captures, `transform` runs on the decoding worker threads, on jobs of
 /// about `jobBytes` bytes of capture (four jobs are in flight; a consumer slower than decoding
 /// holds their records, so it asks for smaller jobs).
+///
+/// A capture is read from `start` (a line boundary a previous read reported through `position`)
+/// to its end; a pipe, FIFO or terminal is read as a stream, each line handed out as soon as it
+/// has arrived.
+///
+/// - Parameters:
+///   - position: called after each capture record's `body` with the end of its line, and once
+///     at the end of the capture with the end of its last line (blank lines included).
+///   - idle: called after each decoded job and, on a stream, at least every 200 ms while no
+///     bytes arrive; a consumer that saves by time saves there.
 func readRecords<Result>(
   from input: ResolvedInput, bundleID: String? = nil, keepsCustomValues: Bool = true,
   defaultBundleID: String? = nil, jobBytes: Int = ParallelCaptureDecoder<Result>.defaultJobBytes,
+  start: CapturePosition = .start, position: (CapturePosition) -> Void = { _ in }, idle: () -> Void = {},
   transform givenTransform: @escaping @Sendable (PushRecord) -> Result, _ body: (inout Result) -> Void
 ) throws(InputProblem) {
   let transform: @Sendable (PushRecord) -> Result
@@ -59,6 +70,14 @@ func readRecords<Result>(
     throw InputProblem(path: source, message: "cannot open the file: \(String(cString: strerror(errno)))")
   }
   defer { if input.path != nil { close(descriptor) } }
+  var info = stat()
+  let streaming = fstat(descriptor, &info) == 0 && (info.st_mode & S_IFMT) != S_IFREG
+  if start.offset > 0 {
+    guard !streaming, lseek(descriptor, off_t(start.offset), SEEK_SET) == off_t(start.offset) else {
+      throw InputProblem(
+        path: source, message: "cannot read from byte \(start.offset): the input is not a regular file")
+    }
+  }
   var format = input.format
   var pending: [UInt8] = []
   if format == nil {
@@ -81,14 +100,23 @@ func readRecords<Result>(
   if format == .capture {
     var problem: InputProblem?
     withoutActuallyEscaping(body) { escapableBody in
-      let decoder = ParallelCaptureDecoder(
-        file: source, keepsCustomValues: keepsCustomValues, jobBytes: jobBytes, transform: transform,
-        body: escapableBody)
-      pending.withUnsafeBufferPointer { decoder.feed($0) }
-      do throws(InputProblem) {
-        try decoder.readToEnd(from: descriptor, name: source)
-      } catch {
-        problem = error
+      withoutActuallyEscaping(position) { escapablePosition in
+        withoutActuallyEscaping(idle) { escapableIdle in
+          let decoder = ParallelCaptureDecoder(
+            file: source, keepsCustomValues: keepsCustomValues, jobBytes: jobBytes, start: start,
+            transform: transform,
+            body: { result, at in
+              escapableBody(&result)
+              escapablePosition(at)
+            }, idle: escapableIdle)
+          pending.withUnsafeBufferPointer { decoder.feed($0) }
+          do throws(InputProblem) {
+            try decoder.readToEnd(from: descriptor, name: source, streaming: streaming)
+          } catch {
+            problem = error
+          }
+          escapablePosition(decoder.position)
+        }
       }
     }
     if let problem { throw problem }

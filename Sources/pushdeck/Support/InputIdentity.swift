@@ -1,0 +1,131 @@
+import PushStore
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// What identifies a replayed file whatever it is called: its resolved path, its size, and its
+/// first bytes (up to ``headLimit``), whose hash the state keeps with the replay's progress.
+///
+/// A capture that grew (lines appended) keeps its first bytes, so it is still the same capture;
+/// one rewritten in place is not. See `docs/DECISIONS.md`, "Replay resumes".
+struct InputIdentity {
+  /// How many of a file's first bytes identify it.
+  static let headLimit = 64 << 10
+
+  /// The resolved path (`realpath`).
+  let path: String
+  /// The file's size when it was looked at.
+  let size: Int64
+  /// Its first `min(size, headLimit)` bytes.
+  private let head: [UInt8]
+  private let descriptor: Int32
+
+  /// Looks at a regular file; nil for anything else (a FIFO, a device) or when it cannot be read.
+  init?(path given: String) {
+    let descriptor = open(given, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+    guard descriptor >= 0 else { return nil }
+    var info = stat()
+    guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+      Glibc.close(descriptor)
+      return nil
+    }
+    let wanted = Int(min(Int64(info.st_size), Int64(Self.headLimit)))
+    var head = [UInt8](repeating: 0, count: wanted)
+    let count = head.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, wanted, 0) }
+    guard count == wanted else {
+      Glibc.close(descriptor)
+      return nil
+    }
+    self.descriptor = descriptor
+    self.head = head
+    size = Int64(info.st_size)
+    path = given.withCString { pointer in
+      guard let resolved = realpath(pointer, nil) else { return given }
+      defer { free(resolved) }
+      return String(cString: resolved)
+    }
+  }
+
+  /// Closes the file (the identity is not used afterwards).
+  func close() { _ = Glibc.close(descriptor) }
+
+  /// How many first bytes a new progress row hashes.
+  var headBytes: Int { head.count }
+
+  /// The hash of the file's first `count` bytes, or nil when it is shorter.
+  func hash(ofFirst count: Int) -> String? {
+    guard count <= head.count else { return nil }
+    // FNV-1a, 64 bits: inputs are told apart, not defended against.
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in head[..<count] {
+      hash ^= UInt64(byte)
+      hash = hash &* 0x0000_0100_0000_01b3
+    }
+    let hex = String(hash, radix: 16)
+    return "fnv1a64:" + String(repeating: "0", count: 16 - hex.count) + hex
+  }
+
+  /// Whether `offset` is where a line of the file starts: its start, its end, or just after a
+  /// newline.
+  func startsALine(at offset: Int64) -> Bool {
+    if offset == 0 || offset == size { return true }
+    guard offset > 0, offset < size else { return false }
+    var byte: UInt8 = 0
+    return pread(descriptor, &byte, 1, off_t(offset - 1)) == 1 && byte == UInt8(ascii: "\n")
+  }
+
+  /// Whether a saved progress row is this file as it was then: the same first bytes, no
+  /// shorter than what was saved, and the saved offset at a line's start.
+  func matches(_ progress: JournalBatch.SourceProgress) -> Bool {
+    hash(ofFirst: progress.headBytes) == progress.headHash && progress.offset <= size
+      && startsALine(at: progress.offset)
+  }
+
+  /// A progress row for this file, nothing of it read yet.
+  func newProgress(id: Int64) -> JournalBatch.SourceProgress {
+    JournalBatch.SourceProgress(
+      id: id, path: path, headBytes: headBytes, headHash: hash(ofFirst: headBytes) ?? "", line: 0, offset: 0)
+  }
+}
+
+/// The inputs a state has replayed and how far, as loaded at the start of a replay and updated
+/// as it goes (so an input named twice in one command is replayed once).
+struct ReplayedInputs {
+  private(set) var known: [JournalBatch.SourceProgress]
+  private var nextID: Int64
+
+  init(_ known: [JournalBatch.SourceProgress]) {
+    self.known = known
+    nextID = (known.map(\.id).max() ?? 0) + 1
+  }
+
+  /// The saved progress of the file, or a new row for it: a row of the same path first, then
+  /// any row (the same capture moved or copied), newest first.
+  mutating func progress(of identity: InputIdentity) -> (progress: JournalBatch.SourceProgress, isKnown: Bool) {
+    let byPath = known.reversed().first { $0.path == identity.path && identity.matches($0) }
+    if let found = byPath ?? known.reversed().first(where: identity.matches) { return (found, true) }
+    defer { nextID += 1 }
+    return (identity.newProgress(id: nextID), false)
+  }
+
+  /// Records progress made in this replay.
+  mutating func update(_ progress: JournalBatch.SourceProgress) {
+    if let index = known.firstIndex(where: { $0.id == progress.id }) {
+      known[index] = progress
+    } else {
+      known.append(progress)
+    }
+  }
+}
+
+/// `65001` as `65,001`, for messages.
+func grouped(_ number: some BinaryInteger) -> String {
+  let digits = String(number.magnitude)
+  var out = ""
+  for (index, character) in digits.enumerated() {
+    if index > 0 && (digits.count - index) % 3 == 0 { out.append(",") }
+    out.append(character)
+  }
+  return (number < 0 ? "-" : "") + out
+}
