@@ -53,11 +53,16 @@ struct OutsideNumbersCLITests {
   @Test func replayRejectsThemAndAStateContinuesPastThem() throws {
     let (directory, path) = try capture()
     let state = directory.appendingPathComponent("device.sqlite").path
-    for _ in 0..<2 {
-      let output = try PushdeckProcess.run(["replay", "--format", "json", "--state", state, path])
+    // Twice: the second replay continues the state past the rejected lines (the whole capture
+    // again with --again), where a trap once stopped it for good.
+    for arguments in [[], ["--again"]] {
+      let output = try PushdeckProcess.run(["replay", "--format", "json", "--state", state] + arguments + [path])
       #expect(output.status == 1, "\(output.standardOutput)\(output.standardError)")
       #expect(output.standardOutput.contains(#""rejected":5"#), "\(output.standardOutput)")
     }
+    let resumed = try PushdeckProcess.run(["replay", "--format", "json", "--state", state, path])
+    #expect(resumed.status == 0, "\(resumed.standardError)")
+    #expect(resumed.standardError.contains("already in the state"), "\(resumed.standardError)")
   }
 
   @Test func renderDrawsTheValidPushes() throws {
