@@ -219,6 +219,10 @@ public struct AppState: Sendable {
   /// streams a capture and keeps nothing past its frame); counted as still to come.
   public var laterEventCount = 0
 
+  /// How much of the inputs has been read while the front end already runs (0 to 1), shown on
+  /// the status line; nil once everything is read.
+  public var readingProgress: Double?
+
   /// The delivery record of a notification (its decision, diagnostics and rank at arrival).
   public func record(for id: NotificationID) -> DeliveryRecord? {
     guard let index = recordIndex[id] else { return nil }

@@ -110,7 +110,15 @@ struct RunCommand: AsyncParsableCommand {
       FileHandle.standardError.write(Data("pushdeck run: \(error.description)\n".utf8))
       throw ExitCode(2)
     }
-    var state = try makeState()
+    // Payloads and captures alone start at once and go on reading in the background.
+    let streams = !inputs.isEmpty && !inputs.contains(where: Session.isScenario)
+    var feed: TimelineFeed?
+    var state: AppState
+    if streams {
+      (state, feed) = try Session.startReading(inputs: inputs, profile: profile, bundle: bundle)
+    } else {
+      state = try makeState()
+    }
     // Responses go to the handlers the profile binds (docs/SCENARIOS.md, Handlers).
     let handlers = HandlerRegistry(profile: state.device.profile)
     // The demo and scenarios define their own device, so they keep no state unless --state asks.
@@ -131,7 +139,7 @@ struct RunCommand: AsyncParsableCommand {
       announcing: inputs.isEmpty
         ? nil
         : inputs.map { $0.split(separator: "/").last.map(String.init) ?? $0 }
-          .joined(separator: ", "))
+          .joined(separator: ", "), moreToCome: feed != nil)
     state = restoredState
     defer { persistence?.close() }
     let locator = ThemeLocator.forCurrentProcess()
@@ -159,6 +167,7 @@ struct RunCommand: AsyncParsableCommand {
       let address = bind.contains(":") ? "[\(bind)]" : bind
       state.showToast("Listening on \(tls == nil ? "h2c" : "https")://\(address):\(server?.port ?? listen)")
     }
+    var reading = FeedFollower(resumedAt: persistence?.resumedAt, skipped: persistence?.skippedAtOpen ?? 0)
     let environment = ProcessInfo.processInfo.environment
     let terminal = try CursesTerminal(
       noColor: !(environment["NO_COLOR"] ?? "").isEmpty, colorTerm: environment["COLORTERM"],
@@ -167,12 +176,11 @@ struct RunCommand: AsyncParsableCommand {
       state: state, screen: terminal, input: terminal,
       clock: SimulationClock(start: state.now, mode: clock, speed: speed), theme: selectedTheme,
       sleepTheme: try? locator.load("sleep"), handler: handlers,
-      afterTurn: persistence.map { persistence in
-        { state in
-          for record in inbox.drain() { state.receive(record) }
-          persistence.persist(&state)
-        }
-      } ?? (listen == nil ? nil : { state in for record in inbox.drain() { state.receive(record) } }))
+      afterTurn: { state in
+        if let feed { reading.follow(feed, into: &state) }
+        for record in inbox.drain() { state.receive(record) }
+        persistence?.persist(&state)
+      })
     let status = loop.run() ?? 0
     persistence?.finish(loop.state)
     terminal.restore()
@@ -209,6 +217,40 @@ final class LiveInbox: Sendable {
     records.withLock { pending in
       defer { pending = [] }
       return pending
+    }
+  }
+}
+
+/// What `run` does with pushes read in the background after each turn: puts them on the
+/// timeline (leaving out those a continued device already had), shows the progress, and says
+/// once, when reading ends, what was not replayed or could not be read.
+struct FeedFollower {
+  let resumedAt: SimInstant?
+  var skipped: Int
+  var isDone = false
+
+  init(resumedAt: SimInstant?, skipped: Int) {
+    self.resumedAt = resumedAt
+    self.skipped = skipped
+  }
+
+  mutating func follow(_ feed: TimelineFeed, into state: inout AppState) {
+    guard !isDone else { return }
+    let taken = feed.take()
+    var entries = taken.entries
+    if let resumedAt {
+      let before = entries.count
+      entries.removeAll { $0.at <= resumedAt }
+      skipped += before - entries.count
+    }
+    if !entries.isEmpty { state.appendTimeline(entries) }
+    state.readingProgress = taken.isDone ? nil : taken.progress
+    guard taken.isDone else { return }
+    isDone = true
+    if let failure = taken.failure {
+      state.showToast("Not everything could be read: \(failure)")
+    } else if skipped > 0 {
+      state.showToast("\(skipped) earlier event\(skipped == 1 ? "" : "s") not replayed (at or before the saved clock)")
     }
   }
 }

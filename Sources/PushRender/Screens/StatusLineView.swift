@@ -72,6 +72,7 @@ struct StatusLineView {
     let count = state.device.store.count
     var right = "\(count) stored"
     if state.pendingEventCount > 0 { right += " · \(state.pendingEventCount) to come" }
+    if let reading = state.readingProgress { right += " · reading \(Int(min(max(reading, 0), 0.99) * 100))%" }
     right += " "
     let rightColumns = DisplayWidth.columns(of: right)
     // Hints that fit with two columns to spare before the counts, so the last label and the

@@ -2,7 +2,7 @@ import Foundation
 import PushWire
 
 /// One input the user named, resolved: a file with its format, or standard input.
-struct ResolvedInput {
+struct ResolvedInput: Sendable {
   /// The path as shown in messages (`-` becomes `<stdin>`).
   var displayPath: String
   /// The file path, or nil for standard input.

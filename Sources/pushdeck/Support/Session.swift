@@ -94,6 +94,45 @@ struct Session {
     return Session(state: AppState(device: DeviceSimulator(profile: profile), timeline: entries))
   }
 
+  /// Starts `run` on payloads and captures (no scenario) without waiting for them: a reader
+  /// thread places them on the timeline (``TimelineFeed``) and the device starts as soon as the
+  /// first capture line (or the end of the inputs) says when; the rest arrives while the front
+  /// end runs.
+  ///
+  /// - Returns: the state with what has been read so far, and the feed still reading (nil when
+  ///   everything was read before the first frame).
+  static func startReading(inputs: [String], profile profileOption: String?, bundle: String?) throws -> (
+    state: AppState, feed: TimelineFeed?
+  ) {
+    var explicitProfile: DeviceProfile?
+    if let profileOption, !presets.contains(profileOption) {
+      do throws(ScenarioError) {
+        explicitProfile = try ScenarioLoader().loadProfile(path: profileOption)
+      } catch {
+        throw ValidationError(error.description)
+      }
+    }
+    let (resolved, problems) = resolveInputs(inputs)
+    if let problem = problems.first { throw ValidationError("\(problem.path): \(problem.message)") }
+    let defaultStart = explicitProfile?.start ?? DemoScenario.start
+    let feed = TimelineFeed.start(
+      resolved, bundle: bundle, defaultStart: defaultStart, extensionProfile: explicitProfile)
+    let start = feed.waitForStart() ?? defaultStart
+    let first = feed.take()
+    if first.isDone, let failure = first.failure { throw ValidationError(failure) }
+    var profile = explicitProfile ?? DeviceProfile.standard(start: start)
+    profile.start = start
+    if let profileOption, presets.contains(profileOption) {
+      let preset = try presetProfile(profileOption, start: start)
+      profile.isLocked = preset.isLocked
+      profile.activeFocusID = preset.activeFocusID
+    }
+    var state = AppState(device: DeviceSimulator(profile: profile), timeline: first.entries)
+    guard !first.isDone else { return (state, nil) }
+    state.readingProgress = first.progress
+    return (state, feed)
+  }
+
   /// Plays payloads and captures (no scenario) for one frame, streamed: records are read,
   /// placed (``StreamingTimeline``), run through the service extensions and played in chunks,
   /// and what has arrived is forgotten, so memory follows Notification Center, not the input.
@@ -150,16 +189,7 @@ struct Session {
         state = current
         chunk.removeAll(keepingCapacity: true)
       }
-      if !extensions.isEmpty {
-        let slots = chunk.indices.filter { if case .device(.push) = chunk[$0].event { true } else { false } }
-        let records = slots.compactMap { slot -> PushRecord? in
-          guard case .device(.push(let record, _)) = chunk[slot].event else { return nil }
-          return record
-        }
-        for (slot, record) in zip(slots, extensions.processAllBlocking(records, profile: current.device.profile)) {
-          chunk[slot] = TimelineEntry(at: chunk[slot].at, event: .device(.push(record)))
-        }
-      }
+      if !extensions.isEmpty { chunk = extensions.processBlocking(chunk, profile: current.device.profile) }
       let limit = until.flatMap { $0 }
       var latest = last
       var kept: [TimelineEntry] = []

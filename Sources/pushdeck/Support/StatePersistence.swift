@@ -16,11 +16,22 @@ final class StatePersistence {
   /// Where the state lives, for messages.
   let path: String
 
-  private init(journal: DeviceJournal, shadow: DeviceSimulator, path: String, savedState: RestoredDevice.State?) {
+  /// The saved clock of a continued device: timeline events at or before it were applied
+  /// before it was saved (nil for a new state).
+  let resumedAt: SimInstant?
+  /// How many of the session's timeline events were at or before ``resumedAt`` when it opened.
+  let skippedAtOpen: Int
+
+  private init(
+    journal: DeviceJournal, shadow: DeviceSimulator, path: String, savedState: RestoredDevice.State?,
+    resumedAt: SimInstant?, skippedAtOpen: Int
+  ) {
     self.journal = journal
     self.shadow = shadow
     self.path = path
     self.savedState = savedState
+    self.resumedAt = resumedAt
+    self.skippedAtOpen = skippedAtOpen
   }
 
   /// Opens the state for a session, restoring a saved device when there is one.
@@ -36,13 +47,15 @@ final class StatePersistence {
   /// - Returns: the persistence (nil when ephemeral) and the state to run, restored if saved.
   static func open(
     _ location: StateLocation, state: AppState, profile: DeviceProfile, keepsTimeline: Bool,
-    preset: Session.PresetRequest? = nil, announcing inputs: String? = nil
+    preset: Session.PresetRequest? = nil, announcing inputs: String? = nil, moreToCome: Bool = false
   ) throws -> (StatePersistence?, AppState) {
     guard case .file(let path) = location else { return (nil, state) }
     do throws(StoreError) {
       let journal = try DeviceJournal.open(location)
       var state = state
       var savedState: RestoredDevice.State?
+      var resumedAt: SimInstant?
+      var skippedAtOpen = 0
       let continues = try journal.holdsDevice()
       if continues {
         // Streamed from the database into the store, never all in memory at once. The device
@@ -51,17 +64,20 @@ final class StatePersistence {
         // timeline held up to the saved clock was applied before it was saved (a replay of the
         // same capture included): only what comes after it still plays.
         var device = try journal.restoreDevice(profile: profile)
-        let resumedAt = device.now
+        let resumed = device.now
+        resumedAt = resumed
         savedState = try journal.savedDeviceState()
-        let timeline = keepsTimeline ? state.timeline.filter { $0.at > resumedAt } : []
+        let timeline = keepsTimeline ? state.timeline.filter { $0.at > resumed } : []
         let skipped = keepsTimeline ? state.timeline.count - timeline.count : 0
+        skippedAtOpen = skipped
         if keepsTimeline { device.advance(to: state.device.now) }
         state = AppState(device: device, timeline: timeline)
-        var toast = inputs.map { "Continuing the device of \($0), saved at \(Self.dateText(resumedAt, device))" }
-        if skipped > 0 {
+        var toast = inputs.map { "Continuing the device of \($0), saved at \(Self.dateText(resumed, device))" }
+        // With more to read, the count is said once everything is read.
+        if skipped > 0, !moreToCome {
           // Said, not dropped silently: they may be another capture's older pushes.
           toast =
-            "Continuing the device at \(Self.dateText(resumedAt, device)); \(skipped) earlier event\(skipped == 1 ? "" : "s") not replayed"
+            "Continuing the device at \(Self.dateText(resumed, device)); \(skipped) earlier event\(skipped == 1 ? "" : "s") not replayed"
         }
         if let toast { state.showToast(toast) }
       } else {
@@ -83,7 +99,12 @@ final class StatePersistence {
         // so the first save journals them.
         for event in preset.events(for: state.device) { state.applyNow(event) }
       }
-      return (StatePersistence(journal: journal, shadow: shadow, path: path, savedState: savedState), state)
+      return (
+        StatePersistence(
+          journal: journal, shadow: shadow, path: path, savedState: savedState, resumedAt: resumedAt,
+          skippedAtOpen: skippedAtOpen),
+        state
+      )
     } catch {
       throw ValidationError(error.description)
     }
