@@ -34,7 +34,8 @@ measure() { # label size command...   prints "label size wall-s peak-MiB"
 now_ms() { date +%s%3N; }
 
 # run in a 100x30 tmux pane: milliseconds until the first frame, then until a seek to the end
-# has applied every push ("to come" gone from the status line). Polls every 20 ms, 10 min at most.
+# has applied every push ("to come" and "reading N%" gone from the status line: pushes still
+# being read in the background count). Polls every 20 ms, 10 min at most.
 measure_run() { # size capture
   local size=$1 capture=$2 tmux=(tmux -L pushdeck-bench -f /dev/null)
   "${tmux[@]}" kill-server 2>/dev/null || true
@@ -51,7 +52,7 @@ measure_run() { # size capture
   until "${tmux[@]}" capture-pane -p -t b | grep -q "Go to time"; do sleep 0.02; done
   start=$(now_ms)
   "${tmux[@]}" send-keys -t b "+400d" Enter
-  until ! "${tmux[@]}" capture-pane -p -t b | grep -q "to come\|Go to time"; do
+  until ! "${tmux[@]}" capture-pane -p -t b | grep -q "to come\|reading [0-9]*%\|Go to time"; do
     sleep 0.02
     [ $(( $(now_ms) - start )) -lt 600000 ] || break
   done

@@ -223,9 +223,17 @@ public struct AppState: Sendable {
   /// the status line; nil once everything is read.
   public var readingProgress: Double?
 
+  /// Whether timeline entries are moved out as they arrive instead of copied, for a state that
+  /// forgets them (``forgetArrivedTimeline()``) and never seeks back.
+  public var consumesArrivedTimeline = false
+
   /// The delivery record of a notification (its decision, diagnostics and rank at arrival).
   public func record(for id: NotificationID) -> DeliveryRecord? {
-    guard let index = recordIndex[id] else { return nil }
+    guard let index = recordIndex[id] else {
+      // A device keeping a window of records is not indexed (a million-push frame): look in it.
+      guard device.recordWindow != nil else { return nil }
+      return device.records.last { $0.notification?.id == id }
+    }
     let offset = index - device.firstRecordIndex
     guard offset >= 0, offset < device.records.count else { return nil }
     return device.records[offset]

@@ -140,7 +140,12 @@ extension AppState {
   mutating func advance(to instant: SimInstant) {
     guard instant >= now else { return }
     while timelineCursor < timeline.count, timeline[timelineCursor].at <= instant {
-      let entry = timeline[timelineCursor]
+      var entry = TimelineEntry(at: timeline[timelineCursor].at, event: .advance)
+      if consumesArrivedTimeline {
+        swap(&entry, &timeline[timelineCursor])  // moved out, not copied: it is not needed again
+      } else {
+        entry = timeline[timelineCursor]
+      }
       timelineCursor += 1
       // Time passes event by event, so banners leave (and summaries release) as they would
       // have, instead of piling up until the end of a long jump.
@@ -153,7 +158,10 @@ extension AppState {
       // After a seek back, entries the shell already journalled are replayed but not logged again.
       let isFresh = timelineCursor > journaledTimelineCount
       journaledTimelineCount = max(journaledTimelineCount, timelineCursor)
-      if let event = Scenario.deviceEvent(for: entry.event, in: device) {
+      if case .device(.push(let record, let sender)) = entry.event, !(logsAppliedEvents && isFresh) {
+        // The hot path of a long timeline: the push goes to the device without a second copy.
+        follow(device.apply(push: record, sender: sender, at: max(entry.at, device.now)))
+      } else if let event = Scenario.deviceEvent(for: entry.event, in: device) {
         apply(event, at: entry.at, fromTimeline: true, logs: isFresh)
       }
     }
@@ -174,9 +182,13 @@ extension AppState {
   mutating func apply(_ event: DeviceEvent, at instant: SimInstant, fromTimeline: Bool = false, logs: Bool = true) {
     if logs { logApplied(event, at: max(instant, device.now)) }
     if !fromTimeline { userEvents.append(TimelineEntry(at: max(instant, device.now), event: event)) }
-    let record = device.apply(event, at: max(instant, device.now))
+    follow(device.apply(event, at: max(instant, device.now)))
+  }
+
+  /// Keeps the UI's bookkeeping in step with what the device just did.
+  private mutating func follow(_ record: DeliveryRecord?) {
     if let record, let notification = record.notification {
-      recordIndex[notification.id] = record.index
+      if device.recordWindow == nil { recordIndex[notification.id] = record.index }
       let isLiveActivity = record.decision.surfaces.contains(.liveActivity)
       if record.decision.surfaces.contains(.banner), isLiveActivity || device.store.contains(notification.id) {
         let style = device.app(notification.bundleID)?.settings.bannerStyle ?? .temporary

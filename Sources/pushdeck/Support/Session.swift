@@ -176,7 +176,8 @@ struct Session {
       var device = DeviceSimulator(profile: profile)
       device.keepsPayloadDetails = false
       device.recordWindow = 1024
-      let begun = AppState(device: device)
+      var begun = AppState(device: device)
+      begun.consumesArrivedTimeline = true
       until = .some(try target(begun))
       extensions = ServiceExtensionRegistry.withThumbnails(profile: profile)
       state = begun
