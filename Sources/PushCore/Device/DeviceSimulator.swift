@@ -260,7 +260,13 @@ public struct DeviceSimulator: Sendable {
   }
 
   /// The app's current profile, or the default one for an unknown bundle when allowed.
-  public func app(_ bundleID: String) -> AppProfile? { profile.app(bundleID) }
+  public func app(_ bundleID: String) -> AppProfile? {
+    if let app = profile.apps.first(where: { $0.bundleID == bundleID }) { return app }
+    // An app installed on first sight: its profile as made then (making it again per call was
+    // a tenth of a long render's time).
+    guard profile.installsUnknownApps else { return nil }
+    return inferredApps[bundleID] ?? profile.app(bundleID)
+  }
 
   /// Moves time forward to `instant` (never backwards), releasing Scheduled Summaries and
   /// removing Live Activities past their dismissal date.
