@@ -61,8 +61,9 @@ measure_run() { # size capture
   rss=$(ps -o rss= -C pushdeck | sort -n | tail -1)
   "${tmux[@]}" send-keys -t b q
   "${tmux[@]}" kill-server 2>/dev/null || true
-  printf "%-18s %8d %8.2f s %8.1f MiB\n" run-first-frame "$size" "$(echo "$first / 1000" | bc -l)" "$(echo "${rss:-0} / 1024" | bc -l)"
-  printf "%-18s %8d %8.2f s\n" run-seek-to-end "$size" "$(echo "$seek / 1000" | bc -l)"
+  printf "%-18s %8d %8.2f s\n" run-first-frame "$size" "$(echo "$first / 1000" | bc -l)"
+  # The memory is the resident size once every push has arrived.
+  printf "%-18s %8d %8.2f s %8.1f MiB\n" run-seek-to-end "$size" "$(echo "$seek / 1000" | bc -l)" "$(echo "${rss:-0} / 1024" | bc -l)"
 }
 
 results=$work/results
