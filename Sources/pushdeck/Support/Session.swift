@@ -94,6 +94,39 @@ struct Session {
     return Session(state: AppState(device: DeviceSimulator(profile: profile), timeline: entries))
   }
 
+  /// The inputs of a streamed session (payloads and captures, no scenario) and the profile
+  /// file `--profile` names, if it names one.
+  private static func streamedInputs(_ inputs: [String], profile option: String?) throws -> (
+    DeviceProfile?, [ResolvedInput]
+  ) {
+    var explicitProfile: DeviceProfile?
+    if let option, !presets.contains(option) {
+      do throws(ScenarioError) {
+        explicitProfile = try ScenarioLoader().loadProfile(path: option)
+      } catch {
+        throw ValidationError(error.description)
+      }
+    }
+    let (resolved, problems) = resolveInputs(inputs)
+    if let problem = problems.first { throw ValidationError("\(problem.path): \(problem.message)") }
+    return (explicitProfile, resolved)
+  }
+
+  /// A streamed session's device profile: the profile file, or the standard device, starting
+  /// when the inputs start, with what a preset asks.
+  private static func streamedProfile(start: SimInstant, explicit: DeviceProfile?, option: String?) throws
+    -> DeviceProfile
+  {
+    var profile = explicit ?? DeviceProfile.standard(start: start)
+    profile.start = start
+    if let option, presets.contains(option) {
+      let preset = try presetProfile(option, start: start)
+      profile.isLocked = preset.isLocked
+      profile.activeFocusID = preset.activeFocusID
+    }
+    return profile
+  }
+
   /// Starts `run` on payloads and captures (no scenario) without waiting for them: a reader
   /// thread places them on the timeline (``TimelineFeed``) and the device starts as soon as the
   /// first capture line (or the end of the inputs) says when; the rest arrives while the front
@@ -104,29 +137,14 @@ struct Session {
   static func startReading(inputs: [String], profile profileOption: String?, bundle: String?) throws -> (
     state: AppState, feed: TimelineFeed?
   ) {
-    var explicitProfile: DeviceProfile?
-    if let profileOption, !presets.contains(profileOption) {
-      do throws(ScenarioError) {
-        explicitProfile = try ScenarioLoader().loadProfile(path: profileOption)
-      } catch {
-        throw ValidationError(error.description)
-      }
-    }
-    let (resolved, problems) = resolveInputs(inputs)
-    if let problem = problems.first { throw ValidationError("\(problem.path): \(problem.message)") }
+    let (explicitProfile, resolved) = try streamedInputs(inputs, profile: profileOption)
     let defaultStart = explicitProfile?.start ?? DemoScenario.start
     let feed = TimelineFeed.start(
       resolved, bundle: bundle, defaultStart: defaultStart, extensionProfile: explicitProfile)
     let start = feed.waitForStart() ?? defaultStart
     let first = feed.take()
     if first.isDone, let failure = first.failure { throw ValidationError(failure) }
-    var profile = explicitProfile ?? DeviceProfile.standard(start: start)
-    profile.start = start
-    if let profileOption, presets.contains(profileOption) {
-      let preset = try presetProfile(profileOption, start: start)
-      profile.isLocked = preset.isLocked
-      profile.activeFocusID = preset.activeFocusID
-    }
+    let profile = try streamedProfile(start: start, explicit: explicitProfile, option: profileOption)
     var state = AppState(device: DeviceSimulator(profile: profile), timeline: first.entries)
     guard !first.isDone else { return (state, nil) }
     state.readingProgress = first.progress
@@ -146,16 +164,7 @@ struct Session {
     inputs: [String], profile profileOption: String?, bundle: String?,
     target: (AppState) throws -> SimInstant?
   ) throws -> (state: AppState, at: SimInstant) {
-    var explicitProfile: DeviceProfile?
-    if let profileOption, !presets.contains(profileOption) {
-      do throws(ScenarioError) {
-        explicitProfile = try ScenarioLoader().loadProfile(path: profileOption)
-      } catch {
-        throw ValidationError(error.description)
-      }
-    }
-    let (resolved, problems) = resolveInputs(inputs)
-    if let problem = problems.first { throw ValidationError("\(problem.path): \(problem.message)") }
+    let (explicitProfile, resolved) = try streamedInputs(inputs, profile: profileOption)
     var placer = StreamingTimeline(defaultStart: explicitProfile?.start ?? DemoScenario.start)
     var state: AppState?
     var until: SimInstant??
@@ -166,13 +175,7 @@ struct Session {
 
     func begin() throws {
       guard state == nil, let start = placer.start else { return }
-      var profile = explicitProfile ?? DeviceProfile.standard(start: start)
-      profile.start = start
-      if let profileOption, presets.contains(profileOption) {
-        let preset = try presetProfile(profileOption, start: start)
-        profile.isLocked = preset.isLocked
-        profile.activeFocusID = preset.activeFocusID
-      }
+      let profile = try streamedProfile(start: start, explicit: explicitProfile, option: profileOption)
       var device = DeviceSimulator(profile: profile)
       device.keepsPayloadDetails = false
       device.recordWindow = 1024
