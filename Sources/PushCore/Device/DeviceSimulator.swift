@@ -10,7 +10,7 @@ public enum AppSettingChange: Equatable, Sendable {
 /// Something that happens to the simulated device.
 public enum DeviceEvent: Equatable, Sendable {
   /// A push arrives; `sender` marks a communication notification.
-  case push(PushRecord, sender: String? = nil)
+  indirect case push(PushRecord, sender: String? = nil)
   /// A Focus turns on (by id), or off (nil).
   case focus(String?)
   case lock
