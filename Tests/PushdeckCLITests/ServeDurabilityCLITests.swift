@@ -98,6 +98,7 @@ struct ServeDurabilityCLITests {
   final class Tally: Sendable {
     let acknowledged = Mutex<Set<String>>([])
     let refused = Mutex(0)
+    let firstError = Mutex<String?>(nil)
     var acknowledgedCount: Int { acknowledged.withLock { $0.count } }
   }
 
@@ -122,7 +123,13 @@ struct ServeDurabilityCLITests {
               streamsGroup.addTask {
                 for _ in 0..<perStream {
                   let id = UUID().uuidString.lowercased()
-                  guard let response = try? await client.send(request(id, padding: padding)) else { return }
+                  let response: APNsClientResponse
+                  do {
+                    response = try await client.send(request(id, padding: padding))
+                  } catch {
+                    tally.firstError.withLock { $0 = $0 ?? "\(error)" }
+                    return
+                  }
                   if response.status == 200 {
                     tally.acknowledged.withLock { _ = $0.insert(id) }
                   } else {
@@ -272,8 +279,9 @@ struct ServeDurabilityCLITests {
     let causes = server.standardError.components(separatedBy: "cannot save pushes").count - 1
     #expect(causes == 1, "the cause is logged once: \(server.standardError.prefix(2_000))")
     print(
-      "serve, full disk: \(acknowledged.count + tally.refused.withLock { $0 }) sent, \(acknowledged.count) "
-        + "acknowledged, \(saved.count) saved, \(recorded.ids.count) recorded")
+      "serve, full disk: \(acknowledged.count + tally.refused.withLock { $0 }) answered, \(acknowledged.count) "
+        + "acknowledged, \(saved.count) saved, \(recorded.ids.count) recorded; "
+        + "first client error: \(tally.firstError.withLock { $0 } ?? "none")")
   }
 
   /// 400 connections that send a bad preface and stay open, against a server limited to 128
