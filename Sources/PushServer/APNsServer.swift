@@ -182,7 +182,7 @@ public final class APNsServer: Sendable {
 
   /// Sets up one connection's pipeline: TLS when configured, HTTP/2 with the configured limits,
   /// one ``APNsStreamHandler`` per stream, the idle timeout, the close after a connection error's
-  /// GOAWAY and the drain on ``shutdownGracefully(timeout:)``. Tests and the fuzz target drive it
+  /// GOAWAY and the drain on ``drain(timeout:)``. Tests and the fuzz target drive it
   /// on an `EmbeddedChannel`.
   static func configureConnection(
     _ channel: Channel, configuration: Configuration, verifier: ProviderTokenVerifier? = nil,
@@ -234,10 +234,11 @@ public final class APNsServer: Sendable {
   /// The connections open now.
   public var openConnections: Int { connections.count }
 
-  /// Stops accepting, lets every connection finish the requests it has sent (each gets GOAWAY
-  /// `NO_ERROR` naming its last stream, and is closed once those are answered), closes what is
-  /// still open after `timeout`, and releases the threads.
-  public func shutdownGracefully(timeout: Duration = .seconds(10)) async {
+  /// Stops accepting and lets every connection finish the requests it has sent: each gets GOAWAY
+  /// `NO_ERROR` naming its last stream and is closed once those are answered; what is still open
+  /// after `timeout` is closed. The threads keep running (answers may still be on their way to
+  /// closed connections) until ``shutdown()``.
+  public func drain(timeout: Duration = .seconds(10)) async {
     let (seconds, attoseconds) = timeout.components
     let timeout = TimeAmount.nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
     try? await channel.close().get()
@@ -251,7 +252,6 @@ public final class APNsServer: Sendable {
     }
     try? await everyClose.get()
     deadline.cancel()
-    try? await group.shutdownGracefully()
   }
 
   /// Stops listening and releases the threads.

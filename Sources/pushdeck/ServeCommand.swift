@@ -134,9 +134,10 @@ struct ServeCommand: AsyncParsableCommand {
       printer.line("pushdeck serve: at most \(connections) connections (the descriptor limit is \(descriptors))")
     }
     for await _ in stops { break }
-    // The server's drain waits for every answer, and each answer waits for its commit.
-    await server.shutdownGracefully(timeout: .seconds(10))
+    // The drain waits for every answer, and each answer waits for its commit.
+    await server.drain(timeout: .seconds(10))
     device.finish()
+    try? await server.shutdown()
     withExtendedLifetime(signals) {}
     printer.line("pushdeck serve: stopped; \(device.savedSummary)")
   }
