@@ -3,6 +3,12 @@
 #
 #   Benchmarks/serve.sh                 # throughput and latency: 200,000 pushes, several loads
 #   Benchmarks/serve.sh soak [SECONDS] [RATE]   # memory over a steady load (default 600 s, 2,000/s)
+#   Benchmarks/serve.sh compare [COMMIT]        # --state throughput: COMMIT (default main) vs this tree
+#   Benchmarks/serve.sh durability              # h2load, then SIGKILL / SIGTERM / a full 2 MB tmpfs:
+#                                               # acknowledged (2xx) against saved rows and recorded lines
+#
+# BIN=path uses that pushdeck instead of building this tree's release binary; compare builds
+# COMMIT's in a temporary worktree unless BEFORE_BIN=path names one.
 #
 # Every accepted push goes through the device (policy, Notification Center) and is recorded with
 # --record; the script checks that the pushes h2load saw accepted equal the lines recorded (not one
@@ -13,11 +19,20 @@ cd "$(dirname "$0")/.."
 command -v h2load >/dev/null || { echo "serve.sh: h2load is missing (apt-get install nghttp2-client)" >&2; exit 2; }
 mode=${1:-bench}
 mkdir -p Benchmarks/results
-swift build -c release --product pushdeck >/dev/null
-bin=$PWD/.build/release/pushdeck
+if [ -z "${BIN:-}" ]; then
+  swift build -c release --product pushdeck >/dev/null
+  bin=$PWD/.build/release/pushdeck
+else
+  bin=$BIN
+fi
 work=$(mktemp -d)
 server=
-cleanup() { [ -n "$server" ] && kill -INT "$server" 2>/dev/null && wait "$server" 2>/dev/null; rm -rf "$work"; }
+before_tree=
+cleanup() {
+  [ -n "$server" ] && kill -INT "$server" 2>/dev/null && wait "$server" 2>/dev/null
+  [ -n "$before_tree" ] && git worktree remove --force "$before_tree" 2>/dev/null
+  rm -rf "$work"
+}
 trap cleanup EXIT
 
 token=$(printf 'ab%.0s' {1..32})
@@ -26,7 +41,8 @@ printf '%s' '{"aps":{"alert":{"title":"Order 1234","body":"Your order is on its 
 start_server() { # extra serve arguments...
   local port
   port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-  "$bin" serve --port "$port" --record "$work/record.jsonl" "$@" >"$work/serve.log" 2>&1 &
+  rm -f "$work/serve.log"  # a previous server's "listening" must not count
+  "$bin" serve --port "$port" --record "${record:-$work/record.jsonl}" "$@" >"$work/serve.log" 2>&1 &
   server=$!
   for _ in $(seq 50); do
     grep -q "listening\|Listening" "$work/serve.log" 2>/dev/null && break
@@ -56,6 +72,86 @@ percentiles() {
     p50 = v[int(NR*0.50) > 0 ? int(NR*0.50) : 1]; p99 = v[int(NR*0.99) > 0 ? int(NR*0.99) : 1]
     printf "p50 %.2f ms  p99 %.2f ms  max %.2f ms", p50/1000, p99/1000, v[NR]/1000 }'
 }
+
+if [ "$mode" = durability ]; then
+  out="Benchmarks/results/serve-durability.txt"
+  {
+    echo "# serve --state --record under h2load -c 4 -m 50, $(date -u +%Y-%m-%dT%H:%M:%SZ), $($bin --version 2>/dev/null || echo "$bin"), load $(cut -d' ' -f1 /proc/loadavg)"
+    echo "# acknowledged = h2load's 2xx; saved = the state's delivery rows; recorded = capture lines"
+  } | tee "$out"
+  for how in KILL TERM; do
+    rm -f "$work/record.jsonl" "$work"/device.sqlite*
+    start_server --state "$work/device.sqlite"
+    h2 -n 2000000 -c 4 -m 50 >"$work/h2load.txt" 2>&1 &
+    load=$!
+    sleep "${SECONDS_UNDER_LOAD:-4}"
+    kill -"$how" "$server"
+    status=0
+    wait "$server" || status=$?
+    server=
+    wait "$load" || true
+    ok=$(awk '/status codes:/ {print $3}' "$work/h2load.txt")
+    saved=$(sqlite3 "$work/device.sqlite" 'SELECT count(*) FROM delivery')
+    recorded=$(wc -l <"$work/record.jsonl")
+    printf 'SIG%-4s exit %-3s acknowledged %7s saved %7s recorded %7s  lost %s\n' "$how" "$status" "$ok" "$saved" \
+      "$recorded" "$(( ok > saved || ok > recorded ? (ok - (saved < recorded ? saved : recorded)) : 0 ))" | tee -a "$out"
+  done
+  mkdir -p "$work/disk"
+  if mount -t tmpfs -o size=2m tmpfs "$work/disk"; then
+    record="$work/disk/record.jsonl" start_server --state "$work/disk/device.sqlite"
+    h2 -n 20000 -c 4 -m 50 >"$work/h2load.txt" 2>&1 || true
+    kill -TERM "$server"
+    status=0
+    wait "$server" || status=$?
+    server=
+    ok=$(awk '/status codes:/ {print $3}' "$work/h2load.txt")
+    failed=$(awk '/status codes:/ {print $9}' "$work/h2load.txt")
+    saved=$(sqlite3 "$work/disk/device.sqlite" 'SELECT count(*) FROM delivery')
+    recorded=$(wc -l <"$work/disk/record.jsonl")
+    logged=$(grep -c 'cannot save\|disk holding' "$work/serve.log" || true)
+    printf 'full     exit %-3s acknowledged %7s saved %7s recorded %7s  lost %s  (5xx %s; cause logged %s time(s))\n' \
+      "$status" "$ok" "$saved" "$recorded" "$(( ok > saved ? ok - saved : 0 ))" "$failed" "$logged" | tee -a "$out"
+    umount "$work/disk"
+  else
+    echo "full disk: NOT RUN (mount -t tmpfs failed: not root?)" | tee -a "$out"
+  fi
+  exit 0
+fi
+
+if [ "$mode" = compare ]; then
+  commit=${2:-main}
+  before=${BEFORE_BIN:-}
+  if [ -z "$before" ]; then
+    before_tree="$work/before"
+    git worktree add --detach "$before_tree" "$commit" >/dev/null
+    (cd "$before_tree" && swift build -c release --product pushdeck >/dev/null)
+    before="$before_tree/.build/release/pushdeck"
+  fi
+  out="Benchmarks/results/serve-compare.txt"
+  {
+    echo "# serve --state --record, before ($commit) and after ($(git rev-parse --short HEAD)), $(date -u +%Y-%m-%dT%H:%M:%SZ), $(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg)"
+    echo "# h2load on loopback, h2c, ${PUSHES:-100000} pushes; saved = the state's delivery rows after SIGINT, recorded = capture lines (warm-up excluded)"
+  } | tee "$out"
+  for which in before after; do
+    [ "$which" = before ] && bin=$before || bin=${BIN:-$PWD/.build/release/pushdeck}
+    for load in "1 10" "4 50" "8 100"; do
+      set -- $load
+      rm -f "$work/record.jsonl" "$work"/device.sqlite*
+      start_server --state "$work/device.sqlite"
+      h2 -n 2000 -c 1 -m 1 >/dev/null  # warm up
+      h2 -n ${PUSHES:-100000} -c "$1" -m "$2" >"$work/h2load.txt" 2>&1
+      rate=$(awk '/finished in/ {print $4}' "$work/h2load.txt")
+      ok=$(awk '/status codes:/ {print $3}' "$work/h2load.txt")
+      stop_server
+      recorded=$(($(wc -l <"$work/record.jsonl") - 2000))
+      saved=$(($(sqlite3 "$work/device.sqlite" 'SELECT count(*) FROM delivery') - 2000))
+      printf '%-6s c=%-2s m=%-3s %10s pushes/s  2xx %s saved %s recorded %s%s\n' "$which" "$1" "$2" "$rate" "$ok" \
+        "$saved" "$recorded" "$( [ "$ok" = "$saved" ] && [ "$ok" = "$recorded" ] && echo '' || echo ' MISMATCH')" |
+        tee -a "$out"
+    done
+  done
+  exit 0
+fi
 
 if [ "$mode" = soak ]; then
   seconds=${2:-600}

@@ -5,6 +5,7 @@ import NIOHTTP1
 import NIOHTTP2
 import NIOPosix
 import PushWire
+import Synchronization
 
 /// One answered request, for the log.
 public struct APNsExchange: Sendable {
@@ -44,10 +45,13 @@ public final class APNsServer: Sendable {
     public var tls: ServerTLS?
     /// What one client may hold.
     public var limits: Limits
+    /// How many connections may be open at once; at the limit the server stops accepting (new
+    /// connections wait in the listen backlog) until one closes.
+    public var maxConnections: Int
 
     public init(
       host: String = "127.0.0.1", port: Int = 2197, sendsUniqueID: Bool = true, providerKeys: [ProviderTokenKey] = [],
-      registry: TokenRegistry? = nil, tls: ServerTLS? = nil, limits: Limits = .init()
+      registry: TokenRegistry? = nil, tls: ServerTLS? = nil, limits: Limits = .init(), maxConnections: Int = 512
     ) {
       self.host = host
       self.port = port
@@ -56,6 +60,7 @@ public final class APNsServer: Sendable {
       self.registry = registry
       self.tls = tls
       self.limits = limits
+      self.maxConnections = maxConnections
     }
   }
 
@@ -83,31 +88,77 @@ public final class APNsServer: Sendable {
     }
   }
 
-  /// Receives each accepted push and its device token.
+  /// Receives each accepted push and its device token; the push is answered 200 at once.
   public typealias Sink = @Sendable (PushRecord, String) -> Void
+  /// Receives each accepted push and its device token, and calls `done` once the push is saved
+  /// (or could not be): the answer waits for it, 200 when saved, 500 `InternalServerError` when
+  /// not. `done` may be called on any thread, once.
+  public typealias DurableSink =
+    @Sendable (PushRecord, String, _ done: @escaping @Sendable (SaveOutcome) -> Void) ->
+    Void
   /// Receives each answer.
   public typealias Log = @Sendable (APNsExchange) -> Void
+  /// Receives the server's own notices (the connection limit reached, `accept` failing), each
+  /// at most once a minute.
+  public typealias Notice = @Sendable (String) -> Void
+
+  /// Whether an accepted push was saved.
+  public enum SaveOutcome: Sendable {
+    case saved
+    /// Not saved (the journal or the capture cannot be written): answered 500.
+    case failed
+  }
 
   private let group: MultiThreadedEventLoopGroup
   private let channel: Channel
+  private let connections: ConnectionRegistry
   /// The port actually bound.
   public let port: Int
 
-  /// Binds and starts listening.
-  public init(
+  /// Binds and starts listening; accepted pushes are answered 200 as soon as `sink` returns.
+  public convenience init(
     configuration: Configuration = .init(), threads: Int = System.coreCount, sink: @escaping Sink,
-    log: @escaping Log = { _ in }
+    log: @escaping Log = { _ in }, notice: @escaping Notice = { _ in }
+  ) async throws {
+    try await self.init(
+      configuration: configuration, threads: threads, durableSink: Self.immediate(sink), log: log, notice: notice)
+  }
+
+  /// Binds and starts listening; each accepted push is answered when `durableSink` says it is saved.
+  public init(
+    configuration: Configuration = .init(), threads: Int = System.coreCount, durableSink: @escaping DurableSink,
+    log: @escaping Log = { _ in }, notice: @escaping Notice = { _ in }
   ) async throws {
     let group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, threads))
     // One verifier for the server; a session per connection (the refresh rule counts per connection).
     let verifier = configuration.providerKeys.isEmpty ? nil : ProviderTokenVerifier(keys: configuration.providerKeys)
+    let connections = ConnectionRegistry()
+    let limitNotice = RateLimitedNotice(notice)
+    let acceptNotice = RateLimitedNotice(notice)
+    let maxConnections = max(1, configuration.maxConnections)
     let bootstrap = ServerBootstrap(group: group)
       .serverChannelOption(ChannelOptions.backlog, value: 256)
       .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
+      .serverChannelInitializer { channel in
+        channel.eventLoop.makeCompletedFuture {
+          // NIO's classic `bind` adds no accept back-off: without it a failing `accept` (EMFILE,
+          // out of descriptors) is retried at once, for ever, at 100% CPU.
+          try channel.pipeline.syncOperations.addHandler(
+            AcceptBackoffHandler(shouldForwardIOErrorCaught: false) { error in
+              acceptNotice(
+                "pushdeck serve: cannot accept connections (\(error.description)); retrying every "
+                  + "0.5 s. Raise the descriptor limit (ulimit -n) or lower --max-connections.")
+              return .milliseconds(500)
+            })
+          try channel.pipeline.syncOperations.addHandler(
+            ConnectionGate(limit: maxConnections, connections: connections, notice: limitNotice))
+        }
+      }
       .childChannelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
       .childChannelInitializer { channel in
         channel.eventLoop.makeCompletedFuture {
-          try Self.configureConnection(channel, configuration: configuration, verifier: verifier, sink: sink, log: log)
+          try Self.configureConnection(
+            channel, configuration: configuration, verifier: verifier, durableSink: durableSink, log: log)
         }
       }
     do {
@@ -117,15 +168,33 @@ public final class APNsServer: Sendable {
       throw error
     }
     self.group = group
+    self.connections = connections
     port = channel.localAddress?.port ?? configuration.port
   }
 
+  /// A sink that answers at once.
+  static func immediate(_ sink: @escaping Sink) -> DurableSink {
+    { record, token, done in
+      sink(record, token)
+      done(.saved)
+    }
+  }
+
   /// Sets up one connection's pipeline: TLS when configured, HTTP/2 with the configured limits,
-  /// one ``APNsStreamHandler`` per stream, and the idle timeout. Tests and the fuzz target drive it
+  /// one ``APNsStreamHandler`` per stream, the idle timeout, the close after a connection error's
+  /// GOAWAY and the drain on ``drain(timeout:)``. Tests and the fuzz target drive it
   /// on an `EmbeddedChannel`.
   static func configureConnection(
     _ channel: Channel, configuration: Configuration, verifier: ProviderTokenVerifier? = nil,
     sink: @escaping Sink, log: @escaping Log
+  ) throws {
+    try configureConnection(
+      channel, configuration: configuration, verifier: verifier, durableSink: immediate(sink), log: log)
+  }
+
+  static func configureConnection(
+    _ channel: Channel, configuration: Configuration, verifier: ProviderTokenVerifier? = nil,
+    durableSink sink: @escaping DurableSink, log: @escaping Log
   ) throws {
     let limits = configuration.limits
     let sendsUniqueID = configuration.sendsUniqueID
@@ -138,8 +207,10 @@ public final class APNsServer: Sendable {
       HTTP2Setting(parameter: .maxConcurrentStreams, value: limits.maxConcurrentStreams),
       HTTP2Setting(parameter: .maxHeaderListSize, value: limits.maxHeaderListSize),
     ]
+    let state = ConnectionState()
     try configuration.tls?.addHandler(to: channel)
     try channel.pipeline.syncOperations.addHandler(IdleConnectionCloser(timeout: limits.idleTimeout))
+    try channel.pipeline.syncOperations.addHandler(CloseAfterGoAway(state: state))
     _ = try channel.pipeline.syncOperations.configureHTTP2Pipeline(
       mode: .server, connectionConfiguration: connection, streamConfiguration: .init()
     ) { stream in
@@ -149,9 +220,10 @@ public final class APNsServer: Sendable {
         try stream.pipeline.syncOperations.addHandler(
           APNsStreamHandler(
             sendsUniqueID: sendsUniqueID, requestTimeout: limits.requestTimeout, session: session, registry: registry,
-            sink: sink, log: log))
+            connection: state, sink: sink, log: log))
       }
     }
+    try channel.pipeline.syncOperations.addHandler(ConnectionDrainer(state: state))
   }
 
   /// Waits until the server is closed.
@@ -159,10 +231,308 @@ public final class APNsServer: Sendable {
     try await channel.closeFuture.get()
   }
 
+  /// The connections open now.
+  public var openConnections: Int { connections.count }
+
+  /// Stops accepting and lets every connection finish the requests it has sent: each gets GOAWAY
+  /// `NO_ERROR` naming its last stream and is closed once those are answered; what is still open
+  /// after `timeout` is closed. The threads keep running (answers may still be on their way to
+  /// closed connections) until ``shutdown()``.
+  public func drain(timeout: Duration = .seconds(10)) async {
+    let (seconds, attoseconds) = timeout.components
+    let timeout = TimeAmount.nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+    try? await channel.close().get()
+    let open = connections.all()
+    for connection in open {
+      connection.pipeline.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent())
+    }
+    let everyClose = EventLoopFuture.andAllComplete(open.map(\.closeFuture), on: group.any())
+    let deadline = group.any().scheduleTask(in: timeout) {
+      for connection in open { connection.close(promise: nil) }
+    }
+    try? await everyClose.get()
+    deadline.cancel()
+  }
+
   /// Stops listening and releases the threads.
   public func shutdown() async throws {
     try? await channel.close().get()
     try await group.shutdownGracefully()
+  }
+}
+
+/// The connections a server has open, for the limit and the graceful shutdown.
+final class ConnectionRegistry: Sendable {
+  private let channels = Mutex<[ObjectIdentifier: Channel]>([:])
+
+  /// Adds a connection; returns how many are open with it.
+  func add(_ channel: Channel) -> Int {
+    channels.withLock {
+      $0[ObjectIdentifier(channel)] = channel
+      return $0.count
+    }
+  }
+
+  func remove(_ channel: Channel) {
+    _ = channels.withLock { $0.removeValue(forKey: ObjectIdentifier(channel)) }
+  }
+
+  var count: Int { channels.withLock { $0.count } }
+
+  func all() -> [Channel] { channels.withLock { Array($0.values) } }
+}
+
+/// Passes a notice on at most once a minute.
+final class RateLimitedNotice: Sendable {
+  private let notice: APNsServer.Notice
+  private let last = Mutex<NIODeadline?>(nil)
+
+  init(_ notice: @escaping APNsServer.Notice) { self.notice = notice }
+
+  func callAsFunction(_ text: @autoclosure () -> String) {
+    let now = NIODeadline.now()
+    let due = last.withLock { last -> Bool in
+      if let previous = last, now - previous < .minutes(1) { return false }
+      last = now
+      return true
+    }
+    if due { notice(text()) }
+  }
+}
+
+/// On the listening channel: counts the connections and, at the limit, stops accepting (holds
+/// the `read`) until one closes; the clients wait in the listen backlog instead of costing a
+/// descriptor each.
+final class ConnectionGate: ChannelDuplexHandler {
+  typealias InboundIn = Channel
+  typealias OutboundIn = Channel
+
+  private let limit: Int
+  private let connections: ConnectionRegistry
+  private let notice: RateLimitedNotice
+  private var readHeld = false
+
+  init(limit: Int, connections: ConnectionRegistry, notice: RateLimitedNotice) {
+    self.limit = limit
+    self.connections = connections
+    self.notice = notice
+  }
+
+  func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    let child = unwrapInboundIn(data)
+    _ = connections.add(child)
+    let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+    let eventLoop = context.eventLoop
+    let connections = self.connections
+    child.closeFuture.whenComplete { _ in
+      connections.remove(child)
+      eventLoop.execute {
+        let (gate, context) = loopBound.value
+        gate.resumeIfBelowLimit(context)
+      }
+    }
+    context.fireChannelRead(data)
+  }
+
+  func read(context: ChannelHandlerContext) {
+    guard connections.count < limit else {
+      if !readHeld {
+        notice(
+          "pushdeck serve: \(limit) connections open (--max-connections); new connections wait until one closes")
+      }
+      readHeld = true
+      return
+    }
+    context.read()
+  }
+
+  private func resumeIfBelowLimit(_ context: ChannelHandlerContext) {
+    guard readHeld, connections.count < limit, context.channel.isActive else { return }
+    readHeld = false
+    context.read()
+  }
+}
+
+/// One connection's requests in progress, shared by its streams' handlers, its
+/// ``ConnectionDrainer`` and its ``CloseAfterGoAway``; used on the connection's event loop only.
+final class ConnectionState: @unchecked Sendable {
+  /// Why the connection is ending.
+  enum Ending {
+    /// The server is shutting down: GOAWAY `NO_ERROR` was sent, the streams already open are
+    /// answered, then a last GOAWAY and the close.
+    case draining
+    /// NIOHTTP2 sent GOAWAY for a connection error: the streams it lets finish are answered,
+    /// then the connection is closed (RFC 9113 §5.4.1).
+    case failed
+  }
+
+  /// Streams with a handler, not yet removed.
+  var openStreams = 0
+  /// The highest stream id seen.
+  var lastStreamID = HTTP2StreamID(0)
+  var ending: Ending?
+  /// Closes the connection (set by the drainer).
+  var close: ((Ending) -> Void)?
+
+  func streamOpened(_ id: HTTP2StreamID?) {
+    openStreams += 1
+    if let id, id > lastStreamID { lastStreamID = id }
+  }
+
+  func streamRemoved() {
+    openStreams -= 1
+    if let ending, openStreams == 0 { close?(ending) }
+  }
+
+  /// Starts ending the connection: closes it now when no stream is open, else when the last one
+  /// is removed. Returns false when it was already ending.
+  @discardableResult
+  func end(_ why: Ending) -> Bool {
+    guard ending == nil else { return false }
+    ending = why
+    if openStreams == 0 { close?(why) }
+    return true
+  }
+}
+
+/// The last handler of a connection: on ``ChannelShouldQuiesceEvent`` (the server shutting down)
+/// it sends GOAWAY `NO_ERROR` with the last stream the client opened, so the client sends no new
+/// request, and closes the connection once every open stream is answered. It also closes the
+/// connection for ``CloseAfterGoAway``.
+final class ConnectionDrainer: ChannelDuplexHandler {
+  typealias InboundIn = HTTP2Frame
+  typealias InboundOut = HTTP2Frame
+  typealias OutboundIn = HTTP2Frame
+  typealias OutboundOut = HTTP2Frame
+
+  private let state: ConnectionState
+
+  init(state: ConnectionState) { self.state = state }
+
+  func handlerAdded(context: ChannelHandlerContext) {
+    let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+    state.close = { ending in
+      let (drainer, context) = loopBound.value
+      switch ending {
+      case .draining:
+        // Written after the last answer, so it goes out after it.
+        drainer.goAway(context).whenComplete { _ in loopBound.value.1.close(promise: nil) }
+      case .failed:
+        // Not from inside a stream's removal.
+        context.eventLoop.execute { loopBound.value.1.close(promise: nil) }
+      }
+    }
+  }
+
+  func handlerRemoved(context: ChannelHandlerContext) {
+    state.close = nil
+  }
+
+  func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+    guard event is ChannelShouldQuiesceEvent else {
+      context.fireUserInboundEventTriggered(event)
+      return
+    }
+    if state.end(.draining), state.openStreams > 0 { _ = goAway(context) }
+  }
+
+  private func goAway(_ context: ChannelHandlerContext) -> EventLoopFuture<Void> {
+    let frame = HTTP2Frame(
+      streamID: .rootStream, payload: .goAway(lastStreamID: state.lastStreamID, errorCode: .noError, opaqueData: nil))
+    let promise = context.eventLoop.makePromise(of: Void.self)
+    context.writeAndFlush(wrapOutboundOut(frame), promise: promise)
+    return promise.futureResult
+  }
+}
+
+/// Closes the connection after a GOAWAY with an error code has been sent: after a connection
+/// error (a bad preface, a flood, a compression error) NIOHTTP2 sends GOAWAY but keeps the socket
+/// open until the idle timeout, and RFC 9113 §5.4.1 says the endpoint closes it. The streams
+/// NIOHTTP2 lets finish are answered first (none, for a bad preface). It reads the frame headers
+/// of what NIOHTTP2 writes, between it and the socket (or TLS).
+final class CloseAfterGoAway: ChannelOutboundHandler {
+  typealias OutboundIn = IOData
+  typealias OutboundOut = IOData
+
+  private enum Phase {
+    case header, goAwayPrefix, payload
+  }
+
+  private var phase = Phase.header
+  /// The frame header being read (9 bytes), then a GOAWAY payload's first 8 bytes (the last
+  /// stream id and the error code).
+  private var header: [UInt8] = []
+  private var goAwayPrefix: [UInt8] = []
+  /// Bytes of the current frame's payload still to come.
+  private var payloadLeft = 0
+  private var closing = false
+  private let state: ConnectionState
+
+  init(state: ConnectionState) {
+    self.state = state
+    header.reserveCapacity(9)
+    goAwayPrefix.reserveCapacity(8)
+  }
+
+  func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+    let sawError: Bool
+    switch unwrapOutboundIn(data) {
+    case .byteBuffer(let buffer):
+      sawError = buffer.withUnsafeReadableBytes { scan($0) }
+    case .fileRegion(let region):
+      // Never written by NIOHTTP2; counted as payload so the frames after it still parse.
+      payloadLeft = max(0, payloadLeft - region.readableBytes)
+      if payloadLeft == 0 { phase = .header }
+      sawError = false
+    }
+    guard sawError, !closing else {
+      context.write(data, promise: promise)
+      return
+    }
+    closing = true
+    let sent = context.eventLoop.makePromise(of: Void.self)
+    sent.futureResult.cascade(to: promise)
+    let state = self.state
+    sent.futureResult.whenComplete { _ in state.end(.failed) }
+    context.write(data, promise: sent)
+    context.flush()
+  }
+
+  /// Reads the frame headers in `bytes`; true when a GOAWAY with a nonzero error code is among them.
+  private func scan(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    var index = 0
+    var sawError = false
+    while index < bytes.count {
+      switch phase {
+      case .header:
+        header.append(bytes[index])
+        index += 1
+        guard header.count == 9 else { continue }
+        payloadLeft = Int(header[0]) << 16 | Int(header[1]) << 8 | Int(header[2])
+        let isGoAway = header[3] == 0x7
+        header.removeAll(keepingCapacity: true)
+        if isGoAway, payloadLeft >= 8 {
+          goAwayPrefix.removeAll(keepingCapacity: true)
+          phase = .goAwayPrefix
+        } else {
+          phase = payloadLeft > 0 ? .payload : .header
+        }
+      case .goAwayPrefix:
+        goAwayPrefix.append(bytes[index])
+        index += 1
+        payloadLeft -= 1
+        guard goAwayPrefix.count == 8 else { continue }
+        let code = goAwayPrefix[4...].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+        if code != 0 { sawError = true }
+        phase = payloadLeft > 0 ? .payload : .header
+      case .payload:
+        let step = min(payloadLeft, bytes.count - index)
+        index += step
+        payloadLeft -= step
+        if payloadLeft == 0 { phase = .header }
+      }
+    }
+    return sawError
   }
 }
 
@@ -174,8 +544,10 @@ final class APNsStreamHandler: ChannelInboundHandler {
   private let sendsUniqueID: Bool
   private let session: ProviderTokenSession?
   private let registry: TokenRegistry?
-  private let sink: APNsServer.Sink
+  private let sink: APNsServer.DurableSink
   private let log: APNsServer.Log
+  private let connection: ConnectionState?
+  private var removed = false
   private var requestHeaders: HPACKHeaders?
   private var body: [UInt8] = []
   private var bodyByteCount = 0
@@ -185,17 +557,20 @@ final class APNsStreamHandler: ChannelInboundHandler {
 
   init(
     sendsUniqueID: Bool, requestTimeout: TimeAmount = .seconds(30), session: ProviderTokenSession?,
-    registry: TokenRegistry?, sink: @escaping APNsServer.Sink, log: @escaping APNsServer.Log
+    registry: TokenRegistry?, connection: ConnectionState? = nil, sink: @escaping APNsServer.DurableSink,
+    log: @escaping APNsServer.Log
   ) {
     self.sendsUniqueID = sendsUniqueID
     self.requestTimeout = requestTimeout
     self.session = session
     self.registry = registry
+    self.connection = connection
     self.sink = sink
     self.log = log
   }
 
   func handlerAdded(context: ChannelHandlerContext) {
+    connection?.streamOpened(try? context.channel.syncOptions?.getOption(HTTP2StreamChannelOptions.streamID))
     // A request that does not end in time is reset (RST_STREAM CANCEL), freeing its stream.
     let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
     deadline = context.eventLoop.scheduleTask(in: requestTimeout) { loopBound.value.close(promise: nil) }
@@ -204,6 +579,8 @@ final class APNsStreamHandler: ChannelInboundHandler {
   func handlerRemoved(context: ChannelHandlerContext) {
     deadline?.cancel()
     deadline = nil
+    removed = true
+    connection?.streamRemoved()
   }
 
   func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -244,8 +621,6 @@ final class APNsStreamHandler: ChannelInboundHandler {
         guard let refusal = session?.check(authorization: authorization, now: now) else { return nil }
         return .rejected(status: refusal.status, reason: refusal.reason, detail: refusal.detail)
       }, registry: registry)
-    var response = HPACKHeaders([(":status", String(outcome.status))])
-    var responseBody: ByteBuffer?
     let topic = request.first(name: "apns-topic")
     var exchange = APNsExchange(
       status: outcome.status, reason: outcome.reason, topic: topic,
@@ -255,25 +630,66 @@ final class APNsStreamHandler: ChannelInboundHandler {
     exchange.detail = outcome.detail
     switch outcome {
     case .accepted(let record, let token, let apnsID):
-      response.add(name: "apns-id", value: apnsID)
-      if sendsUniqueID { response.add(name: "apns-unique-id", value: UUID().uuidString.lowercased()) }
       exchange.apnsID = apnsID
       exchange.bundleID = record.bundleID
-      sink(record, token)
+      let exchange = exchange
+      // Answered once the sink says the push is saved: a 200 is never sent for a push that a
+      // crash right after could lose.
+      let eventLoop = context.eventLoop
+      let loopBound = NIOLoopBound((self, context), eventLoop: eventLoop)
+      let finish: @Sendable (APNsServer.SaveOutcome) -> Void = { saved in
+        let answer: @Sendable () -> Void = {
+          let (handler, context) = loopBound.value
+          handler.answer(context: context, exchange: exchange, saved: saved)
+        }
+        if eventLoop.inEventLoop { answer() } else { eventLoop.execute(answer) }
+      }
+      sink(record, token, finish)
     case .rejected(_, let reason, let timestamp, _):
+      var response = HPACKHeaders([(":status", String(outcome.status))])
       if let id = request.first(name: "apns-id"), APNsHeaders.isCanonicalUUID(id) {
         response.add(name: "apns-id", value: id)
       }
-      let text = APNsRequest.errorBody(reason: reason, timestamp: timestamp)
-      response.add(name: "content-type", value: "application/json")
-      response.add(name: "content-length", value: String(text.utf8.count))
-      responseBody = context.channel.allocator.buffer(string: text)
+      log(exchange)
+      send(context: context, headers: response, body: APNsRequest.errorBody(reason: reason, timestamp: timestamp))
     }
-    log(exchange)
-    context.write(
-      wrapOutboundOut(.headers(.init(headers: response, endStream: responseBody == nil))), promise: nil)
-    if let responseBody {
-      context.write(wrapOutboundOut(.data(.init(data: .byteBuffer(responseBody), endStream: true))), promise: nil)
+  }
+
+  /// Answers an accepted push: 200 with its `apns-id` when saved, 500 `InternalServerError` when not.
+  private func answer(context: ChannelHandlerContext, exchange: APNsExchange, saved: APNsServer.SaveOutcome) {
+    var exchange = exchange
+    let apnsID = exchange.apnsID ?? ""
+    switch saved {
+    case .saved:
+      var response = HPACKHeaders([(":status", "200"), ("apns-id", apnsID)])
+      if sendsUniqueID { response.add(name: "apns-unique-id", value: UUID().uuidString.lowercased()) }
+      log(exchange)
+      send(context: context, headers: response, body: nil)
+    case .failed:
+      exchange.status = 500
+      exchange.reason = "InternalServerError"
+      exchange.detail = "the push could not be saved"
+      exchange.apnsID = nil
+      log(exchange)
+      send(
+        context: context, headers: HPACKHeaders([(":status", "500"), ("apns-id", apnsID)]),
+        body: APNsRequest.errorBody(reason: "InternalServerError", timestamp: nil))
+    }
+  }
+
+  private func send(context: ChannelHandlerContext, headers: HPACKHeaders, body text: String?) {
+    // The client may have reset the stream while the push was being saved.
+    guard !removed else { return }
+    var headers = headers
+    var body: ByteBuffer?
+    if let text {
+      headers.add(name: "content-type", value: "application/json")
+      headers.add(name: "content-length", value: String(text.utf8.count))
+      body = context.channel.allocator.buffer(string: text)
+    }
+    context.write(wrapOutboundOut(.headers(.init(headers: headers, endStream: body == nil))), promise: nil)
+    if let body {
+      context.write(wrapOutboundOut(.data(.init(data: .byteBuffer(body), endStream: true))), promise: nil)
     }
     context.flush()
   }

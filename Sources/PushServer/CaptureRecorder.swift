@@ -10,13 +10,18 @@ import Synchronization
 /// Appends accepted pushes to a JSON Lines capture (`--record`), one envelope per line, so a
 /// live session can be replayed exactly.
 ///
-/// Each line is one `write(2)` to a descriptor opened with `O_APPEND`, under a lock: lines from
-/// the event loop threads never interleave, and a line is on disk when the push is answered.
+/// `serve` writes a group of lines (the pushes of one commit) with ``append(lines:)``: written
+/// whole and synced with `fdatasync` before the pushes are answered, or cut back to where the
+/// group started and reported. A capture therefore never ends in a torn line, and never holds a
+/// push that was answered with an error.
 public final class CaptureRecorder: Sendable {
   private let descriptor: Mutex<Int32>
+  /// The capture's path, for messages.
+  public let path: String
 
   /// Opens (creating if needed) the capture for appending.
   public init(path: String) throws(RecorderError) {
+    self.path = path
     let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
     guard fd >= 0 else { throw RecorderError(path: path, message: String(cString: strerror(errno))) }
     descriptor = Mutex(fd)
@@ -24,26 +29,55 @@ public final class CaptureRecorder: Sendable {
 
   deinit { descriptor.withLock { _ = close($0) } }
 
-  /// Appends one accepted push.
-  public func append(_ record: PushRecord) {
-    var line = APNsRequest.captureLine(record) + "\n"
-    descriptor.withLock { fd in
-      line.withUTF8 { bytes in
+  /// Appends one accepted push (one line), synced.
+  public func append(_ record: PushRecord) throws(RecorderError) {
+    try append(lines: Array((APNsRequest.captureLine(record) + "\n").utf8))
+  }
+
+  /// Appends whole lines and syncs them to disk.
+  ///
+  /// - Returns: the file's length before the lines, for ``cut(to:)``.
+  /// - Throws: ``RecorderError`` when a write or the sync fails (a full disk, an I/O error): the
+  ///   file is cut back to its length before the call, so no part of `lines` stays.
+  @discardableResult
+  public func append(lines: [UInt8]) throws(RecorderError) -> Int64 {
+    var start: Int64 = 0
+    let failure: Int32? = descriptor.withLock { fd in
+      start = Int64(lseek(fd, 0, SEEK_END))
+      guard !lines.isEmpty else { return nil }
+      let code: Int32? = lines.withUnsafeBytes { bytes in
         var offset = 0
         while offset < bytes.count {
           let written = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
           if written < 0 {
             if errno == EINTR { continue }
-            return
+            return errno
           }
+          if written == 0 { return EIO }
           offset += written
         }
+        return fdatasync(fd) == 0 ? nil : errno
       }
+      if code != nil, start >= 0 {
+        // Back to the line start: a short write leaves no torn line behind.
+        _ = ftruncate(fd, off_t(start))
+      }
+      return code
+    }
+    if let failure { throw RecorderError(path: path, message: String(cString: strerror(failure))) }
+    return start
+  }
+
+  /// Cuts the capture back to `length` (lines whose pushes could not be saved elsewhere).
+  public func cut(to length: Int64) {
+    descriptor.withLock { fd in
+      _ = ftruncate(fd, off_t(length))
+      _ = fdatasync(fd)
     }
   }
 }
 
-/// A capture that could not be opened.
+/// A capture that could not be opened or written.
 public struct RecorderError: Error, CustomStringConvertible {
   public var path: String
   public var message: String

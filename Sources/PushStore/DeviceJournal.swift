@@ -120,7 +120,8 @@ public final class DeviceJournal: Sendable {
   }
 
   /// Opens (or creates) the journal at `path`, creating its directory, and takes the state's
-  /// exclusive lock (`PATH.lock`) until ``close()``.
+  /// exclusive lock (a `flock` on the database file, and `REALPATH.lock` naming the holder; see
+  /// ``StateLock``) until ``close()``.
   ///
   /// - Throws: ``StoreError`` for an unwritable directory, a second Pushdeck on the same state,
   ///   a damaged file, a newer schema or a foreign database. The file is never modified then.
@@ -129,7 +130,7 @@ public final class DeviceJournal: Sendable {
   {
     guard !path.isEmpty else { throw .unwritable(path: path, detail: "the path is empty") }
     try makeDirectories(directory(of: path))
-    let lock = try StateLock(path: path + ".lock", databasePath: path, holder: options.writer)
+    let lock = try StateLock(databasePath: path, holder: options.writer)
     try checkHeader(path)
     var configuration = Configuration()
     // WAL is switched on by prepareSchema, after the compatibility checks: GRDB's own WAL set-up

@@ -37,12 +37,18 @@ struct ServeCommand: AsyncParsableCommand {
   @Option(name: .long, help: "Append each accepted push to this JSON Lines capture, for replay.")
   var record: String?
 
+  @Option(
+    name: .long,
+    help: "Connections open at once; beyond it new ones wait until one closes (at most the descriptor limit less 64).")
+  var maxConnections: Int = 512
+
   @OptionGroup var endpointOptions: EndpointOptions
 
   @OptionGroup var deviceOptions: DeviceOptions
 
   func validate() throws {
     guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535") }
+    guard maxConnections >= 1 else { throw ValidationError("--max-connections must be at least 1") }
     try endpointOptions.validateTLS()
   }
 
@@ -62,38 +68,46 @@ struct ServeCommand: AsyncParsableCommand {
     }
     let device: LiveDevice
     do {
-      device = try LiveDevice(options: deviceOptions)
+      device = try LiveDevice(options: deviceOptions, recorder: recorder) { cause in
+        FileHandleError.write("pushdeck serve: \(terminalSafe(cause))\n")
+      }
     } catch let failure as ServeFailure {
       FileHandleError.write("pushdeck: \(terminalSafe(failure.message))\n")
       throw ExitCode(2)
     }
+    // Each connection costs a descriptor: stay well under the process's limit, so `accept`
+    // never runs out while the journal, the capture and the certificate still need one.
+    var limit = rlimit()
+    let descriptors =
+      getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0 ? Int(clamping: limit.rlim_cur) : Int.max
+    let connections = min(maxConnections, max(1, descriptors - 64))
     let printer = LinePrinter()
     let server: APNsServer
     do {
       server = try await APNsServer(
-        configuration: .init(host: bind, port: port, providerKeys: keys, registry: registry, tls: tls),
-        sink: { record, _ in
-          // The one pipeline: what replay does with a capture line, the endpoint does here.
-          recorder?.append(record)
-          device.push(record)
+        configuration: .init(
+          host: bind, port: port, providerKeys: keys, registry: registry, tls: tls, maxConnections: connections),
+        durableSink: { record, _, done in
+          // The one pipeline: what replay does with a capture line, the endpoint does here. The
+          // push is answered once it is saved (its batch committed, its capture line synced).
+          device.push(record, done: done)
         },
         log: { exchange in
           let outcome = exchange.reason ?? "apns-id=\(exchange.apnsID ?? "")"
           let detail = exchange.detail.map { " (\(terminalSafe($0)))" } ?? ""
           printer.line("\(exchange.status) \(outcome) \(terminalSafe(exchange.bundleID ?? "-"))\(detail)")
-        })
+        },
+        notice: { text in FileHandleError.write(text + "\n") })
     } catch {
       FileHandleError.write("pushdeck: cannot listen on \(bind):\(port): \(error)\n")
       throw ExitCode(2)
     }
-    // Ctrl-C and SIGTERM commit what is pending before exiting.
+    // Ctrl-C and SIGTERM: stop accepting, answer what was sent, commit, exit 0.
+    let (stops, stop) = AsyncStream.makeStream(of: Int32.self)
     let signals = [SIGINT, SIGTERM].map { number in
       signal(number, SIG_IGN)
       let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-      source.setEventHandler {
-        device.finish()
-        Glibc.exit(0)
-      }
+      source.setEventHandler { stop.yield(number) }
       source.resume()
       return source
     }
@@ -116,9 +130,16 @@ struct ServeCommand: AsyncParsableCommand {
           $0.acceptsUnknownTokens ? "from the profile, and any other token" : "from the profile only"
         } ?? "any"))
     printer.line("pushdeck serve: state " + (device.statePath.map(terminalSafe) ?? "ephemeral (nothing saved)"))
-    try await server.wait()
-    withExtendedLifetime(signals) {}
+    if connections < maxConnections {
+      printer.line("pushdeck serve: at most \(connections) connections (the descriptor limit is \(descriptors))")
+    }
+    for await _ in stops { break }
+    // The drain waits for every answer, and each answer waits for its commit.
+    await server.drain(timeout: .seconds(10))
     device.finish()
+    try? await server.shutdown()
+    withExtendedLifetime(signals) {}
+    printer.line("pushdeck serve: stopped; \(device.savedSummary)")
   }
 }
 
@@ -130,59 +151,6 @@ final class LinePrinter: Sendable {
     var text = text + "\n"
     lock.withLock { _ in
       text.withUTF8 { buffer in _ = Glibc.write(1, buffer.baseAddress, buffer.count) }
-    }
-  }
-}
-
-/// The simulated device behind `serve`: accepted pushes go through ``Replay``, the path
-/// `pushdeck replay` takes (policy, Notification Center, journal), one at a time on a serial
-/// queue. A batch is committed whenever the queue runs dry, so under load many pushes share a
-/// transaction and at rest each push is journalled at once.
-final class LiveDevice: @unchecked Sendable {
-  // `replay` is used on `queue` only; `pending` counts pushes queued and not yet applied.
-  private let queue = DispatchQueue(label: "pushdeck.serve.device")
-  private var replay: Replay
-  private let pending = Atomic<Int>(0)
-  private let journal: DeviceJournal?
-
-  init(options: DeviceOptions) throws {
-    let journal: DeviceJournal?
-    let holdsDevice: Bool
-    let committer: BackgroundCommitter?
-    do throws(StoreError) {
-      (journal, holdsDevice) = try options.openState(DeviceJournal.Options(writer: "Pushdeck serve"))
-      committer = try journal.map { journal throws(StoreError) in try BackgroundCommitter(journal: journal) }
-    } catch {
-      throw ServeFailure(message: error.description)
-    }
-    self.journal = journal
-    let makeProfile = try Session.profileLoader(options.profile)
-    replay = Replay(
-      committer: committer, restoring: holdsDevice ? journal : nil, batchSize: 1_000,
-      preset: options.profile.flatMap(Session.PresetRequest.init(preset:)),
-      makeProfile: { start in try makeProfile(start) })
-  }
-
-  /// The state database's path, nil when ephemeral.
-  var statePath: String? { journal?.path }
-
-  /// Queues one accepted push.
-  func push(_ record: PushRecord) {
-    pending.add(1, ordering: .relaxed)
-    queue.async {
-      self.replay.push(record)
-      if self.pending.subtract(1, ordering: .relaxed).newValue == 0 { self.replay.flush() }
-      if let failure = self.replay.failure {
-        FileHandleError.write("pushdeck: \(terminalSafe(failure))\n")
-      }
-    }
-  }
-
-  /// Commits everything pending and closes the journal.
-  func finish() {
-    queue.sync {
-      replay.finish()
-      try? journal?.close()
     }
   }
 }

@@ -115,7 +115,7 @@ struct APNsServerCurlTests {
     let directory = try PushdeckProcess.temporaryDirectory()
     let capture = directory.appendingPathComponent("live.jsonl")
     let recorder = try CaptureRecorder(path: capture.path)
-    try await withServer(sink: { record, _ in recorder.append(record) }) { port in
+    try await withServer(sink: { record, _ in try? recorder.append(record) }) { port in
       let pretty =
         "{\n  \"aps\": {\"alert\": {\"title\": \"Caf\u{e9}\", \"body\": \"a \\\"quote\\\"\"}, \"thread-id\": \"t\"},\n  \"k\": 1\n}"
       let first = try Curl.post(

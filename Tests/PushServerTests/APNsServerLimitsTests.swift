@@ -57,9 +57,11 @@ struct APNsServerLimitsTests {
     var received: [(type: UInt8, flags: UInt8, stream: UInt32, payload: [UInt8])] = []
     private var pending: [UInt8] = []
 
-    init(limits: APNsServer.Limits = .init()) throws {
+    init(
+      limits: APNsServer.Limits = .init(), sink: @escaping APNsServer.DurableSink = { _, _, done in done(.saved) }
+    ) throws {
       try APNsServer.configureConnection(
-        channel, configuration: .init(limits: limits), sink: { _, _ in }, log: { _ in })
+        channel, configuration: .init(limits: limits), durableSink: sink, log: { _ in })
       try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 2197)).wait()
       // The client's SETTINGS, and its acknowledgement of the server's (the server's limits
       // apply from then on, RFC 9113 §6.5.3).
@@ -139,8 +141,9 @@ struct APNsServerLimitsTests {
   }
 
   /// A client that opens more streams than advertised breaks the protocol: NIOHTTP2 answers
-  /// GOAWAY PROTOCOL_ERROR (RFC 9113 §5.1.2 allows that or a stream error), the streams within
-  /// the limit are still answered, and streams opened after the GOAWAY are refused.
+  /// GOAWAY PROTOCOL_ERROR (RFC 9113 §5.1.2 allows that or a stream error), streams opened after
+  /// the GOAWAY are refused, the streams within the limit are still answered, and then the
+  /// connection is closed (§5.4.1).
   @Test func streamsOverTheLimitEndTheConnectionGracefully() throws {
     let connection = try Connection(limits: .init(maxConcurrentStreams: 10))
     var bytes: [UInt8] = []
@@ -149,11 +152,14 @@ struct APNsServerLimitsTests {
     }
     try connection.send(bytes)
     #expect(connection.goAwayCode == 1, "PROTOCOL_ERROR")
+    try connection.send(Self.frame(Self.headers, flags: 5, stream: 25, Self.requestBlock()))
+    #expect(connection.resets[25] == 7, "REFUSED_STREAM")
+    #expect(connection.channel.isActive, "open streams are still answered")
     let body = Array(#"{"aps":{"alert":"hi"}}"#.utf8)
     try connection.send((0..<10).flatMap { Self.frame(Self.data, flags: 1, stream: UInt32(2 * $0 + 1), body) })
     #expect(connection.okStreams.count == 10)
-    try connection.send(Self.frame(Self.headers, flags: 5, stream: 25, Self.requestBlock()))
-    #expect(connection.resets[25] == 7, "REFUSED_STREAM")
+    connection.advance(by: .milliseconds(1))
+    #expect(!connection.channel.isActive, "closed once the last one is answered")
   }
 
   @Test func aHeaderListOverTheLimitEndsTheConnection() throws {

@@ -1,0 +1,203 @@
+import Dispatch
+import PushCore
+import PushServer
+import PushStore
+import PushWire
+import Synchronization
+
+/// The simulated device behind `serve`: accepted pushes go through ``Replay``, the path
+/// `pushdeck replay` takes (policy, Notification Center, journal), one at a time on a serial
+/// queue, and are saved by group commit.
+///
+/// A push is answered only once it is saved: its journal batch committed and its `--record`
+/// line written and synced. While one batch is being committed the next one fills; it is
+/// committed as soon as the first is done, so under load a commit carries every push that
+/// arrived during the one before it (hundreds), and at rest each push is committed at once.
+///
+/// When the journal or the capture cannot be written (a full disk), that batch's pushes and
+/// every later one are answered 500 `InternalServerError`, the cause is reported once, and
+/// nothing more is written: what was answered 200 is exactly what was saved.
+final class LiveDevice: @unchecked Sendable {
+  typealias Done = @Sendable (APNsServer.SaveOutcome) -> Void
+
+  // Everything below is used on `queue` only, except the journal and the recorder, which the
+  // commit queue uses while `committing` is set (and `finish` after it).
+  private let queue = DispatchQueue(label: "pushdeck.serve.device")
+  private let commits = DispatchQueue(label: "pushdeck.serve.commit")
+  private var replay: Replay
+  /// Pushes handed to `queue` and not yet applied.
+  private let pending = Atomic<Int>(0)
+  private let journal: DeviceJournal?
+  private let recorder: CaptureRecorder?
+  /// The capture lines and the answers of the batch being filled.
+  private var lines: [UInt8] = []
+  private var waiting: [Done] = []
+  private var committing = false
+  private var failure: String?
+  private var saved = 0
+  private var refused = 0
+  private let report: @Sendable (String) -> Void
+
+  /// The largest batch: a commit is started when this many pushes wait, even with more queued.
+  static let largestBatch = 5_000
+
+  /// Opens the state (taking its lock) and prepares the device.
+  ///
+  /// - Parameter report: told once, when saving fails, why.
+  init(options: DeviceOptions, recorder: CaptureRecorder?, report: @escaping @Sendable (String) -> Void) throws {
+    let journal: DeviceJournal?
+    let holdsDevice: Bool
+    let committer: BackgroundCommitter?
+    do throws(StoreError) {
+      // FULL: every commit syncs the WAL, so a 200 survives the machine's crash as well as the
+      // process's (one sync per group commit, not per push).
+      (journal, holdsDevice) = try options.openState(
+        DeviceJournal.Options(writer: "Pushdeck serve", synchronous: .full))
+      // Replay journals into its batch only with a committer, and numbers reason lists from
+      // it; `serve` takes the batches itself (``commitIfIdle()``) and never submits to it.
+      committer = try journal.map { journal throws(StoreError) in try BackgroundCommitter(journal: journal) }
+    } catch {
+      throw ServeFailure(message: error.description)
+    }
+    self.journal = journal
+    self.recorder = recorder
+    self.report = report
+    let makeProfile = try Session.profileLoader(options.profile)
+    replay = Replay(
+      committer: committer, restoring: holdsDevice ? journal : nil, batchSize: Int.max,
+      preset: options.profile.flatMap(Session.PresetRequest.init(preset:)),
+      makeProfile: { start in try makeProfile(start) })
+  }
+
+  /// The state database's path, nil when ephemeral.
+  var statePath: String? { journal?.path }
+
+  /// Whether pushes are saved anywhere (a state database or a capture).
+  private var savesPushes: Bool { journal != nil || recorder != nil }
+
+  /// Queues one accepted push; `done` is called once it is saved, or cannot be.
+  func push(_ record: PushRecord, done: @escaping Done) {
+    pending.add(1, ordering: .relaxed)
+    queue.async {
+      self.apply(record, done: done)
+      let idle = self.pending.subtract(1, ordering: .relaxed).newValue == 0
+      if idle || self.waiting.count >= Self.largestBatch { self.commitIfIdle() }
+    }
+  }
+
+  private func apply(_ record: PushRecord, done: @escaping Done) {
+    guard failure == nil else {
+      refused += 1
+      done(.failed)
+      return
+    }
+    replay.push(record)
+    if let problem = replay.failure {
+      fail(problem)
+      refused += 1
+      done(.failed)
+      return
+    }
+    guard savesPushes else {
+      done(.saved)
+      return
+    }
+    if recorder != nil { lines.append(contentsOf: (APNsRequest.captureLine(record) + "\n").utf8) }
+    waiting.append(done)
+  }
+
+  /// Starts committing the batch being filled, unless a commit is running (its end starts the
+  /// next one).
+  private func commitIfIdle() {
+    guard !committing, !waiting.isEmpty, failure == nil else { return }
+    committing = true
+    let batch = replay.takeBatch()
+    let lines = self.lines
+    let answers = waiting
+    self.lines = []
+    waiting = []
+    commits.async {
+      let problem = self.save(batch, lines: lines)
+      for answer in answers { answer(problem == nil ? .saved : .failed) }
+      self.queue.async {
+        self.committing = false
+        if let problem {
+          self.refused += answers.count
+          self.fail(problem)
+        } else {
+          self.saved += answers.count
+          self.commitIfIdle()
+        }
+      }
+    }
+  }
+
+  /// Writes one batch: the capture's lines (synced), then the journal's transaction; when the
+  /// journal fails the lines are cut off again. Returns why it failed, nil when saved.
+  private func save(_ batch: JournalBatch, lines: [UInt8]) -> String? {
+    var start: Int64?
+    if let recorder {
+      do throws(RecorderError) {
+        start = try recorder.append(lines: lines)
+      } catch {
+        return "cannot write the capture \(error.description)"
+      }
+    }
+    if let journal {
+      do throws(StoreError) {
+        try journal.commit(batch)
+      } catch {
+        if let recorder, let start { recorder.cut(to: start) }
+        return error.description
+      }
+    }
+    return nil
+  }
+
+  /// Stops saving: answers what waits with 500 and reports the cause, once.
+  private func fail(_ problem: String) {
+    if failure == nil {
+      failure = problem
+      report(
+        "cannot save pushes: \(problem) Every push is now answered 500 InternalServerError; "
+          + "the pushes answered 200 before are saved. Restart serve once the cause is fixed.")
+    }
+    refused += waiting.count
+    for answer in waiting { answer(.failed) }
+    waiting = []
+    lines = []
+  }
+
+  /// Commits everything pending and closes the journal. Call once no more pushes arrive.
+  func finish() {
+    // Bounded: each round waits for the running commit, which leaves at most one more batch.
+    for _ in 0..<1_000 {
+      let done = queue.sync { () -> Bool in
+        commitIfIdle()
+        return !committing && waiting.isEmpty
+      }
+      if done { break }
+      commits.sync {}
+    }
+    queue.sync {
+      // What the device did besides pushes (a clock moved on) has no answer waiting for it.
+      let rest = replay.takeBatch()
+      if failure == nil, !rest.isEmpty { try? journal?.commit(rest) }
+      try? journal?.close()
+    }
+  }
+
+  /// "N pushes saved, M answered 500", for the last line.
+  var savedSummary: String {
+    queue.sync { "\(saved) pushes saved" + (refused > 0 ? ", \(refused) answered 500 (not saved)" : "") }
+  }
+}
+
+extension Replay {
+  /// Takes the batch being filled, leaving an empty one: `serve` commits its batches itself.
+  mutating func takeBatch() -> JournalBatch {
+    let taken = batch
+    batch = JournalBatch(packsDeliveries: true, reasonLists: reasonLists)
+    return taken
+  }
+}
