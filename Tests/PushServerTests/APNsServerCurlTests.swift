@@ -7,7 +7,7 @@ import Testing
 
 /// A client nobody here wrote: curl over HTTP/2 with prior knowledge, against the endpoint
 /// started in-process on an ephemeral loopback port.
-@Suite(.enabled(if: Curl.path != nil, "curl is not installed"))
+@Suite(.requires(Curl.path != nil, "curl is not installed"))
 struct APNsServerCurlTests {
   static let token = String(repeating: "ab", count: 32)
   static let topic = "com.example.app"

@@ -70,7 +70,7 @@ struct ServerTLSTests {
     }
   }
 
-  @Test(.enabled(if: Curl.path != nil, "curl is not installed"))
+  @Test(.requires(Curl.path != nil, "curl is not installed"))
   func curlWithCACertGetsH2OverTLS() async throws {
     try await withTLSServer { port, certificate in
       let run = { (arguments: [String]) throws -> String in

@@ -4,7 +4,7 @@ import Testing
 @testable import PushWire
 
 /// Reads every file of the shared real-world corpus and checks Pushdeck agrees with its index.
-@Suite(.enabled(if: Corpus.isAvailable, "../shared/corpus is not present"))
+@Suite(.requires(Corpus.isAvailable, "../shared/corpus is not present"))
 struct CorpusTests {
   static let entries = Corpus.entries
 

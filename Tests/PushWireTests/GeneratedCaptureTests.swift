@@ -6,7 +6,7 @@ import Testing
 
 /// Reads a capture made by the shared generator and checks Pushdeck finds what the generator
 /// planted: the accepted lines, the groups and the text checksum.
-@Suite(.enabled(if: CaptureGenerator.isAvailable, "python3 or ../shared/tools/gen_capture.py is missing"))
+@Suite(.requires(CaptureGenerator.isAvailable, "python3 or ../shared/tools/gen_capture.py is missing"))
 struct GeneratedCaptureTests {
   @Test func strictReadingFindsWhatTheGeneratorPlanted() throws {
     let (url, expected) = try CaptureGenerator.generate(lines: 20_000)

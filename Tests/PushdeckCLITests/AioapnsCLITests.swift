@@ -5,9 +5,9 @@ import Testing
 /// A Python APNs client from PyPI, aioapns, signing provider tokens with a `.p8` key made by
 /// openssl, against `pushdeck serve --tls` with its self-signed certificate.
 @Suite(
-  .enabled(if: PushdeckProcess.binary != nil, "the pushdeck binary was not built"),
-  .enabled(if: ExternalTools.hasOpenSSL, "openssl is not installed"),
-  .enabled(if: ExternalTools.hasAioapns, "python3 with aioapns is not installed (pip install aioapns)"))
+  .requires(PushdeckProcess.binary != nil, "the pushdeck binary was not built"),
+  .requires(ExternalTools.hasOpenSSL, "openssl is not installed"),
+  .requires(ExternalTools.hasAioapns, "python3 with aioapns is not installed (pip install aioapns)"))
 struct AioapnsCLITests {
   static let active = String(repeating: "a1", count: 32)
   static let gone = String(repeating: "b2", count: 32)

@@ -73,7 +73,7 @@ private func showsLockScreen(_ screen: String) -> Bool {
 }
 
 @Suite(
-  "End to end in tmux", .enabled(if: tmuxPath != nil, "tmux is not installed"),
+  "End to end in tmux", .requires(tmuxPath != nil, "tmux is not installed"),
   .timeLimit(.minutes(1)))
 struct EndToEndTests {
   /// Starts `pushdeck run --clock manual` in an 80×24 pane, writing its pid to `pidFile`.

@@ -6,7 +6,7 @@ import Testing
 ///
 /// Goldens live in `Tests/PushdeckCLITests/Goldens/explain`. Run with `PUSHDECK_RECORD=1` to
 /// rewrite them; a freshly recorded golden fails the test so it is reviewed before committing.
-@Suite(.enabled(if: PushdeckProcess.binary != nil, "the pushdeck binary was not built"))
+@Suite(.requires(PushdeckProcess.binary != nil, "the pushdeck binary was not built"))
 struct ExplainCLITests {
   static let root = Corpus.repositoryRoot()
   static let examples: [String] = {

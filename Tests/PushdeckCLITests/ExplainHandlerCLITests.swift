@@ -4,7 +4,7 @@ import Testing
 
 /// `explain --format json` names each response's handler, runs the ones the timeline makes,
 /// and reports how they ended.
-@Suite(.enabled(if: PushdeckProcess.binary != nil, "the pushdeck binary was not built"))
+@Suite(.requires(PushdeckProcess.binary != nil, "the pushdeck binary was not built"))
 struct ExplainHandlerCLITests {
   @Test func theHandlerFieldListsRoutesAndWhatRan() async throws {
     let directory =

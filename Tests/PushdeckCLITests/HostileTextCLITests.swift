@@ -10,7 +10,7 @@ import Testing
 /// format that shows it: `render` (text, ansi, svg, json), `validate` and `explain` (text and
 /// json). No ESC, C1, BEL or NUL from a payload reaches the output, nor a bidi control; ANSI
 /// output holds only Pushdeck's own SGR sequences; the SVG is well-formed XML.
-@Suite(.enabled(if: PushdeckProcess.binary != nil, "the pushdeck binary was not built"))
+@Suite(.requires(PushdeckProcess.binary != nil, "the pushdeck binary was not built"))
 struct HostileTextCLITests {
   /// Each attack, written as JSON string escapes.
   static let attacks = [

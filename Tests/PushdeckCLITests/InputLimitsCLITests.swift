@@ -4,7 +4,7 @@ import Testing
 
 /// Every input's size limit, met head-on (issue 7 §6): a clear error naming the file and the
 /// limit, the right exit status, and no attempt to read on. docs/RELIABILITY.md lists them all.
-@Suite(.enabled(if: PushdeckProcess.binary != nil, "the pushdeck binary was not built"))
+@Suite(.requires(PushdeckProcess.binary != nil, "the pushdeck binary was not built"))
 struct InputLimitsCLITests {
   let directory: URL
 

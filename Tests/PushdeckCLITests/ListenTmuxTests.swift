@@ -5,9 +5,9 @@ import Testing
 /// `pushdeck run --listen`: the front end with the APNs endpoint inside, in a real terminal
 /// (tmux); a push sent with curl shows as a banner.
 @Suite(
-  .enabled(if: ListenTmux.tmux != nil, "tmux is not installed"),
-  .enabled(if: PushdeckProcess.binary != nil, "the pushdeck binary was not built"),
-  .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/curl"), "curl is not installed"),
+  .requires(ListenTmux.tmux != nil, "tmux is not installed"),
+  .requires(PushdeckProcess.binary != nil, "the pushdeck binary was not built"),
+  .requires(FileManager.default.isExecutableFile(atPath: "/usr/bin/curl"), "curl is not installed"),
   .timeLimit(.minutes(2)))
 struct ListenTmuxTests {
   @Test func aPushSentWithCurlShowsAsABanner() async throws {

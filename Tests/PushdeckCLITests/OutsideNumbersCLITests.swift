@@ -6,7 +6,7 @@ import Testing
 
 /// Every number from outside is a range (issue 16 §1): each of these crashed a command on
 /// main (SIGILL converting to Int64 or overflowing). Now each is an error where it is read.
-@Suite(.enabled(if: PushdeckProcess.binary != nil, "the pushdeck binary was not built"))
+@Suite(.requires(PushdeckProcess.binary != nil, "the pushdeck binary was not built"))
 struct OutsideNumbersCLITests {
   static let extremes = [
     "1e300", "1E18", "9223372036854775807", "-9223372036854775808", "9223372036854775808",
@@ -121,7 +121,7 @@ struct OutsideNumbersCLITests {
 
   /// `apns-expiration: 9223372036854775` was answered 200, then `serve` died with SIGILL. It is
   /// now 400 BadExpirationDate, and the next push is served.
-  @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/curl"), "curl is not installed"))
+  @Test(.requires(FileManager.default.isExecutableFile(atPath: "/usr/bin/curl"), "curl is not installed"))
   func serveAnswersBadExpirationDateAndKeepsServing() throws {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: try #require(PushdeckProcess.binary))

@@ -4,8 +4,8 @@ import Testing
 
 /// `pushdeck push` against `pushdeck serve`, both as a developer runs them.
 @Suite(
-  .enabled(if: PushdeckProcess.binary != nil, "the pushdeck binary was not built"),
-  .enabled(if: ExternalTools.hasOpenSSL, "openssl is not installed"))
+  .requires(PushdeckProcess.binary != nil, "the pushdeck binary was not built"),
+  .requires(ExternalTools.hasOpenSSL, "openssl is not installed"))
 struct PushCLITests {
   static let active = String(repeating: "a1", count: 32)
   static let gone = String(repeating: "b2", count: 32)

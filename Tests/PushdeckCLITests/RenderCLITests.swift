@@ -7,7 +7,7 @@ import Testing
 #endif
 
 /// `pushdeck render`: frames at a simulated time, in every format, without a terminal.
-@Suite(.enabled(if: PushdeckProcess.binary != nil, "the pushdeck binary was not built"))
+@Suite(.requires(PushdeckProcess.binary != nil, "the pushdeck binary was not built"))
 struct RenderCLITests {
   let examples = Corpus.repositoryRoot().appendingPathComponent("Examples")
 

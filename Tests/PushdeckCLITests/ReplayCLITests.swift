@@ -6,7 +6,7 @@ import Testing
 
 /// `pushdeck replay`: a generated capture into a state database, continued by a second replay,
 /// and the exit-status contract. (Its speed is measured by `Benchmarks/replay.sh`.)
-@Suite(.enabled(if: PushdeckProcess.binary != nil, "the pushdeck binary was not built"))
+@Suite(.requires(PushdeckProcess.binary != nil, "the pushdeck binary was not built"))
 struct ReplayCLITests {
   /// The number after `"key":` in a one-line JSON summary.
   func number(_ key: String, in json: String) -> Int? {
@@ -90,7 +90,7 @@ struct ReplayCLITests {
 
 /// Notification Center's limit (`maxStoredNotifications`): the oldest go, each removal is
 /// explained, replay counts them, and a bad limit is a located profile error.
-@Suite(.enabled(if: PushdeckProcess.binary != nil, "the pushdeck binary was not built"))
+@Suite(.requires(PushdeckProcess.binary != nil, "the pushdeck binary was not built"))
 struct StoredNotificationLimitCLITests {
   @Test func theOldestGoWhenNotificationCenterIsFull() throws {
     let directory = try PushdeckProcess.temporaryDirectory()

@@ -9,8 +9,8 @@ import Testing
 /// the one an uninterrupted replay of the same lines builds. A last run finishes the capture
 /// with every line delivered once.
 @Suite(
-  .enabled(if: PushdeckProcess.binary != nil, "the pushdeck binary was not built"),
-  .enabled(if: CaptureGenerator.isAvailable, "../shared/tools/gen_capture.py or python3 is missing"))
+  .requires(PushdeckProcess.binary != nil, "the pushdeck binary was not built"),
+  .requires(CaptureGenerator.isAvailable, "../shared/tools/gen_capture.py or python3 is missing"))
 struct ReplayKillTests {
   static let batchSize = 500
 

@@ -69,7 +69,7 @@ func runBounded(
 /// `pushdeck replay` is idempotent and resumable (issue 15 §4): the state remembers how far each
 /// capture was saved, in the batch's own transaction; standard input is a stream; no line
 /// length or kind of file makes a reader spin or hang.
-@Suite(.enabled(if: PushdeckProcess.binary != nil, "the pushdeck binary was not built"))
+@Suite(.requires(PushdeckProcess.binary != nil, "the pushdeck binary was not built"))
 struct ReplayResumeCLITests {
   /// A capture line for push `n`.
   static func line(_ n: Int, bundle: String = "com.example.chat") -> String {

@@ -5,10 +5,10 @@ import Testing
 /// Provider tokens and device tokens end to end, with tools nobody here wrote: the key is made
 /// by `openssl`, the JWTs are signed by Python's `cryptography`, the requests are sent by curl.
 @Suite(
-  .enabled(if: PushdeckProcess.binary != nil, "the pushdeck binary was not built"),
-  .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/curl"), "curl is not installed"),
-  .enabled(if: ExternalTools.hasOpenSSL, "openssl is not installed"),
-  .enabled(if: ExternalTools.hasPythonCryptography, "python3 with cryptography is not installed"))
+  .requires(PushdeckProcess.binary != nil, "the pushdeck binary was not built"),
+  .requires(FileManager.default.isExecutableFile(atPath: "/usr/bin/curl"), "curl is not installed"),
+  .requires(ExternalTools.hasOpenSSL, "openssl is not installed"),
+  .requires(ExternalTools.hasPythonCryptography, "python3 with cryptography is not installed"))
 struct ServeAuthCLITests {
   static let keyID = "ABC123DEFG"
   static let teamID = "DEF123GHIJ"

@@ -5,8 +5,8 @@ import Testing
 /// `pushdeck serve` as a developer runs it: headless, one log line per request, `--record`
 /// writing a capture that `validate` and `replay` accept, and Ctrl-C committing the device.
 @Suite(
-  .enabled(if: PushdeckProcess.binary != nil, "the pushdeck binary was not built"),
-  .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/curl"), "curl is not installed"))
+  .requires(PushdeckProcess.binary != nil, "the pushdeck binary was not built"),
+  .requires(FileManager.default.isExecutableFile(atPath: "/usr/bin/curl"), "curl is not installed"))
 struct ServeCLITests {
   @Test func servesLogsRecordsAndJournals() throws {
     let directory = try PushdeckProcess.temporaryDirectory()

@@ -6,8 +6,8 @@ import Testing
 /// use beside the state, printed, kept for the next start, and trusted by curl and
 /// `pushdeck push` with `--cacert`; a certificate made by openssl works with `--cert/--key`.
 @Suite(
-  .enabled(if: PushdeckProcess.binary != nil, "the pushdeck binary was not built"),
-  .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/curl"), "curl is not installed"))
+  .requires(PushdeckProcess.binary != nil, "the pushdeck binary was not built"),
+  .requires(FileManager.default.isExecutableFile(atPath: "/usr/bin/curl"), "curl is not installed"))
 struct ServeTLSCLITests {
   static let token = String(repeating: "ab", count: 32)
 
@@ -60,7 +60,7 @@ struct ServeTLSCLITests {
     #expect(try String(contentsOfFile: certificate, encoding: .utf8) == pem)
   }
 
-  @Test(.enabled(if: ExternalTools.hasOpenSSL, "openssl is not installed"))
+  @Test(.requires(ExternalTools.hasOpenSSL, "openssl is not installed"))
   func usersCertificateAndKeyAreServed() throws {
     let directory = try PushdeckProcess.temporaryDirectory().path
     try ExternalTools.run(

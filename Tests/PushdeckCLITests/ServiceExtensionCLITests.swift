@@ -3,7 +3,7 @@ import PushTestSupport
 import Testing
 
 /// Service extensions change what `explain` reports and what `render` draws.
-@Suite(.enabled(if: PushdeckProcess.binary != nil, "the pushdeck binary was not built"))
+@Suite(.requires(PushdeckProcess.binary != nil, "the pushdeck binary was not built"))
 struct ServiceExtensionCLITests {
   static let root = Corpus.repositoryRoot()
   static let scenario = "Examples/service-extensions/scenario.yaml"

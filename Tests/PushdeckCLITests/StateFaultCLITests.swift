@@ -6,7 +6,7 @@ import Testing
 /// message on standard error, exit status 2, and the file left as it was. The store's own tests
 /// (Tests/PushStoreTests) cover each `StoreError` in depth, with a full disk and a read-only
 /// directory simulated; docs/RELIABILITY.md lists them.
-@Suite(.enabled(if: PushdeckProcess.binary != nil, "the pushdeck binary was not built"))
+@Suite(.requires(PushdeckProcess.binary != nil, "the pushdeck binary was not built"))
 struct StateFaultCLITests {
   let directory: URL
   let capture: URL

@@ -9,8 +9,8 @@ import Testing
 /// The terminal's edges (issue 16 §7), in a real terminal (tmux): a `kill -STOP` and
 /// `kill -CONT`, a `TERM` the screen cannot be drawn with, and a locale that is not UTF-8.
 @Suite(
-  .enabled(if: ListenTmux.tmux != nil, "tmux is not installed"),
-  .enabled(if: PushdeckProcess.binary != nil, "the pushdeck binary was not built"),
+  .requires(ListenTmux.tmux != nil, "tmux is not installed"),
+  .requires(PushdeckProcess.binary != nil, "the pushdeck binary was not built"),
   .timeLimit(.minutes(2)))
 struct TerminalEdgeTmuxTests {
   /// While `run` is stopped (`kill -STOP`, which it cannot catch), a shell takes the terminal
@@ -117,7 +117,7 @@ struct TerminalEdgeTmuxTests {
 }
 
 /// File names that are not UTF-8: they open, and show escaped (`\xE9`).
-@Suite(.enabled(if: PushdeckProcess.binary != nil, "the pushdeck binary was not built"))
+@Suite(.requires(PushdeckProcess.binary != nil, "the pushdeck binary was not built"))
 struct RawFileNameCLITests {
   /// A directory holding `good.json` and `caf\xE9.json` (a Latin-1 byte in its name).
   static func makeDirectory() throws -> URL {

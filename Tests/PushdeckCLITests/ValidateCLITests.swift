@@ -3,7 +3,7 @@ import PushTestSupport
 import Testing
 
 /// `pushdeck validate` as a developer runs it in CI: exit codes, output formats, inputs.
-@Suite(.enabled(if: PushdeckProcess.binary != nil, "the pushdeck binary was not built"))
+@Suite(.requires(PushdeckProcess.binary != nil, "the pushdeck binary was not built"))
 struct ValidateCLITests {
   let directory: URL
 

@@ -241,7 +241,7 @@ struct VerdictAgreementTests {
 
 /// The badge example through the built binary: `validate`, `explain` and `replay` give
 /// one verdict (APNs accepts it, the device shows the alert and ignores the badge).
-@Suite(.enabled(if: PushdeckProcess.binary != nil, "the pushdeck binary was not built"))
+@Suite(.requires(PushdeckProcess.binary != nil, "the pushdeck binary was not built"))
 struct VerdictCLITests {
   @Test func validateExplainAndReplayAgreeOnAStringBadge() throws {
     let directory = try PushdeckProcess.temporaryDirectory()
