@@ -150,8 +150,13 @@ struct RunCommand: AsyncParsableCommand {
       FileHandle.standardError.write(Data("pushdeck: warning: \(error); using the built-in default theme\n".utf8))
       selectedTheme = .builtInDefault
     }
-    // The endpoint, when asked for: accepted pushes wait in the inbox for the loop's next turn.
+    // The endpoint, when asked for: accepted pushes go through the app's service extension (on
+    // a queue of their own, in order, as `serve` and `replay` do), then wait in the inbox for
+    // the loop's next turn; each is answered once that turn has saved it.
     let inbox = LiveInbox()
+    let extensions = ServiceExtensionRegistry.withThumbnails(profile: state.device.profile)
+    let extensionProfile = state.device.profile
+    let extensionQueue = DispatchQueue(label: "pushdeck.run.extensions")
     var server: APNsServer?
     if let listen {
       let (keys, registry) = try endpointOptions.endpoint(profile: profile)
@@ -159,7 +164,13 @@ struct RunCommand: AsyncParsableCommand {
       do {
         server = try await APNsServer(
           configuration: .init(host: bind, port: listen, providerKeys: keys, registry: registry, tls: tls),
-          threads: 1, sink: { record, _ in inbox.post(record) })
+          threads: 1,
+          durableSink: { record, _, done in
+            guard !extensions.isEmpty else { return inbox.post(record, done: done) }
+            extensionQueue.async {
+              inbox.post(extensions.processBlocking(record, profile: extensionProfile), done: done)
+            }
+          })
       } catch {
         FileHandle.standardError.write(Data("pushdeck: cannot listen on \(bind):\(listen): \(error)\n".utf8))
         throw ExitCode(2)
@@ -178,8 +189,11 @@ struct RunCommand: AsyncParsableCommand {
       sleepTheme: try? locator.load("sleep"), handler: handlers,
       afterTurn: { state in
         if let feed { reading.follow(feed, into: &state) }
-        for record in inbox.drain() { state.receive(record) }
-        persistence?.persist(&state)
+        let arrived = inbox.drain()
+        for push in arrived { state.receive(push.record) }
+        // Acknowledged means saved: the endpoint answers once this turn's journal is committed.
+        let saved = persistence?.persist(&state) ?? true
+        for push in arrived { push.done(saved ? .saved : .failed) }
       })
     let status = loop.run() ?? 0
     persistence?.finish(loop.state)
@@ -207,13 +221,17 @@ struct RunCommand: AsyncParsableCommand {
 
 extension SimulationClock.Mode: ExpressibleByArgument {}
 
-/// Pushes the endpoint accepted, waiting for the front end's next turn.
+/// Pushes the endpoint accepted, waiting for the front end's next turn, each with the answer
+/// to give once it is saved.
 final class LiveInbox: Sendable {
-  private let records = Mutex<[PushRecord]>([])
+  typealias Arrival = (record: PushRecord, done: @Sendable (APNsServer.SaveOutcome) -> Void)
+  private let records = Mutex<[Arrival]>([])
 
-  func post(_ record: PushRecord) { records.withLock { $0.append(record) } }
+  func post(_ record: PushRecord, done: @escaping @Sendable (APNsServer.SaveOutcome) -> Void) {
+    records.withLock { $0.append((record, done)) }
+  }
 
-  func drain() -> [PushRecord] {
+  func drain() -> [Arrival] {
     records.withLock { pending in
       defer { pending = [] }
       return pending

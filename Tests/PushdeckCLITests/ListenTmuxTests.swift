@@ -8,6 +8,7 @@ import Testing
   .requires(ListenTmux.tmux != nil, "tmux is not installed"),
   .requires(PushdeckProcess.binary != nil, "the pushdeck binary was not built"),
   .requires(FileManager.default.isExecutableFile(atPath: "/usr/bin/curl"), "curl is not installed"),
+  .requires(FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3"), "sqlite3 is not installed"),
   .timeLimit(.minutes(2)))
 struct ListenTmuxTests {
   @Test func aPushSentWithCurlShowsAsABanner() async throws {
@@ -44,6 +45,61 @@ struct ListenTmuxTests {
       return lines.prefix(6).contains { $0.contains("Messages") }
         && lines.prefix(6).contains { $0.contains("Live from curl") }
         && lines.prefix(6).contains { $0.contains("Sent to the endpoint") }
+    }
+    try tmux.run(["send-keys", "-t", "t", "q"])
+    try await tmux.waitUntil("exit=0") { $0.contains("exit=0") }
+  }
+}
+
+extension ListenTmuxTests {
+  /// A push through `run --listen` goes through the app's service extension, as a push from a
+  /// file, a capture or `serve` does, and is answered 200 once the state has saved it.
+  @Test func aPushSentToTheFrontEndRunsTheServiceExtensionAndIsSavedFirst() async throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("listen-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let script = directory.appendingPathComponent("rewrite.sh")
+    try "#!/bin/sh\ncat > /dev/null\necho '{\"title\":\"Rewritten\",\"body\":\"by the extension\"}'\n"
+      .write(to: script, atomically: true, encoding: .utf8)
+    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
+    let profile = directory.appendingPathComponent("profile.yaml")
+    try """
+    locked: false
+    apps:
+      - bundle: com.example.messages
+        name: Messages
+        serviceExtension: {type: exec, argv: [\(script.path)], budget: 10}
+    """.write(to: profile, atomically: true, encoding: .utf8)
+    let state = directory.appendingPathComponent("device.sqlite").path
+    let tmux = ListenTmux()
+    defer { tmux.kill() }
+    let binary = try #require(PushdeckProcess.binary)
+    try tmux.run([
+      "new-session", "-d", "-s", "t", "-x", "80", "-y", "24",
+      "LANG=C.UTF-8 TERM=tmux-256color \"\(binary)\" run --clock manual --listen 0 --profile \(profile.path) "
+        + "--state \(state); echo exit=$?; sleep 5",
+    ])
+    var port: Int?
+    try await tmux.waitUntil("the listening toast") { screen in
+      guard let range = screen.range(of: "Listening on h2c://127.0.0.1:") else { return false }
+      port = Int(screen[range.upperBound...].prefix { $0.isNumber })
+      return port != nil
+    }
+    let listening = try #require(port)
+    let status = try ExternalTools.run(
+      "/usr/bin/curl",
+      [
+        "-s", "-o", "/dev/null", "-w", "%{http_code}", "--http2-prior-knowledge", "--max-time", "30",
+        "-H", "apns-topic: com.example.messages", "-H", "apns-push-type: alert", "--data-binary",
+        #"{"aps":{"alert":{"title":"Original","body":"as sent"},"mutable-content":1}}"#,
+        "http://127.0.0.1:\(listening)/3/device/\(String(repeating: "ab", count: 32))",
+      ])
+    #expect(status == "200")
+    // Answered only once saved: the state already holds the rewritten notification.
+    let saved = try ExternalTools.run("/usr/bin/sqlite3", [state, "SELECT title FROM delivery"])
+    #expect(saved.contains("Rewritten"), "\(saved)")
+    try await tmux.waitUntil("the rewritten push") { screen in
+      screen.contains("Rewritten") && screen.contains("by the extension") && !screen.contains("Original")
     }
     try tmux.run(["send-keys", "-t", "t", "q"])
     try await tmux.waitUntil("exit=0") { $0.contains("exit=0") }

@@ -22,6 +22,14 @@ struct Session {
   static func load(inputs: [String], profile profileOption: String?, bundle: String?) throws -> Session {
     let loader = ScenarioLoader()
     guard !inputs.isEmpty else {
+      // A profile file with no inputs: that device, waiting (for `run --listen`, the keys).
+      if let profileOption, !presets.contains(profileOption) {
+        do throws(ScenarioError) {
+          return Session(state: AppState(device: DeviceSimulator(profile: try loader.loadProfile(path: profileOption))))
+        } catch {
+          throw ValidationError(error.description)
+        }
+      }
       var state = AppState.demo()
       if let profileOption {
         let preset = try presetProfile(profileOption, start: state.now)

@@ -115,18 +115,21 @@ final class StatePersistence {
   /// Time that passes without events is saved too, so the next start resumes where this one
   /// left off: at most every ``clockSaveInterval`` of wall time (a cheap one-row write), and
   /// always with ``finish(_:)``.
-  func persist(_ state: inout AppState) {
+  /// - Returns: whether everything applied so far is saved (false when the journal failed).
+  @discardableResult
+  func persist(_ state: inout AppState) -> Bool {
     let applied = state.takeAppliedEvents()
     let wallNow = ContinuousClock.now
-    guard !applied.isEmpty || wallNow - lastClockSave >= Self.clockSaveInterval else { return }
+    guard !applied.isEmpty || wallNow - lastClockSave >= Self.clockSaveInterval else { return true }
     var batch = JournalBatch()
     for entry in applied {
       guard case .device(let event) = entry.event else { continue }
       shadow.apply(event, at: entry.at, journalingInto: &batch)
     }
     advanceShadow(to: state.device.now, journalingInto: &batch)
-    commit(batch, state: &state)
+    let saved = commit(batch, state: &state)
     lastClockSave = wallNow
+    return saved
   }
 
   /// Saves what the last turn left: the clock as the session ends (after ``persist(_:)``).
@@ -154,13 +157,16 @@ final class StatePersistence {
     if current != savedState { batch.state = current }
   }
 
-  private func commit(_ batch: JournalBatch, state: inout AppState) {
-    guard !batch.isEmpty else { return }
+  @discardableResult
+  private func commit(_ batch: JournalBatch, state: inout AppState) -> Bool {
+    guard !batch.isEmpty else { return true }
     do throws(StoreError) {
       try journal.commit(batch)
       if let saved = batch.state { savedState = saved }
+      return true
     } catch {
       state.showToast("Could not save the device state: \(error.description)")
+      return false
     }
   }
 
