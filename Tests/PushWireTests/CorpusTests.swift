@@ -67,9 +67,10 @@ struct CorpusTests {
 
   /// Mutates corpus files at random (seeded) and checks that nothing crashes and every
   /// rejection is located: byte flips, truncations, insertions and duplications.
-  @Test func mutatedCorpusFilesNeverCrashAndAlwaysExplain() {
+  @Test func mutatedCorpusFilesNeverCrashAndAlwaysExplain() throws {
     var generator = SplitMix64(seed: 0x5EED)
     let inputs = Self.entries.map(Corpus.bytes(of:)).filter { !$0.isEmpty }
+    try #require(!inputs.isEmpty, "the corpus has no files to mutate")
     let interesting: [UInt8] = Array("{}[]\",:\\ \n\t0-eE.tfnu".utf8) + [0x00, 0x80, 0xC3, 0xE2, 0xFF, 0xED, 0xF4]
     for round in 0..<20_000 {
       var bytes = inputs[round % inputs.count]
