@@ -19,26 +19,13 @@ struct ListenTmuxTests {
       "new-session", "-d", "-s", "t", "-x", "80", "-y", "24",
       "LANG=C.UTF-8 TERM=tmux-256color \"\(binary)\" run --clock manual --listen 0; echo exit=$?; sleep 5",
     ])
-    // The port it picked is in the toast.
-    var port: Int?
-    try await tmux.waitUntil("the listening toast") { screen in
-      guard let range = screen.range(of: "Listening on h2c://127.0.0.1:") else { return false }
-      port = Int(screen[range.upperBound...].prefix { $0.isNumber })
-      return port != nil
-    }
-    let listening = try #require(port)
+    let listening = try await tmux.listeningPort()
     // Banners show on an unlocked phone.
     try tmux.run(["send-keys", "-t", "t", "l"])
     try await tmux.waitUntil("the phone to unlock") { $0.contains("🔓") }
 
-    let status = try ExternalTools.run(
-      "/usr/bin/curl",
-      [
-        "-s", "-o", "/dev/null", "-w", "%{http_code}", "--http2-prior-knowledge", "--max-time", "20",
-        "-H", "apns-topic: com.example.messages", "-H", "apns-push-type: alert", "--data-binary",
-        #"{"aps":{"alert":{"title":"Live from curl","body":"Sent to the endpoint"}}}"#,
-        "http://127.0.0.1:\(listening)/3/device/\(String(repeating: "ab", count: 32))",
-      ])
+    let status = try ListenTmux.push(
+      #"{"aps":{"alert":{"title":"Live from curl","body":"Sent to the endpoint"}}}"#, port: listening)
     #expect(status == "200")
     try await tmux.waitUntil("the push as a banner at the top") { screen in
       let lines = screen.split(separator: "\n", omittingEmptySubsequences: false)
@@ -79,21 +66,9 @@ extension ListenTmuxTests {
       "LANG=C.UTF-8 TERM=tmux-256color \"\(binary)\" run --clock manual --listen 0 --profile \(profile.path) "
         + "--state \(state); echo exit=$?; sleep 5",
     ])
-    var port: Int?
-    try await tmux.waitUntil("the listening toast") { screen in
-      guard let range = screen.range(of: "Listening on h2c://127.0.0.1:") else { return false }
-      port = Int(screen[range.upperBound...].prefix { $0.isNumber })
-      return port != nil
-    }
-    let listening = try #require(port)
-    let status = try ExternalTools.run(
-      "/usr/bin/curl",
-      [
-        "-s", "-o", "/dev/null", "-w", "%{http_code}", "--http2-prior-knowledge", "--max-time", "30",
-        "-H", "apns-topic: com.example.messages", "-H", "apns-push-type: alert", "--data-binary",
-        #"{"aps":{"alert":{"title":"Original","body":"as sent"},"mutable-content":1}}"#,
-        "http://127.0.0.1:\(listening)/3/device/\(String(repeating: "ab", count: 32))",
-      ])
+    let listening = try await tmux.listeningPort()
+    let status = try ListenTmux.push(
+      #"{"aps":{"alert":{"title":"Original","body":"as sent"},"mutable-content":1}}"#, port: listening)
     #expect(status == "200")
     // Answered only once saved: the state already holds the rewritten notification.
     let saved = try ExternalTools.run("/usr/bin/sqlite3", [state, "SELECT title FROM delivery"])
@@ -122,6 +97,28 @@ struct ListenTmux {
   }
 
   func capture() -> String { (try? run(["capture-pane", "-p", "-t", "t"], readingOutput: true)) ?? "" }
+
+  /// The port `run --listen 0` picked, read from its toast.
+  func listeningPort() async throws -> Int {
+    var port: Int?
+    try await waitUntil("the listening toast") { screen in
+      guard let range = screen.range(of: "Listening on h2c://127.0.0.1:") else { return false }
+      port = Int(screen[range.upperBound...].prefix { $0.isNumber })
+      return port != nil
+    }
+    return try #require(port)
+  }
+
+  /// Sends a push for com.example.messages with curl; returns the HTTP status.
+  static func push(_ payload: String, port: Int) throws -> String {
+    try ExternalTools.run(
+      "/usr/bin/curl",
+      [
+        "-s", "-o", "/dev/null", "-w", "%{http_code}", "--http2-prior-knowledge", "--max-time", "30",
+        "-H", "apns-topic: com.example.messages", "-H", "apns-push-type: alert", "--data-binary", payload,
+        "http://127.0.0.1:\(port)/3/device/\(String(repeating: "ab", count: 32))",
+      ])
+  }
 
   func kill() { _ = try? run(["kill-server"]) }
 
