@@ -121,7 +121,9 @@ if Context.environment["PUSHDECK_FUZZ"] != nil {
     .executableTarget(name: "FuzzCapture", dependencies: ["PushCore"], path: "Tests/Fuzz/Capture"),
     .executableTarget(name: "FuzzScenario", dependencies: ["PushScenario"], path: "Tests/Fuzz/Scenario"),
     .executableTarget(name: "FuzzTheme", dependencies: ["PushRender"], path: "Tests/Fuzz/Theme"),
-    .executableTarget(name: "FuzzAPNsRequest", dependencies: ["PushServer"], path: "Tests/Fuzz/APNsRequest"),
+    .executableTarget(
+      name: "FuzzAPNsRequest", dependencies: ["PushServer", .product(name: "Crypto", package: "swift-crypto")],
+      path: "Tests/Fuzz/APNsRequest"),
     .executableTarget(
       name: "FuzzHTTP2",
       dependencies: [

@@ -72,6 +72,10 @@ for index, data in enumerate(payload_files()):
     request = b"POST /3/device/" + token.encode() + b"\n"
     request += b"".join(f"{name}: {value}\n".encode() for name, value in headers) + b"\n" + data
     write("apnsrequest", request)
+    if index % 8 == 0:
+        # Provider-token claims: the fuzzer signs a token issued at this time.
+        iat = ["1795000000", "1e20", "-1", "9223372036854775808", "1794996400.5"][index // 8 % 5]
+        write("apnsrequest", request.replace(b"\n\n", f"\nx-fuzz-iat: {iat}\n\n".encode(), 1))
     line = one_line(data)
     if line is not None:
         envelope = f'{{"at": {1795000000 + index}, "bundle": "com.example.app", "token": "{token}", '

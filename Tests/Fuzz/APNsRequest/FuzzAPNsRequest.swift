@@ -1,8 +1,19 @@
 // libFuzzer target: the endpoint's request rules, `APNsRequest.decide`, on a request written as
 // text: "METHOD PATH" on the first line, then "name: value" header lines, an empty line and
 // the body. Built only by .ci/fuzz (PUSHDECK_FUZZ=1); see docs/RELIABILITY.md.
+import Crypto
 import PushServer
 import PushWire
+
+/// The fuzzer's own provider key: tokens it signs verify, so the claims' checks are reached.
+private let fuzzKey: P256.Signing.PrivateKey = {
+  guard let key = try? P256.Signing.PrivateKey(rawRepresentation: [UInt8](repeating: 7, count: 32)) else {
+    fatalError("the fuzzer's key")
+  }
+  return key
+}()
+private let verifier = ProviderTokenVerifier(
+  keys: [ProviderTokenKey(keyID: "ABC123DEFG", teamID: "DEF123GHIJ", publicKey: fuzzKey.publicKey)])
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzAPNsRequest(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
@@ -50,9 +61,27 @@ public func fuzzAPNsRequest(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     guard !line.utf8.contains(UInt8(ascii: "\n")) else { fatalError("capture line with a newline") }
     let again = PushReader.readCaptureLine(Array(line.utf8), lineNumber: 1, source: "fuzz")
     guard again.payload != nil else { fatalError("recorded capture line does not read back: \(line)") }
-  case .rejected(let status, let reason):
+  case .rejected(let status, let reason, _, _):
     guard (400...499).contains(status), !reason.isEmpty else { fatalError("bad rejection \(status) \(reason)") }
     _ = APNsRequest.errorBody(reason: reason)
+  }
+  // Provider tokens: the authorization header as sent, and a token this key signs with the
+  // `iat` an "x-fuzz-iat: NUMBER" line names (1e20, -0, 9223372036854775808 …), so the
+  // claims' range checks run, not only the signature's. A refusal is a 4xx with a reason.
+  let now = 1_795_000_000.0
+  var tokens = headers.filter { $0.name.lowercased() == "authorization" }.map(\.value)
+  if let iat = headers.first(where: { $0.name == "x-fuzz-iat" }).flatMap({ Double($0.value) }),
+    let signed = try? ProviderTokenSigner.token(
+      privateKey: fuzzKey, keyID: "ABC123DEFG", teamID: "DEF123GHIJ", issuedAt: iat)
+  {
+    tokens.append("bearer " + signed)
+  }
+  for token in tokens {
+    if case .failure(let refusal) = verifier.verify(authorization: token, now: now) {
+      guard (400...499).contains(refusal.status), !refusal.reason.isEmpty else {
+        fatalError("bad token refusal \(refusal.status) \(refusal.reason)")
+      }
+    }
   }
   return 0
 }
