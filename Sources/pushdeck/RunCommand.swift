@@ -197,6 +197,9 @@ struct RunCommand: AsyncParsableCommand {
       })
     let status = loop.run() ?? 0
     persistence?.finish(loop.state)
+    // Pushes that arrived after the last turn were never applied: answered 500, not left to
+    // wait for the endpoint's drain to give up on them.
+    for push in inbox.drain() { push.done(.failed) }
     terminal.restore()
     try? await server?.shutdown()
     if status != 0 { throw ExitCode(status) }
