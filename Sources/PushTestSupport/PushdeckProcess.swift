@@ -72,3 +72,47 @@ public enum PushdeckProcess {
     return url
   }
 }
+
+/// `pushdeck serve --port 0 …` started for a test: the process, its standard output (the rest
+/// of it, after the first line) and the port its first line names.
+public struct ServeProcess {
+  public let process: Process
+  public let output: Pipe
+  public let port: Int
+  /// What standard output held when the port was read (the first line, perhaps more).
+  public let firstOutput: String
+
+  /// Starts `pushdeck` with `arguments` (which include `serve --port 0`) and reads the port from
+  /// its first line, waiting at most 20 s. The caller terminates it (`defer { stop() }`).
+  public static func start(_ arguments: [String]) throws -> ServeProcess {
+    guard let binary = PushdeckProcess.binary else { throw PushdeckProcessError.notBuilt }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: binary)
+    process.arguments = arguments
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    var text = ""
+    let deadline = Date().addingTimeInterval(20)
+    while !text.contains("\n"), Date() < deadline {
+      let data = output.fileHandleForReading.availableData
+      if data.isEmpty { break }
+      text += String(decoding: data, as: UTF8.self)
+    }
+    guard let port = text.split(separator: "\n").first?.split(separator: ":").last.flatMap({ Int($0) }) else {
+      process.terminate()
+      throw PushdeckProcessError.noPort(text)
+    }
+    return ServeProcess(process: process, output: output, port: port, firstOutput: text)
+  }
+
+  /// Terminates the server if it is still running.
+  public func stop() { if process.isRunning { process.terminate() } }
+}
+
+/// The binary was not built, or `serve` did not name a port on its first line.
+public enum PushdeckProcessError: Error {
+  case notBuilt
+  case noPort(String)
+}

@@ -123,21 +123,9 @@ struct OutsideNumbersCLITests {
   /// now 400 BadExpirationDate, and the next push is served.
   @Test(.requires(FileManager.default.isExecutableFile(atPath: "/usr/bin/curl"), "curl is not installed"))
   func serveAnswersBadExpirationDateAndKeepsServing() throws {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: try #require(PushdeckProcess.binary))
-    process.arguments = ["serve", "--port", "0", "--ephemeral"]
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    defer { if process.isRunning { process.terminate() } }
-    var text = ""
-    while !text.contains("\n") {
-      let data = output.fileHandleForReading.availableData
-      if data.isEmpty { break }
-      text += String(decoding: data, as: UTF8.self)
-    }
-    let port = try #require(text.split(separator: "\n").first?.split(separator: ":").last.flatMap { Int($0) })
+    let serve = try ServeProcess.start(["serve", "--port", "0", "--ephemeral"])
+    defer { serve.stop() }
+    let port = serve.port
     func curl(expiration: String) throws -> String {
       let curl = Process()
       curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")

@@ -88,17 +88,7 @@ struct Session {
     // Service extensions run before the front end starts, in the shell; the device reads
     // each push's result when it arrives (docs/DECISIONS.md, Service extensions).
     let extensions = ServiceExtensionRegistry.withThumbnails(profile: profile)
-    if !extensions.isEmpty {
-      let pushes: [(slot: Int, record: PushRecord, sender: String?)] = entries.indices.compactMap { slot in
-        guard case .device(.push(let record, let sender)) = entries[slot].event else { return nil }
-        return (slot, record, sender)
-      }
-      let processed = extensions.processAllBlocking(pushes.map(\.record), profile: profile)
-      for (push, record) in zip(pushes, processed) {
-        entries[push.slot] = TimelineEntry(
-          at: entries[push.slot].at, event: .device(.push(record, sender: push.sender)))
-      }
-    }
+    if !extensions.isEmpty { entries = extensions.processBlocking(entries, profile: profile) }
     return Session(state: AppState(device: DeviceSimulator(profile: profile), timeline: entries))
   }
 

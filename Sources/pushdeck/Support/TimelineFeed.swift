@@ -107,19 +107,3 @@ final class TimelineFeed: Sendable {
     }
   }
 }
-
-extension ServiceExtensionRegistry {
-  /// Runs the extensions on the pushes of timeline entries, in place.
-  func processBlocking(_ entries: [TimelineEntry], profile: DeviceProfile) -> [TimelineEntry] {
-    var entries = entries
-    let slots = entries.indices.filter { if case .device(.push) = entries[$0].event { true } else { false } }
-    let records = slots.compactMap { slot -> PushRecord? in
-      guard case .device(.push(let record, _)) = entries[slot].event else { return nil }
-      return record
-    }
-    for (slot, record) in zip(slots, processAllBlocking(records, profile: profile)) {
-      entries[slot] = TimelineEntry(at: entries[slot].at, event: .device(.push(record)))
-    }
-    return entries
-  }
-}
