@@ -123,7 +123,7 @@ struct OutsideNumbersCLITests {
   /// now 400 BadExpirationDate, and the next push is served.
   @Test(.requires(FileManager.default.isExecutableFile(atPath: "/usr/bin/curl"), "curl is not installed"))
   func serveAnswersBadExpirationDateAndKeepsServing() throws {
-    let serve = try ServeProcess.start(["serve", "--port", "0", "--ephemeral"])
+    let serve = try ServeProcess(["--ephemeral"])
     defer { serve.stop() }
     let port = serve.port
     func curl(expiration: String) throws -> String {
@@ -145,8 +145,8 @@ struct OutsideNumbersCLITests {
     #expect(try curl(expiration: "253402300800") == #"{"reason":"BadExpirationDate"} 400"#)
     #expect(try curl(expiration: "0") == " 200")
     #expect(try curl(expiration: "253402300799") == " 200")
-    kill(process.processIdentifier, SIGINT)
-    process.waitUntilExit()
+    serve.stop()  // SIGINT, then waits
+    let process = serve.process
     #expect(process.terminationReason == .exit && process.terminationStatus == 0)
   }
 }

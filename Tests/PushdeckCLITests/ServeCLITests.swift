@@ -12,11 +12,22 @@ struct ServeCLITests {
     let directory = try PushdeckProcess.temporaryDirectory()
     let capture = directory.appendingPathComponent("live.jsonl").path
     let state = directory.appendingPathComponent("device.sqlite").path
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: try #require(PushdeckProcess.binary))
+    process.arguments = ["serve", "--port", "0", "--record", capture, "--state", state]
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    defer { if process.isRunning { process.terminate() } }
+
     // The first line names the port it picked.
-    let serve = try ServeProcess.start(["serve", "--port", "0", "--record", capture, "--state", state])
-    defer { serve.stop() }
-    let (process, output, port) = (serve.process, serve.output, serve.port)
-    var text = serve.firstOutput
+    var text = ""
+    let deadline = Date().addingTimeInterval(20)
+    while !text.contains("\n"), Date() < deadline {
+      text += String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
+    }
+    let port = try #require(text.split(separator: "\n").first?.split(separator: ":").last.flatMap { Int($0) })
 
     func curl(_ token: String, _ body: String) throws -> String {
       let curl = Process()
