@@ -70,6 +70,14 @@ let package = Package(
       ]
     ),
     .target(name: "PushRuntime", dependencies: ["PushRender", "PushUI"]),
+    // Phone mockups and storyboards: the state drawn as an iPhone in SVG (pure, no ncurses).
+    .target(name: "PushMockup", dependencies: ["PushUI", "PushRender"]),
+    // SVG to PNG through librsvg and cairo (docs/DECISIONS.md, Phone mockups).
+    .systemLibrary(
+      name: "CRsvg", pkgConfig: "librsvg-2.0", providers: [.apt(["librsvg2-dev"])]),
+    .systemLibrary(
+      name: "CPangoCairo", pkgConfig: "pangocairo", providers: [.apt(["libpango1.0-dev"])]),
+    .target(name: "PushRaster", dependencies: ["CRsvg", "CPangoCairo"]),
     // Built-in action handlers (log, exec, http, open), service extensions (attach-media,
     // decrypt, exec) and their registries: a shell target.
     .target(
@@ -80,7 +88,7 @@ let package = Package(
       name: "pushdeck",
       dependencies: [
         "PushWire", "PushCore", "PushUI", "PushRender", "PushTerminal", "PushRuntime", "PushScenario", "PushStore",
-        "PushHandlers", "PushServer", "PushMedia",
+        "PushHandlers", "PushServer", "PushMedia", "PushMockup", "PushRaster",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -102,6 +110,9 @@ let package = Package(
         "PushServer", "PushTestSupport", .product(name: "Crypto", package: "swift-crypto"),
         .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio"),
       ]),
+    .testTarget(
+      name: "PushMockupTests", dependencies: ["PushMockup", "PushRaster", "PushMedia", "PushTestSupport"],
+      exclude: ["Goldens"]),
     .testTarget(name: "PushHandlersTests", dependencies: ["PushHandlers", "PushTestSupport"]),
     .testTarget(name: "PushTerminalTests", dependencies: ["PushTerminal", "PushTestSupport"]),
     .testTarget(
