@@ -248,7 +248,7 @@ struct Drawer {
   // MARK: Scheduled Summary
 
   private func summaryHeight(_ notifications: [StoredNotification]) -> Double {
-    m.platterPadding * 2 + 26 + 18 + Double(min(3, notifications.count)) * 28 + 4
+    m.platterPadding * 2 + 26 + 20 + Double(min(3, notifications.count)) * 28 + 4
   }
 
   static func summaryName(hour: Int) -> String {
@@ -269,18 +269,18 @@ struct Drawer {
     let noun = notifications.count == 1 ? "notification" : "notifications"
     _ = released
     b.text(
-      "\(notifications.count) \(noun)", x: x + width - pad, y: y + pad + 20, size: m.smallSize,
-      fill: palette.secondaryInk, anchor: .end, role: "time")
-    var top = y + pad + 26 + 12
+      "\(notifications.count) \(noun)", x: x + pad, y: y + pad + 40, size: m.smallSize,
+      fill: palette.secondaryInk, role: "subtitle")
+    var top = y + pad + 26 + 24
     for stored in notifications.prefix(3) {
       let shown = state.displayed(stored)
       let app = state.appInfo(stored.notification.bundleID)
       Icon.draw(&b, app: app, x: x + pad, y: top, size: 22)
-      let text = [shown.title, shown.body].compactMap { $0 }.map(SVGText.clean).filter { !$0.isEmpty }
+      let content = [shown.title, shown.body].compactMap { $0 }.map(SVGText.clean).filter { !$0.isEmpty }
         .joined(separator: " — ")
+      let text = SVGText.clean(app.displayName) + (content.isEmpty ? "" : ": " + content)
       b.text(
-        TextMetrics.truncate(
-          text.isEmpty ? SVGText.clean(app.displayName) : text, size: 15, maxWidth: width - pad * 2 - 32),
+        TextMetrics.truncate(text, size: 15, maxWidth: width - pad * 2 - 32),
         x: x + pad + 32, y: top + 16, size: 15, fill: palette.ink, role: "body")
       top += 28
     }

@@ -123,6 +123,8 @@ struct EmojiText {
     defer { cairo_surface_destroy(scratch) }
     guard let measure = cairo_create(scratch) else { return nil }
     defer { cairo_destroy(measure) }
+    // Measured at the scale it is drawn at: hinted metrics differ between sizes.
+    cairo_scale(measure, scale, scale)
     guard let (measured, width, height, baseline) = layout(on: measure) else { return nil }
     g_object_unref(UnsafeMutableRawPointer(measured))
     let pixelWidth = Int32((width * scale).rounded(.up))

@@ -138,12 +138,14 @@ enum Storyboard {
       var cells: [Sheet.Cell] = []
       var headingRecords: [DeliveryRecord] = []
       var released = false
+      var anyRecords = false
       for index in states.indices {
         let recordsBefore = states[index].device.records.count
         let releasesBefore = states[index].device.store.releaseCount
         _ = reduce(into: &states[index], .tick(time))
         let records = Array(states[index].device.records.dropFirst(recordsBefore))
         if index == 0 { headingRecords = records }
+        anyRecords = anyRecords || !records.isEmpty
         var captions = records.map { printers[index].outcome($0) }
         if states[index].device.store.releaseCount > releasesBefore {
           released = true
@@ -155,7 +157,9 @@ enum Storyboard {
           Sheet.Cell(phone: PhoneMockup(state: states[index], theme: theme), caption: captions.joined(separator: " — "))
         )
       }
-      if summaryTimes.contains(time), entries.isEmpty, !released { continue }
+      // Nothing to show: a summary time with nothing released, or time merely passing.
+      let onlyTime = entries.allSatisfy { if case .advance = $0.event { true } else { false } }
+      if onlyTime, !released, !anyRecords { continue }
       let clock = CivilTime(time, utcOffsetSeconds: profiles[0].utcOffsetSeconds).clock
       var what = headingRecords.map { record in
         let app = states[0].appInfo(record.bundleID).displayName
