@@ -453,7 +453,9 @@ struct Drawer {
     guard let activity else { return }
     let app = state.appInfo(activity.bundleID)
     Icon.draw(&b, app: app, x: x + 10, y: m.islandTop + 7, size: 23)
-    let trailing = Self.contentFields(activity).first?.1 ?? activity.body ?? ""
+    // The compact trailing view has room for a number (an ETA, a score) more than for words.
+    let fields = Self.contentFields(activity)
+    let trailing = (fields.first { Double($0.1) != nil } ?? fields.first)?.1 ?? activity.body ?? ""
     b.text(
       TextMetrics.truncate(SVGText.clean(trailing), size: 14, maxWidth: side - 12, bold: true), x: x + width - 12,
       y: m.islandTop + 24, size: 14, weight: 600, fill: activity.isStale(at: state.now) ? "#FF9F0A" : "#30D158",

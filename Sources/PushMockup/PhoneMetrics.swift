@@ -11,8 +11,8 @@ public enum PhoneMetrics {
   static let islandHeight = 37.33
   static let islandTop = 11.0
   /// The compact presentation of a Live Activity: the island widened by a leading and a
-  /// trailing area (UNVERIFIED: 62 pt each).
-  static let compactSide = 62.0
+  /// trailing area (UNVERIFIED: 40 pt each, so the status bar's time and signal stay clear).
+  static let compactSide = 40.0
   /// Notifications on the lock screen and in Notification Center: 14 pt margins (WWDC23 10194,
   /// "Design dynamic Live Activities": the system adds 14 pt margins to all notifications).
   static let listMargin = 14.0
