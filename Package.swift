@@ -6,6 +6,7 @@ import PackageDescription
 //   PushCore   — the simulated device: notifications, policy, store, grouping (pure)
 //   PushUI     — this UI's state machine: AppState, events, reducer (pure)
 //   PushRender — cell grid, widths, widgets, themes (pure)
+//   PushMockup — the state drawn as an iPhone in SVG (pure); PushRaster — SVG to PNG (librsvg)
 //   PushTerminal — the one ncurses backend; PushRuntime — the loop; pushdeck — CLI wiring.
 let package = Package(
   name: "Pushdeck",
