@@ -131,4 +131,34 @@ struct MockupCLITests {
     let text = try pushdeck(["explain", "Examples/bank-work-focus.yaml", "--compare", "unlocked,work,summary"])
     #expect(text.standardOutput.contains("  Scheduled Summary  Held for the Scheduled Summary"))
   }
+
+  @Test(
+    .requires(
+      FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium"),
+      "chromium is not installed (apt-get install chromium)"))
+  func chromiumShootsTheSVGAndEveryMomentOfTheHTML() throws {
+    let directory = try PushdeckProcess.temporaryDirectory()
+    let svg = directory.appendingPathComponent("lock.svg").path
+    let html = directory.appendingPathComponent("board.html").path
+    #expect(try pushdeck(["render", "Examples/messaging.yaml", "--style", "phone", "-o", svg]).status == 0)
+    #expect(try pushdeck(["storyboard", "Examples/messaging.yaml", "--format", "html", "-o", html]).status == 0)
+    let moments = count("data-moment=\"", in: try String(contentsOfFile: html, encoding: .utf8))
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/bash")
+    let script = Corpus.repositoryRoot().appendingPathComponent("docs/tools/look-in-chromium.sh").path
+    let shots = directory.appendingPathComponent("shots").path
+    process.arguments = [script, shots, svg, html]
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0)
+    let lock = try [UInt8](Data(contentsOf: URL(fileURLWithPath: shots + "/lock.png")))
+    func be(_ offset: Int) -> Int { lock[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) } }
+    #expect(Array(lock.prefix(4)) == [0x89, 0x50, 0x4E, 0x47])
+    #expect(be(16) == 393 && be(20) == 852)
+    let boards = try FileManager.default.contentsOfDirectory(atPath: shots).filter { $0.hasPrefix("board-") }
+    #expect(moments >= 2)
+    #expect(boards.count == moments)
+  }
 }
