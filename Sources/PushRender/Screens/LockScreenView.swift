@@ -66,6 +66,7 @@ public struct LockScreenView: Sendable {
         notification: notification, app: state.appInfo(activity.bundleID), hiddenCount: 0, now: state.now,
         maxBodyLines: 2)
       card.label = activity.endedAt == nil ? (activity.isStale(at: state.now) ? "Live · stale" : "Live") : "Ended"
+      card.showsTime = false
       card.progress = face.progress
       card.progressTime = face.time.map { RelativeTime.describeEither($0, now: state.now) }
       cards.append(card)

@@ -35,6 +35,8 @@ public struct NotificationCardView: Sendable {
   /// The time the header shows relative to now: when the user got it (a Scheduled Summary's
   /// delivery, not the push's arrival). Defaults to the notification's arrival.
   public var time: SimInstant?
+  /// Whether the header shows the relative time (a Live Activity's does not, as on iOS).
+  public var showsTime = true
   /// The line under the stack ("2 more messages"); by default "N more notification(s)".
   public var stackSummary: String?
   /// An image attachment's thumbnail, drawn at the card's right as iOS does.
@@ -208,11 +210,11 @@ public struct NotificationCardView: Sendable {
     grid.write(
       "╭" + String(repeating: "─", count: max(0, columns - 2)) + "╮", at: origin, style: border,
       role: borderRole)
-    let relative = RelativeTime.describe(time ?? notification.receivedAt, now: now)
+    let relative = showsTime ? RelativeTime.describe(time ?? notification.receivedAt, now: now) : ""
     let label = levelLabel
     // Right side first, so the app name is what gets truncated on narrow cards.
-    var rightColumns = DisplayWidth.columns(of: relative) + 2
-    if let label { rightColumns += DisplayWidth.columns(of: label.text) + 3 }
+    var rightColumns = showsTime ? DisplayWidth.columns(of: relative) + 2 : 0
+    if let label { rightColumns += DisplayWidth.columns(of: label.text) + (showsTime ? 3 : 2) }
     let rightStart = origin.column + columns - 2 - rightColumns
     var column = rightStart
     if let label {
@@ -220,11 +222,13 @@ public struct NotificationCardView: Sendable {
       column += 1
       column += grid.write(
         label.text, at: Point(column: column, row: row), style: theme[label.role], role: label.role)
-      column += grid.write(
-        " ·", at: Point(column: column, row: row), style: theme[.cardMeta], role: .cardMeta)
+      if showsTime {
+        column += grid.write(
+          " ·", at: Point(column: column, row: row), style: theme[.cardMeta], role: .cardMeta)
+      }
     }
     grid.write(
-      " " + relative + " ", at: Point(column: column, row: row), style: theme[.cardMeta],
+      showsTime ? " " + relative + " " : " ", at: Point(column: column, row: row), style: theme[.cardMeta],
       role: .cardMeta)
 
     let nameStart = origin.column + 2
