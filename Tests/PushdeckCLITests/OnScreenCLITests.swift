@@ -27,6 +27,12 @@ struct OnScreenCLITests {
     #expect(ended.contains("Ended") && ended.contains("Delivered · Order 5821"))
   }
 
+  @Test func renderJSONCarriesWhatTheActivityCardShows() throws {
+    let json = try render("food-delivery.yaml", at: "+13m", extra: ["--format", "json"])
+    #expect(json.contains(#""face":{"title":"Picked up · Order 5821","detail":"Courier: Kenji · Ramen Ichiban""#))
+    #expect(json.contains(#""displayAs":"list""#))
+  }
+
   @Test func aCriticalAlertUnderDoNotDisturbIsLabelledCritical() throws {
     let screen = try render("health-critical-dnd.yaml", at: "+17m")
     #expect(screen.contains("🌙 Do Not Disturb"))

@@ -19,8 +19,8 @@ public struct LockScreenView: Sendable {
     Chrome.drawStatusBar(into: &grid, theme: theme)
     let cardsTop = drawClockArea(into: &grid, theme: theme)
     // The cards gather at the bottom, above a free row (where iOS has the flashlight and
-    // camera, and where toasts appear) and the status line.
-    drawCards(into: &grid, top: cardsTop, bottom: grid.height - 3, theme: theme)
+    // camera, and where toasts appear; short terminals keep it for cards) and the status line.
+    drawCards(into: &grid, top: cardsTop, bottom: grid.height - (grid.height >= 20 ? 3 : 2), theme: theme)
   }
 
   /// Draws padlock, date, clock and Focus; returns the first row free for cards.
