@@ -146,6 +146,21 @@ struct OnScreenGoldenTests {
     #expect(cell(of: "━", in: grid)?.role == .actionButton)
   }
 
+  @Test func onTheSmallestTerminalTheActivityStillShows() {
+    let grid = frame(state(liveActivityProfile(layout: true), liveEvents(), at: 780), columns: 40, rows: 12)
+    expectGolden(grid, "lockScreen_liveActivity_40x12.txt")
+    let dump = grid.textDump()
+    #expect(dump.contains("Picked up · Order 5821") && dump.contains("in 17 min"))
+    // Beside a stack it gives up its bar rather than vanish.
+    let crowded = frame(
+      state(
+        liveActivityProfile(layout: true),
+        liveEvents() + [(730, push(#"{"aps":{"alert":{"title":"Order confirmed"}}}"#, bundle: "com.example.fooddash"))],
+        at: 780), columns: 40, rows: 12
+    ).textDump()
+    #expect(crowded.contains("Picked up · Order 5821") && !crowded.contains("━"))
+  }
+
   @Test func withoutALayoutTheContentStateReadsAsPairs() {
     let dump = frame(state(liveActivityProfile(layout: false), liveEvents(), at: 780), columns: 100, rows: 24)
       .textDump()

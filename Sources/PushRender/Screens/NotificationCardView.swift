@@ -62,13 +62,15 @@ public struct NotificationCardView: Sendable {
   }
 
   /// The same card in progressively more compact forms: as configured, with a one-line body,
-  /// then without the subtitle.
+  /// then without the subtitle, thumbnail and progress line.
   public func compactVariants() -> [NotificationCardView] {
     var oneLine = self
     oneLine.maxBodyLines = min(maxBodyLines, 1)
     var minimal = oneLine
     minimal.showsSubtitle = false
     minimal.thumbnail = nil
+    minimal.progress = nil
+    minimal.progressTime = nil
     return [self, oneLine, minimal]
   }
 
