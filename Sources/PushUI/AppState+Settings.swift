@@ -2,7 +2,7 @@ import PushCore
 
 /// One row of the settings pane.
 public enum SettingsRow: Equatable, Sendable, CaseIterable {
-  case focus, locked, app
+  case focus, locked, displayAs, app
   case authorization, runState
   case lockScreen, notificationCenter, banners, bannerStyle, sounds, badges, showPreviews, grouping
   case timeSensitive, criticalAlerts, directMessages, delivery
@@ -12,6 +12,7 @@ public enum SettingsRow: Equatable, Sendable, CaseIterable {
     switch self {
     case .focus: "Focus"
     case .locked: "Phone"
+    case .displayAs: "Display As"
     case .app: "App"
     case .authorization: "Authorization"
     case .runState: "App state"
@@ -50,18 +51,19 @@ extension AppState {
 
   /// The settings pane's rows: Focus, lock, the app, then the app's authorization and settings.
   public func settingsRows() -> [SettingsRow] {
-    settingsAppProfile == nil ? [.focus, .locked, .app] : SettingsRow.allCases
+    settingsAppProfile == nil ? [.focus, .locked, .displayAs, .app] : SettingsRow.allCases
   }
 
   /// A row's current value as shown: `On`, `Off`, or the enum's name.
   public func settingsValue(_ row: SettingsRow) -> String {
     if row == .focus { return device.activeFocus?.name ?? "Off" }
     if row == .locked { return device.isLocked ? "Locked" : "Unlocked" }
+    if row == .displayAs { return device.profile.lockScreenDisplay.title }
     guard let app = settingsAppProfile else { return "—" }
     let settings = app.settings
     func onOff(_ value: Bool) -> String { value ? "On" : "Off" }
     switch row {
-    case .focus, .locked: return ""
+    case .focus, .locked, .displayAs: return ""
     case .app: return app.info.displayName
     case .authorization: return app.authorization.rawValue
     case .runState: return app.state.rawValue
@@ -110,6 +112,10 @@ extension AppState {
       apply(device.isLocked ? .unlock : .lock, at: now)
       showToast(device.isLocked ? "Locked" : "Unlocked")
       return
+    case .displayAs:
+      device.setLockScreenDisplay(cycled(device.profile.lockScreenDisplay))
+      showToast("Display As \(device.profile.lockScreenDisplay.title)")
+      return
     case .app:
       let apps = device.profile.apps.map(\.bundleID)
       guard !apps.isEmpty else { return }
@@ -122,7 +128,7 @@ extension AppState {
     let settings = app.settings
     let change: AppSettingChange
     switch row {
-    case .focus, .locked, .app: return
+    case .focus, .locked, .displayAs, .app: return
     case .authorization: change = .authorization(cycled(app.authorization))
     case .runState: change = .state(cycled(app.state))
     case .lockScreen: change = .lockScreen(!settings.lockScreen)

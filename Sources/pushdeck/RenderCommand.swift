@@ -279,6 +279,11 @@ enum ScreenJSON {
     let offset = device.profile.utcOffsetSeconds
     func iso(_ instant: SimInstant) -> String { JSONValue.quoted(CivilTime.iso8601(instant, utcOffsetSeconds: offset)) }
     func text(_ value: String?) -> String { value.map(JSONValue.quoted) ?? "null" }
+    /// What the activity's card shows (its layout applied to the latest content-state).
+    func faceJSON(_ face: LiveActivityFace) -> String {
+      "\"face\":{\"title\":\(JSONValue.quoted(face.title)),\"detail\":\(text(face.detail)),"
+        + "\"progress\":\(face.progress.map { String($0) } ?? "null"),\"time\":\(face.time.map(iso) ?? "null")}"
+    }
     let groups = screen == .lock ? state.lockScreenGroups() : device.store.rankedGroups()
     var json = "{\"screen\":\"\(screen.rawValue)\",\"at\":\(iso(device.now)),\"locked\":\(device.isLocked)"
     json +=
@@ -292,8 +297,11 @@ enum ScreenJSON {
       + device.liveActivities.map { activity in
         "{\"bundle\":\(JSONValue.quoted(activity.bundleID)),\"type\":\(JSONValue.quoted(activity.attributesType)),"
           + "\"title\":\(text(activity.title)),\"body\":\(text(activity.body)),\"stale\":\(activity.isStale(at: device.now)),"
-          + "\"ended\":\(activity.endedAt != nil),\"contentState\":\(activity.contentState?.compactText ?? "null")}"
+          + "\"ended\":\(activity.endedAt != nil),\"contentState\":\(activity.contentState?.compactText ?? "null"),"
+          + faceJSON(activity.face(layout: device.app(activity.bundleID)?.liveActivityLayouts[activity.attributesType]))
+          + "}"
       }.joined(separator: ",") + "]"
+    json += ",\"displayAs\":\"\(device.profile.lockScreenDisplay.rawValue)\""
     json += ",\"groups\":["
     for (index, group) in groups.enumerated() {
       if index > 0 { json += "," }

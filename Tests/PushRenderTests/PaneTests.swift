@@ -162,18 +162,34 @@ struct SettingsPaneTests {
     #expect(state.device.isLocked)
   }
 
+  @Test func displayAsCyclesCountStackListAndRedrawsTheLockScreen() {
+    var state = settingsState()
+    select(.displayAs, in: &state)
+    #expect(state.settingsValue(.displayAs) == "List")
+    _ = reduce(into: &state, .command(.activate))
+    #expect(state.device.profile.lockScreenDisplay == .count)
+    #expect(state.settingsValue(.displayAs) == "Count")
+    let dump = frame(state, columns: 120, rows: 40).textDump()
+    #expect(dump.contains("Display As") && dump.contains("Count"))
+    #expect(dump.contains("6 Notifications") || dump.contains("5 Notifications") || dump.contains("Notifications"))
+    _ = reduce(into: &state, .command(.adjustSetting(1)))
+    #expect(state.device.profile.lockScreenDisplay == .stack)
+    _ = reduce(into: &state, .command(.adjustSetting(1)))
+    #expect(state.device.profile.lockScreenDisplay == .list)
+  }
+
   @Test func everyAppSettingChangesThroughDeviceEvents() {
     var state = settingsState()
     state.settingsApp = "com.example.messages"
     _ = state.takeAppliedEvents()
-    for row in SettingsRow.allCases.dropFirst(3) {
+    for row in SettingsRow.allCases.dropFirst(4) {
       select(row, in: &state)
       let before = state.settingsValue(row)
       _ = reduce(into: &state, .command(.activate))
       #expect(state.settingsValue(row) != before, "\(row)")
     }
     let events = state.takeAppliedEvents().map(\.event)
-    #expect(events.count == SettingsRow.allCases.count - 3)
+    #expect(events.count == SettingsRow.allCases.count - 4)
     #expect(
       events.allSatisfy { event in
         if case .device(.setting(let bundleID, _)) = event { return bundleID == "com.example.messages" }

@@ -611,14 +611,14 @@ struct EndToEndTests {
   @Test func doNotDisturbMakesTheNextPushArriveQuietly() async throws {
     try await withDemo { server, _ in
       try server.run(["send-keys", "-t", "t", "d"])
-      guard try await server.waitUntil("Do Not Disturb on", { $0.contains("☾ Do Not Disturb") }) else { return }
+      guard try await server.waitUntil("Do Not Disturb on", { $0.contains("🌙 Do Not Disturb") }) else { return }
       // Ana's message arrives while Do Not Disturb is on: stored, but not on the lock screen.
       try server.run(["send-keys", "-t", "t", "."])
       guard try await server.waitUntil("the seventh notification stored", { $0.contains("7 stored") }) else { return }
       #expect(!server.capture().contains("Great, see you there"), "a silenced push must not light the lock screen")
       // With Do Not Disturb off again, the next push shows on the lock screen.
       try server.run(["send-keys", "-t", "t", "d"])
-      try await server.waitUntil("Do Not Disturb off") { !$0.contains("☾ Do Not Disturb") }
+      try await server.waitUntil("Do Not Disturb off") { !$0.contains("🌙 Do Not Disturb") }
       try server.run(["send-keys", "-t", "t", "."])
       try await server.waitUntil("the bank's alert on the lock screen") { $0.contains("Unusual sign-in") }
       try server.run(["send-keys", "-t", "t", "q"])

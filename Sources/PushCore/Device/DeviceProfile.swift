@@ -35,6 +35,25 @@ public struct Engagement: Equatable, Sendable {
   public var score: Double { Double(taps + 1) / Double(taps + dismissals + 2) - 0.5 }
 }
 
+/// How the lock screen shows notifications (Settings ▸ Notifications ▸ Display As, iOS 16+).
+public enum LockScreenDisplay: String, Sendable, CaseIterable, Codable {
+  /// Only "N Notifications" at the bottom.
+  case count
+  /// Piled cards, newest in front (iOS's default).
+  case stack
+  /// Every stack as its own card (the look before iOS 16).
+  case list
+
+  /// The word the Settings app shows.
+  public var title: String {
+    switch self {
+    case .count: "Count"
+    case .stack: "Stack"
+    case .list: "List"
+    }
+  }
+}
+
 /// Everything that describes the simulated phone before the timeline starts.
 public struct DeviceProfile: Equatable, Sendable {
   /// The simulated start.
@@ -62,6 +81,9 @@ public struct DeviceProfile: Equatable, Sendable {
   public var silentPushesPerHour: Int
   /// Past engagement per app.
   public var engagement: [String: Engagement]
+  /// How the lock screen shows notifications (Display As). iOS's default is Stack; Pushdeck
+  /// starts in List so every stack is in view (see DECISIONS.md), and a profile may say stack.
+  public var lockScreenDisplay = LockScreenDisplay.list
   /// Where the user's responses (actions, taps, dismissals) go, in the order the profile lists them.
   public var handlers: [HandlerBinding] = []
   /// The most notifications Notification Center holds; past it the oldest is removed to make

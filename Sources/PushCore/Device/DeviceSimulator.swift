@@ -283,6 +283,12 @@ public struct DeviceSimulator: Sendable {
 
   /// Applies one event at `instant`; returns the delivery record for a push.
   @discardableResult
+  /// Changes how the lock screen shows notifications (Settings ▸ Notifications ▸ Display As):
+  /// only what is drawn changes, so it is not a timeline event.
+  public mutating func setLockScreenDisplay(_ display: LockScreenDisplay) {
+    profile.lockScreenDisplay = display
+  }
+
   public mutating func apply(_ event: DeviceEvent, at instant: SimInstant) -> DeliveryRecord? {
     advance(to: instant)
     switch event {

@@ -22,10 +22,11 @@ struct BannerView {
       return
     }
     var shown = card
+    if let stored = state.device.store[banner.notification] { shown.decorate(stored, in: state) }
     // Space is limited in a banner: at most two of the category's actions (iOS).
     shown.actionTitles = state.actions(for: banner.notification, space: .limited).map(\.title)
-    shown.label = banner.isPersistent ? "Persistent" : nil
-    if banner.isPersistent == false, shown.notification.level >= .timeSensitive { shown.label = nil }
+    // A persistent banner says so, unless its level's label (Critical Alert, Time Sensitive) matters more.
+    if banner.isPersistent, shown.levelLabel == nil { shown.label = "Persistent" }
     shown.draw(into: &grid, at: Point(column: left, row: 1), columns: columns, theme: theme)
     grid.addHit(Rect(column: left, row: 1, columns: columns, rows: shown.rows(columns: columns)), .banner)
   }

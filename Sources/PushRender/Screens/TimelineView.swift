@@ -146,7 +146,7 @@ struct SettingsView {
       let base: StyleRole = setting == .app ? .groupHeader : .cardBody
       var labelStyle = theme[base]
       if isSelected { labelStyle = labelStyle.over(theme[.selection]) }
-      let indent = index > 2 ? "  " : ""
+      let indent = index > (rows.firstIndex(of: .app) ?? rows.count) ? "  " : ""
       let label = TextLayout.truncate(indent + setting.title, toColumns: labelColumns - 1)
       grid.write(
         (isSelected ? "▸ " : "  ") + label, at: Point(column: left - 1, row: row), style: labelStyle, role: base,
