@@ -4,11 +4,11 @@ import PushTestSupport
 import Testing
 
 /// Where the tmux binary is, if installed.
-private let tmuxPath: String? = ["/usr/bin/tmux", "/usr/local/bin/tmux", "/opt/homebrew/bin/tmux"]
+let tmuxPath: String? = ["/usr/bin/tmux", "/usr/local/bin/tmux", "/opt/homebrew/bin/tmux"]
   .first { FileManager.default.isExecutableFile(atPath: $0) }
 
 /// The built `pushdeck` binary: beside the test bundle, or in the package's `.build/debug`.
-private func pushdeckBinary() -> String? {
+func pushdeckBinary() -> String? {
   let besideTests = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
     .appendingPathComponent("pushdeck").path
   let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
@@ -18,7 +18,7 @@ private func pushdeckBinary() -> String? {
 }
 
 /// A tmux server on a private socket, killed when the test ends.
-private struct TmuxServer {
+struct TmuxServer {
   let executable: String
   let socket = "pushdeck-\(UUID().uuidString)"
 
