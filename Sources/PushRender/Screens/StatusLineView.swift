@@ -61,7 +61,7 @@ struct StatusLineView {
     column += grid.write(" \(clock) ", at: Point(column: column, row: row), style: theme[.footerKey], role: .footerKey)
     if case .seek(let text)? = state.prompt {
       column += grid.write(
-        " Go to (+5m, -30s, 09:45, 08:00:30): ", at: Point(column: column, row: row), style: theme[.statusBar],
+        " Go to time (+5m, -30s, 09:45, 08:00:30): ", at: Point(column: column, row: row), style: theme[.statusBar],
         role: .statusBar)
       grid.write(
         text + "█", at: Point(column: column, row: row), style: theme[.cardBody], role: .cardBody,
