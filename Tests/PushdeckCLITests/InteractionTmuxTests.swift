@@ -150,4 +150,40 @@ struct InteractionTmuxTests {
     try keys(server, "q")
     try await server.waitUntil("exit=0") { $0.contains("exit=0") }
   }
+
+  @Test func pageAndJumpThroughTwoHundredTwentyNineGroups() async throws {
+    let server = TmuxServer(executable: try #require(tmuxPath))
+    defer { server.kill() }
+    let directory = NSTemporaryDirectory() + "pushdeck-groups-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    var capture = ""
+    for n in 0..<229 {
+      let app = String(format: "%03d", n)
+      capture +=
+        #"{"at": \#(1_767_254_400 + n), "bundle": "com.example.app\#(app)", "#
+        + #""payload": {"aps": {"alert": {"title": "Group \#(app)", "body": "hello"}}}}"# + "\n"
+    }
+    try capture.write(toFile: directory + "/groups.jsonl", atomically: true, encoding: .utf8)
+    try start(server, ["run", "--clock", "manual", "groups.jsonl"], directory: directory)
+    guard try await server.waitUntil("the lock screen", { $0.contains("Lock Screen · manual") }) else { return }
+    try keys(server, "g")
+    try keys(server, "-l", "+1h")
+    try keys(server, "Enter")
+    guard try await server.waitUntil("every group arrived", { $0.contains("229 stored") && $0.contains("App228") })
+    else { return }
+    try keys(server, "End")
+    guard try await server.waitUntil("the last group", { $0.contains("App000") && !$0.contains("App228") }) else {
+      return
+    }
+    try keys(server, "PPage")
+    guard try await server.waitUntil("a page up", { $0.contains("App006") && $0.contains("5 more notifications") })
+    else { return }
+    try keys(server, "Home")
+    guard try await server.waitUntil("the first group again", { $0.contains("App228") }) else { return }
+    try keys(server, "NPage")
+    guard try await server.waitUntil("a page down", { !$0.contains("App228") }) else { return }
+    try keys(server, "q")
+    try await server.waitUntil("exit=0") { $0.contains("exit=0") }
+  }
 }
