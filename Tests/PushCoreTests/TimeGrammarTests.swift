@@ -43,6 +43,8 @@ struct TimeGrammarTests {
     #expect(try instant("-30s") == now - .seconds(30))
     #expect(try instant("+250ms") == SimInstant(milliseconds: now.milliseconds + 250))
     #expect(try instant("  +5m ") == now + .minutes(5))
+    #expect(try instant("250ms") == SimInstant(milliseconds: now.milliseconds + 250))
+    #expect(try instant("1h30m") == now + .minutes(90))
     #expect(try TimeGrammar.duration("250ms") == SimDuration(milliseconds: 250))
     #expect(try TimeGrammar.duration("1d1h") == .hours(25))
     #expect(try TimeGrammar.duration("2min") == .minutes(2))
@@ -81,7 +83,7 @@ struct TimeGrammarTests {
   }
 
   @Test(arguments: [
-    "", "soon", "24:00", "9:60", "09:45:60", "9:5", "123:45", "+", "+5", "5", "+5x", "5m", "+m", "+5m30",
+    "", "soon", "24:00", "9:60", "09:45:60", "9:5", "123:45", "+", "+5", "5", "+5x", "5x", "+m", "+5m30",
     "2026-02-30T00:00Z", "2026-13-01T00:00Z", "2026-11-23T09:45:00+19:00", "09:45Z", "+５m", "٠٩:٤٥", "+1h 30m",
     "2026-11-23T09:45:00Zjunk",
   ])

@@ -20,7 +20,8 @@ struct TimeGrammarCLITests {
     // Examples/messaging.yaml starts at 2026-11-23 12:02 in Lisbon (UTC+0 in November).
     let cases = [
       ("08:00:30", nil), ("12:03:30", "2026-11-23T12:03:30Z"), ("+0s", "2026-11-23T12:02:00Z"),
-      ("+1h30m", "2026-11-23T13:32:00Z"), ("+250ms", nil), ("2026-11-23T12:04:00Z", "2026-11-23T12:04:00Z"),
+      ("+1h30m", "2026-11-23T13:32:00Z"), ("+250ms", nil), ("90s", "2026-11-23T12:03:30Z"),
+      ("2026-11-23T12:04:00Z", "2026-11-23T12:04:00Z"),
     ]
     for (text, expected) in cases {
       let output = try render(["Examples/messaging.yaml", "--at", text, "--format", "json"])

@@ -5,7 +5,8 @@
 /// - a time of day on the current local day: `09:45`, `9:45`, `08:00:30`, `08:00:30.250`;
 /// - a date and time, ISO 8601: `2026-11-23T09:45:00Z`, `2026-11-23T09:45:00.250+01:00`, or
 ///   the short local form `2026-11-23 09:45` (no offset: the device's time zone);
-/// - relative to now: `+0s`, `+5m`, `-30s`, `+1h30m`, `+250ms`.
+/// - relative to now: `+0s`, `+5m`, `-30s`, `+1h30m`, `+250ms` (a duration without a sign,
+///   `250ms`, counts forward).
 ///
 /// Durations: one or more `<digits><unit>` with the units `d`, `h`, `m` (or `min`), `s` and
 /// `ms` (`30s`, `1h30m`, `250ms`, `2d`), optionally after `+`, or `0`.
@@ -14,7 +15,7 @@
 public enum TimeGrammar {
   /// The instant forms, as error messages list them.
   public static let instantForms =
-    "09:45, 08:00:30, 2026-11-23T09:45:00Z, 2026-11-23 09:45, +0s, +1h30m, -30s or +250ms"
+    "09:45, 08:00:30, 2026-11-23T09:45:00Z, 2026-11-23 09:45, +0s, +1h30m, -30s or 250ms"
   /// The duration forms, as error messages list them.
   public static let durationForms = "30s, 5m, 1h30m or 250ms"
 
@@ -89,6 +90,17 @@ public enum TimeGrammar {
     if let stamp = stamp(trimmed) {
       let target = stamp.instant(fallbackOffset: utcOffsetSeconds)
       guard target.isInRange else { throw .outOfRange(trimmed) }
+      return target
+    }
+    // A duration without a sign (`250ms`, `90s`) counts forward from now, as `+250ms` does.
+    if let first = trimmed.first, first.isASCII, first.isNumber, trimmed.contains(where: \.isLetter) {
+      let span: SimDuration
+      do {
+        span = try duration(trimmed)
+      } catch .unreadable {
+        throw .unreadable(trimmed, expected: instantForms)
+      }
+      guard let target = now.adding(span) else { throw .outOfRange(trimmed) }
       return target
     }
     throw .unreadable(trimmed, expected: instantForms)
