@@ -26,6 +26,8 @@ public final class AppLoop {
   private let afterTurn: ((inout AppState) -> Void)?
   /// The last frame presented: mouse presses are resolved against its hit regions.
   private var lastFrame = CellGrid(width: 0, height: 0)
+  /// When the loop was made: the wall clock banners and toasts leave on while time is paused.
+  private let started = ContinuousClock.now
 
   /// Creates a loop; nothing happens until ``run(maxTurns:)``.
   ///
@@ -80,6 +82,11 @@ public final class AppLoop {
         events.append(event)
       }
       events += inbox.drain().map { Event.actionFinished($0.id, $0.outcome) }
+      let wall = ContinuousClock.now - started
+      events.append(
+        .wallClock(
+          elapsed: SimDuration(
+            milliseconds: wall.components.seconds * 1000 + wall.components.attoseconds / 1_000_000_000_000_000)))
       // The tick reads the clock after the other events, which may have moved or seeked it.
       for event in events + [nil] {
         if let status = handle(event ?? .tick(clock.now())) {

@@ -169,22 +169,17 @@ struct TimelineReader {
       throw at.error("give either at: or after:, not both")
     case (.some(let at), nil):
       let text = try at.string()
-      if text.hasPrefix("+") || text.hasPrefix("-") {
-        guard text.hasPrefix("+"), let offset = TimeText.duration(text) else {
-          throw at.error(
-            "expected a time after the start such as +2m, or a date and time such as 2026-11-23T09:45:00Z, got \(at.described)"
-          )
-        }
-        instant = try Self.later(profile.start, by: offset, at)
-      } else if let stamp = TimeText.stamp(text) {
-        instant = stamp.instant(fallbackOffset: profile.utcOffsetSeconds)
-        guard instant.isInRange else {
+      // The one time grammar: +2m from the start, 09:45 on the start's day, or a date and time.
+      do {
+        instant = try TimeGrammar.instant(text, now: profile.start, utcOffsetSeconds: profile.utcOffsetSeconds)
+      } catch .outOfRange {
+        guard text.hasPrefix("+") else {
           throw at.error("\(at.described) is outside the simulated time \(EpochRange.text)")
         }
-      } else {
         throw at.error(
-          "expected a date and time such as 2026-11-23T09:45:00Z or 2026-11-23 09:45, or a time after the start such as +2m, got \(at.described)"
-        )
+          "\(at.described) goes past \(CivilTime.iso8601(SimInstant.latest)), the last instant Pushdeck simulates")
+      } catch {
+        throw at.error("expected a time such as \(TimeGrammar.instantForms), got \(at.described)")
       }
       guard instant >= clock else {
         throw at.error(
@@ -211,10 +206,17 @@ struct TimelineReader {
   }
 
   static func duration(_ value: YAMLValue) throws(ScenarioError) -> SimDuration {
-    guard let text = value.scalarText, !value.isNull, let duration = TimeText.duration(text) else {
-      throw value.error("expected a duration such as 30s, 5m, 1h30m or 250ms, got \(value.described)")
+    guard let text = value.scalarText, !value.isNull else {
+      throw value.error("expected a duration such as \(TimeGrammar.durationForms), got \(value.described)")
     }
-    return duration
+    do {
+      return try TimeGrammar.duration(text)
+    } catch .outOfRange {
+      throw value.error(
+        "\(value.described) goes past \(CivilTime.iso8601(SimInstant.latest)), the last instant Pushdeck simulates")
+    } catch {
+      throw value.error("expected a duration such as \(TimeGrammar.durationForms), got \(value.described)")
+    }
   }
 
   func noArgument(_ value: YAMLValue) throws(ScenarioError) {

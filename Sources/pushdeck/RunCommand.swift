@@ -170,6 +170,10 @@ struct RunCommand: AsyncParsableCommand {
             extensionQueue.async {
               inbox.post(extensions.processBlocking(record, profile: extensionProfile), done: done)
             }
+          },
+          log: { exchange in
+            // Refused before the device: shown on the next turn, never hidden.
+            if exchange.status >= 400 { inbox.refuse(exchange) }
           })
       } catch {
         FileHandle.standardError.write(Data("pushdeck: cannot listen on \(bind):\(listen): \(error)\n".utf8))
@@ -189,6 +193,10 @@ struct RunCommand: AsyncParsableCommand {
       sleepTheme: try? locator.load("sleep"), handler: handlers,
       afterTurn: { state in
         if let feed { reading.follow(feed, into: &state) }
+        for refusal in inbox.drainRefusals() {
+          state.noteEndpointRefusal(
+            status: refusal.status, reason: refusal.reason ?? "Refused", app: refusal.bundleID ?? refusal.topic)
+        }
         let arrived = inbox.drain()
         for push in arrived { state.receive(push.record) }
         // Acknowledged means saved: the endpoint answers once this turn's journal is committed.
@@ -229,6 +237,22 @@ extension SimulationClock.Mode: ExpressibleByArgument {}
 final class LiveInbox: Sendable {
   typealias Arrival = (record: PushRecord, done: @Sendable (APNsServer.SaveOutcome) -> Void)
   private let records = Mutex<[Arrival]>([])
+  private let refusals = Mutex<[APNsExchange]>([])
+
+  /// Keeps an exchange the endpoint refused (at most 100 waiting: a flood shows the newest).
+  func refuse(_ exchange: APNsExchange) {
+    refusals.withLock {
+      if $0.count >= 100 { $0.removeFirst() }
+      $0.append(exchange)
+    }
+  }
+
+  func drainRefusals() -> [APNsExchange] {
+    refusals.withLock { pending in
+      defer { pending = [] }
+      return pending
+    }
+  }
 
   func post(_ record: PushRecord, done: @escaping @Sendable (APNsServer.SaveOutcome) -> Void) {
     records.withLock { $0.append((record, done)) }

@@ -201,9 +201,9 @@ struct SettingsPaneTests {
     var state = settingsState()
     state.settingsApp = "com.example.messages"
     select(.showPreviews, in: &state)
-    #expect(state.settingsValue(.showPreviews) == "whenUnlocked")
+    #expect(state.settingsValue(.showPreviews) == "When Unlocked")
     _ = reduce(into: &state, .command(.adjustSetting(-1)))  // always
-    #expect(state.settingsValue(.showPreviews) == "always")
+    #expect(state.settingsValue(.showPreviews) == "Always")
     let messages = state.device.store.rankedGroups().first { $0.key.bundleID == "com.example.messages" }!
     #expect(!state.previewsHidden(messages.notifications[0]))
   }

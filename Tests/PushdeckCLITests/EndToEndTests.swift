@@ -4,11 +4,11 @@ import PushTestSupport
 import Testing
 
 /// Where the tmux binary is, if installed.
-private let tmuxPath: String? = ["/usr/bin/tmux", "/usr/local/bin/tmux", "/opt/homebrew/bin/tmux"]
+let tmuxPath: String? = ["/usr/bin/tmux", "/usr/local/bin/tmux", "/opt/homebrew/bin/tmux"]
   .first { FileManager.default.isExecutableFile(atPath: $0) }
 
 /// The built `pushdeck` binary: beside the test bundle, or in the package's `.build/debug`.
-private func pushdeckBinary() -> String? {
+func pushdeckBinary() -> String? {
   let besideTests = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
     .appendingPathComponent("pushdeck").path
   let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
@@ -18,7 +18,7 @@ private func pushdeckBinary() -> String? {
 }
 
 /// A tmux server on a private socket, killed when the test ends.
-private struct TmuxServer {
+struct TmuxServer {
   let executable: String
   let socket = "pushdeck-\(UUID().uuidString)"
 
@@ -193,7 +193,7 @@ struct EndToEndTests {
   @Test func mouseClickSelectsAndPressesSettings() async throws {
     try await withDemo { server, _ in
       try server.run(["send-keys", "-t", "t", "s"])
-      guard try await server.waitUntil("the settings pane", { $0.contains("○ Locked") }) else { return }
+      guard try await server.waitUntil("the settings pane", { $0.contains("🔒 Locked") }) else { return }
       // An X10 mouse report (what ncurses reads for tmux): ESC [ M, button+32, column+33, row+33;
       // a press and a release make a click. The "Phone" row is the pane's second line (row 2).
       func click(column: Int, row: Int) -> String {
@@ -203,7 +203,7 @@ struct EndToEndTests {
       try server.run(["send-keys", "-t", "t", "-l", click(column: 5, row: 2)])
       guard try await server.waitUntil("the Phone row selected", { $0.contains("▸ Phone") }) else { return }
       try server.run(["send-keys", "-t", "t", "-l", click(column: 5, row: 2)])
-      try await server.waitUntil("the phone unlocked by the second click") { $0.contains("● Unlocked") }
+      try await server.waitUntil("the phone unlocked by the second click") { $0.contains("🔓 Unlocked") }
       try server.run(["send-keys", "-t", "t", "q"])
       try await server.waitUntil("exit=0") { $0.contains("exit=0") }
     }

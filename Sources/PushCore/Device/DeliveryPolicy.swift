@@ -38,14 +38,12 @@ public struct DeliveryContext: Equatable, Sendable {
     guard !summaryTimes.isEmpty else { return nil }
     // Saturating: `now` is in EpochRange on every checked path, and a clock that is not must
     // give a wrong summary time, not a trap.
-    let offset = Int64(utcOffsetSeconds).saturatingMultiply(1000)
-    let local = now.milliseconds.saturatingAdd(offset)
-    let dayStart = local.floorDivided(by: 86_400_000).saturatingMultiply(86_400_000)
+    let dayStart = now.startOfLocalDay(utcOffsetSeconds: utcOffsetSeconds).milliseconds
     let candidates = summaryTimes.sorted().map { Int64($0.minutes).saturatingMultiply(60_000) }
     let next =
-      candidates.map { dayStart.saturatingAdd($0) }.first { $0 > local }
+      candidates.map { dayStart.saturatingAdd($0) }.first { $0 > now.milliseconds }
       ?? dayStart.saturatingAdd(86_400_000).saturatingAdd(candidates[0])
-    return SimInstant(milliseconds: next.saturatingSubtract(offset))
+    return SimInstant(milliseconds: next)
   }
 }
 

@@ -5,13 +5,12 @@ public struct TimeOfDay: Comparable, Hashable, Sendable, CustomStringConvertible
 
   public init(hour: Int, minute: Int) { minutes = hour * 60 + minute }
 
-  /// Parses `8:00` or `18:30`.
+  /// Parses `8:00` or `18:30` (``TimeGrammar/clockTime(_:)`` without seconds).
   public init?(_ text: String) {
-    let parts = text.split(separator: ":")
-    guard parts.count == 2, let hour = Int(parts[0]), let minute = Int(parts[1]), (0..<24).contains(hour),
-      (0..<60).contains(minute)
-    else { return nil }
-    self.init(hour: hour, minute: minute)
+    guard let time = TimeGrammar.clockTime(text), time.second == 0, time.millisecond == 0, !text.contains(".") else {
+      return nil
+    }
+    self.init(hour: time.hour, minute: time.minute)
   }
 
   public static func < (lhs: TimeOfDay, rhs: TimeOfDay) -> Bool { lhs.minutes < rhs.minutes }

@@ -59,6 +59,12 @@ public struct DeliveryRecord: Equatable, Sendable {
   /// The oldest notifications removed to make room: Notification Center was full
   /// (``DeviceProfile/maxStoredNotifications``).
   public var evicted: [NotificationID] = []
+  /// A rejected push's text as received (at most ``rejectedTextLimit`` bytes, cut at a
+  /// character), for the inspector; nil for accepted pushes and when payload details are off.
+  public var rejectedText: String? = nil
+
+  /// The most of a rejected push's text a record keeps.
+  public static let rejectedTextLimit = 4096
 }
 
 /// A Live Activity on the lock screen.
@@ -398,6 +404,11 @@ public struct DeviceSimulator: Sendable {
       delivery.decision.reasons = [
         Reason(.invalidPayload, "Rejected: " + (verdict.refusalText ?? "the payload is not valid."))
       ]
+      if keepsPayloadDetails {
+        let bytes = record.rawBytes.prefix(DeliveryRecord.rejectedTextLimit)
+        // Decoding repairs a character cut at the limit (U+FFFD); controls stay for the viewer to show.
+        delivery.rejectedText = String(decoding: bytes, as: UTF8.self)
+      }
       keep(delivery)
       return delivery
     }

@@ -27,6 +27,17 @@ struct BannerView {
     shown.actionTitles = state.actions(for: banner.notification, space: .limited).map(\.title)
     // A persistent banner says so, unless its level's label (Critical Alert, Time Sensitive) matters more.
     if banner.isPersistent, shown.levelLabel == nil { shown.label = "Persistent" }
+    // The banner covers what is under it: the rows it takes are cleared across the screen, and
+    // so is the rest of any card it covers in part, so no covered edge reads as a stack behind it.
+    var end = 1 + shown.rows(columns: columns)
+    for region in grid.hitRegions where region.rect.row < end && region.rect.endRow > 1 {
+      switch region.target {
+      case .lockRow?, .centerRow?, .provisional?: end = max(end, region.rect.endRow)
+      default: break
+      }
+    }
+    Chrome.clearToWallpaper(rows: 1..<end, into: &grid, theme: theme)
+    grid.addHit(Rect(column: 0, row: 1, columns: grid.width, rows: end - 1), nil)
     shown.draw(into: &grid, at: Point(column: left, row: 1), columns: columns, theme: theme)
     grid.addHit(Rect(column: left, row: 1, columns: columns, rows: shown.rows(columns: columns)), .banner)
   }
