@@ -77,7 +77,7 @@ struct RenderCommand: ParsableCommand {
     else {
       throw ValidationError("--size must look like 80x24")
     }
-    let selectedTheme = try ThemeLocator.forCurrentProcess().load(theme)
+    let selectedTheme = try ThemeLocator.forCurrentProcess().commandLineTheme(theme)
     var state: AppState
     let target: SimInstant
     if !inputs.isEmpty, !inputs.contains(where: Session.isScenario) {
