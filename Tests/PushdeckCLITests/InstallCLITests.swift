@@ -125,6 +125,38 @@ struct InstallCLITests {
     #expect(text.contains("pushdeck render --the: --theme"), "\(text)")
   }
 
+  /// `docs/pushdeck.1` is generated (README, Install); this fails when a command or option was
+  /// added or renamed since, saying to regenerate it.
+  @Test func theCommittedManualPageNamesEveryCommandAndOption() throws {
+    let dump = try PushdeckProcess.run(["--experimental-dump-help"])
+    #expect(dump.status == 0)
+    let root = try #require(
+      try JSONSerialization.jsonObject(with: Data(dump.standardOutput.utf8)) as? [String: Any])
+    let manual = try String(
+      contentsOf: Corpus.repositoryRoot().appendingPathComponent("docs/pushdeck.1"), encoding: .utf8)
+    var missing: [String] = []
+    func visit(_ command: [String: Any], path: String) {
+      let shown = command["shouldDisplay"] as? Bool ?? true
+      guard shown else { return }
+      if !path.isEmpty, !manual.contains(command["commandName"] as? String ?? "?") { missing.append(path) }
+      for argument in command["arguments"] as? [[String: Any]] ?? [] where argument["shouldDisplay"] as? Bool ?? true {
+        let names = argument["names"] as? [[String: Any]] ?? []
+        // mdoc writes --theme as "Fl -theme" (Fl adds one dash), after a short name "Fl q , -quiet".
+        for name in names where name["kind"] as? String == "long" {
+          let long = name["name"] as? String ?? "?"
+          if !manual.contains("Fl -\(long)"), !manual.contains(", -\(long)") { missing.append("\(path) --\(long)") }
+        }
+      }
+      for sub in command["subcommands"] as? [[String: Any]] ?? [] where sub["commandName"] as? String != "help" {
+        visit(sub, path: "\(path) \(sub["commandName"] as? String ?? "?")")
+      }
+    }
+    visit(try #require(root["command"] as? [String: Any]), path: "")
+    #expect(
+      missing.isEmpty,
+      "docs/pushdeck.1 lacks \(missing); regenerate it: swift package plugin generate-manual --configuration debug")
+  }
+
   @Test(arguments: ["zsh", "fish"])
   func theOtherShellsGetAScript(_ shell: String) throws {
     let generated = try PushdeckProcess.run(["--generate-completion-script", shell])
