@@ -87,7 +87,8 @@ func invocation(
   }
 
   @Test func echoAnswersWithItsMessageAndRunsNothing() async {
-    var registry = HandlerRegistry(appNames: ["com.shop": "Shop"])
+    // Answers, not deadlines, are tested here (see registry(_:) on loaded machines).
+    var registry = HandlerRegistry(appNames: ["com.shop": "Shop"], deadlineSeconds: 600)
     registry.register(
       action: "CANCEL", summary: "echo", HandlerRegistry.builtIn(.echo(message: "{action}: done, you said {text}")))
     registry.register(summary: "echo", HandlerRegistry.builtIn(.echo(message: nil)))
