@@ -31,7 +31,12 @@ let package = Package(
     .target(name: "PushWire"),
     .target(name: "PushCore", dependencies: ["PushWire"]),
     .target(name: "PushUI", dependencies: ["PushCore"]),
-    .target(name: "PushScenario", dependencies: ["PushCore", .product(name: "Yams", package: "Yams")]),
+    // Builds `themes/*.yaml` and `Examples/demo.yaml` into PushRender and PushScenario, so the
+    // binary needs nothing from the checkout (docs/DECISIONS.md, Self-contained binary).
+    .plugin(name: "EmbedFiles", capability: .buildTool(), path: "Sources/EmbedFilesPlugin"),
+    .target(
+      name: "PushScenario", dependencies: ["PushCore", .product(name: "Yams", package: "Yams")],
+      plugins: ["EmbedFiles"]),
     .target(
       name: "PushStore",
       dependencies: [
@@ -42,7 +47,8 @@ let package = Package(
     ),
     .target(
       name: "PushRender",
-      dependencies: ["PushUI", .product(name: "Yams", package: "Yams")]
+      dependencies: ["PushUI", .product(name: "Yams", package: "Yams")],
+      plugins: ["EmbedFiles"]
     ),
     .systemLibrary(
       name: "CNCursesW",
@@ -94,7 +100,7 @@ let package = Package(
       ]
     ),
     .target(
-      name: "PushTestSupport", dependencies: ["PushCore", "PushRender", "PushUI", "PushWire"],
+      name: "PushTestSupport", dependencies: ["PushCore", "PushRender", "PushUI", "PushWire", "PushScenario"],
       path: "Sources/PushTestSupport"),
     .testTarget(name: "PushWireTests", dependencies: ["PushWire", "PushTestSupport"]),
     .testTarget(name: "PushCoreTests", dependencies: ["PushCore", "PushTestSupport"]),

@@ -4,6 +4,8 @@ import PushCore
 public enum Command: Equatable, Sendable {
   /// Leave the front end normally.
   case quit
+  /// Switch to the next theme.
+  case nextTheme
   /// Move the simulated clock forward.
   case advanceClock(SimDuration)
   /// Move the simulated clock to the next timeline event.
@@ -112,6 +114,8 @@ public enum Effect: Equatable, Sendable {
   case setClock(running: Bool, speed: Double)
   /// Set the simulation clock back to an earlier instant (the state was rebuilt to it).
   case seekClock(to: SimInstant)
+  /// Show the next theme (the shell holds the themes and says which in a toast).
+  case nextTheme
 }
 
 /// How long a toast stays, in simulated time.
@@ -140,7 +144,9 @@ public func reduce(into state: inout AppState, _ event: Event) -> [Effect] {
     switch outcome {
     case .succeeded(let message): state.showToast(message ?? "Action done")
     case .failed(let message): state.showToast("Action failed: \(message)")
-    case .unhandled: state.showToast("No action handler is registered: the action was not run")
+    case .unhandled(let message):
+      state.showToast(
+        message ?? "No handler bound: the response went nowhere (bind one under handlers: in the profile)")
     }
     return []
   }
@@ -351,6 +357,8 @@ extension AppState {
     switch command {
     case .quit:
       return [.exit(status: 0)]
+    case .nextTheme:
+      return [.nextTheme]
     case .advanceClock(let duration):
       return [.advanceClock(duration)]
     case .stepToNextEvent:

@@ -595,7 +595,7 @@ struct HandlerRun {
     switch outcome {
     case .succeeded(let message): message
     case .failed(let message): message
-    case .unhandled: nil
+    case .unhandled(let message): message
     }
   }
 

@@ -107,7 +107,7 @@ struct RenderCommand: ParsableCommand {
     else {
       throw ValidationError("--size must look like 80x24")
     }
-    let selectedTheme = try ThemeLocator.forCurrentProcess().load(theme)
+    let selectedTheme = try ThemeLocator.forCurrentProcess().commandLineTheme(theme)
     if style == .phone {
       try renderPhone(theme: selectedTheme)
       return

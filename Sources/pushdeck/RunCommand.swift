@@ -23,7 +23,8 @@ struct RunCommand: AsyncParsableCommand {
       a shows actions, i the inspector, t the timeline (p plays, , . previous/next push, + - speed, \
       g goes to a time), s settings (Focus, lock, each app's settings), ] one minute on, q quits. \
       The mouse selects, opens and presses buttons; the wheel scrolls.
-      NO_COLOR disables colour. Themes are looked up in $PUSHDECK_THEMES or the themes/ folder.
+      c cycles the themes. NO_COLOR disables colour. The themes default, light, high-contrast and \
+      sleep are built in; --theme also takes a theme file, or a NAME.yaml in $PUSHDECK_THEMES.
       """
   )
 
@@ -38,7 +39,9 @@ struct RunCommand: AsyncParsableCommand {
     help: "A device profile: a YAML file, or a preset: unlocked (default with inputs), locked, dnd or sleep.")
   var profile: String?
 
-  @Option(name: .long, help: "A theme name (default, light, high-contrast, sleep) or a YAML file.")
+  @Option(
+    name: .long, help: "A theme: default, light, high-contrast, sleep, a NAME.yaml in $PUSHDECK_THEMES, or a YAML file."
+  )
   var theme: String = "default"
 
   @Option(
@@ -95,6 +98,9 @@ struct RunCommand: AsyncParsableCommand {
 
   @MainActor
   func run() async throws {
+    // The theme first: an unknown one is an error before anything is opened.
+    let locator = ThemeLocator.forCurrentProcess()
+    let selectedTheme = try locator.commandLineTheme(theme)
     guard isatty(STDOUT_FILENO) == 1, isatty(STDIN_FILENO) == 1 else {
       FileHandle.standardError.write(
         Data(
@@ -142,14 +148,6 @@ struct RunCommand: AsyncParsableCommand {
           .joined(separator: ", "), moreToCome: feed != nil)
     state = restoredState
     defer { persistence?.close() }
-    let locator = ThemeLocator.forCurrentProcess()
-    let selectedTheme: Theme
-    do {
-      selectedTheme = try locator.load(theme)
-    } catch {
-      FileHandle.standardError.write(Data("pushdeck: warning: \(error); using the built-in default theme\n".utf8))
-      selectedTheme = .builtInDefault
-    }
     // The endpoint, when asked for: accepted pushes go through the app's service extension (on
     // a queue of their own, in order, as `serve` and `replay` do), then wait in the inbox for
     // the loop's next turn; each is answered once that turn has saved it.
@@ -189,8 +187,9 @@ struct RunCommand: AsyncParsableCommand {
       signals: SignalWatcher())
     let loop = AppLoop(
       state: state, screen: terminal, input: terminal,
-      clock: SimulationClock(start: state.now, mode: clock, speed: speed), theme: selectedTheme,
-      sleepTheme: try? locator.load("sleep"), handler: handlers,
+      clock: SimulationClock(start: state.now, mode: clock, speed: speed),
+      theme: selectedTheme, otherThemes: locator.others(than: selectedTheme), sleepTheme: try? locator.load("sleep"),
+      handler: handlers,
       afterTurn: { state in
         if let feed { reading.follow(feed, into: &state) }
         for refusal in inbox.drainRefusals() {

@@ -1,5 +1,6 @@
 import PushCore
 import PushRender
+import PushTestSupport
 import PushUI
 import Testing
 
@@ -25,9 +26,9 @@ struct TimelinePaneTests {
     let grid = frame(state)
     expectGolden(grid, "timeline_demo_80x24.txt")
     let dump = grid.textDump()
-    #expect(dump.contains("1 of 3 arrived"))
+    #expect(dump.contains("1 of 9 arrived"))
     #expect(dump.contains("▶ now 09:41:30"))
-    // The two pushes still to come are drawn dim.
+    // The pushes still to come are drawn dim.
     let lines = dump.split(separator: "\n")
     let row = try #require(lines.firstIndex { $0.contains("Unusual sign-in") })
     #expect((0..<grid.width).contains { grid[$0, row].style.isDim })
@@ -50,9 +51,10 @@ struct TimelinePaneTests {
     _ = reduce(into: &state, .command(.faster))
     _ = reduce(into: &state, .command(.faster))
     #expect(reduce(into: &state, .command(.faster)) == [.setClock(running: true, speed: 1000)])
-    // Instant: everything left on the timeline arrives now, and the clock stops.
+    // Instant: everything left on the timeline arrives now (the demo's last push is at 09:47),
+    // and the clock stops.
     #expect(
-      reduce(into: &state, .command(.faster)) == [.setClock(running: false, speed: 1), .advanceClock(.seconds(90))])
+      reduce(into: &state, .command(.faster)) == [.setClock(running: false, speed: 1), .advanceClock(.minutes(6))])
     #expect(state.playback.speed == .instant && !state.playback.isPlaying)
     for _ in 0..<10 { _ = reduce(into: &state, .command(.slower)) }
     #expect(state.playback.speed == .times(0.5))
@@ -61,19 +63,20 @@ struct TimelinePaneTests {
   }
 
   @Test func previousPushRebuildsTheDeviceAndReplaysUpToIt() {
+    // The demo's pushes after 09:41: +20 s, +50 s, +90 s, then six more from 09:43 on.
     var state = demo(at: 100)
-    #expect(state.pendingEventCount == 0)
+    #expect(state.pendingEventCount == 6)
     let effects = reduce(into: &state, .command(.stepToPreviousPush))
     #expect(effects == [.seekClock(to: start + .seconds(50))])
     #expect(state.now == start + .seconds(50))
-    #expect(state.pendingEventCount == 1)
+    #expect(state.pendingEventCount == 7)
     let fresh = demo(at: 50)
     #expect(ids(state) == ids(fresh))
     #expect(state.device.store.count == fresh.device.store.count)
     // Again: back to Ana's message; then once more: to the start.
     #expect(reduce(into: &state, .command(.stepToPreviousPush)) == [.seekClock(to: start + .seconds(20))])
     #expect(reduce(into: &state, .command(.stepToPreviousPush)) == [.seekClock(to: start)])
-    #expect(state.pendingEventCount == 3)
+    #expect(state.pendingEventCount == 9)
     #expect(ids(state) == ids(AppState.demo()))
     // Forward again is the ordinary step.
     #expect(reduce(into: &state, .command(.stepToNextEvent)) == [.advanceClock(.seconds(20))])

@@ -1,4 +1,5 @@
 import PushCore
+import PushTestSupport
 import Testing
 
 @testable import PushUI
