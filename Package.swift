@@ -76,11 +76,17 @@ let package = Package(
       name: "PushHandlers",
       dependencies: ["PushUI", "PushCore", .product(name: "Crypto", package: "swift-crypto")]
     ),
+    // `pushdeck test`: plays scenarios, checks their expect: blocks, writes text, JUnit, GitHub
+    // annotations and Markdown; shared with explain (handler runs): a shell target.
+    .target(
+      name: "PushCheck",
+      dependencies: ["PushCore", "PushUI", "PushRender", "PushScenario", "PushHandlers", "PushMedia"]
+    ),
     .executableTarget(
       name: "pushdeck",
       dependencies: [
         "PushWire", "PushCore", "PushUI", "PushRender", "PushTerminal", "PushRuntime", "PushScenario", "PushStore",
-        "PushHandlers", "PushServer", "PushMedia",
+        "PushHandlers", "PushServer", "PushMedia", "PushCheck",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -102,6 +108,7 @@ let package = Package(
         "PushServer", "PushTestSupport", .product(name: "Crypto", package: "swift-crypto"),
         .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio"),
       ]),
+    .testTarget(name: "PushCheckTests", dependencies: ["PushCheck", "PushScenario", "PushTestSupport"]),
     .testTarget(name: "PushHandlersTests", dependencies: ["PushHandlers", "PushTestSupport"]),
     .testTarget(name: "PushTerminalTests", dependencies: ["PushTerminal", "PushTestSupport"]),
     .testTarget(
