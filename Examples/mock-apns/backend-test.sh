@@ -20,8 +20,10 @@ trap cleanup EXIT
 fail() { echo "FAIL: $*" >&2; echo "--- serve's output:" >&2; cat "$work/serve.log" >&2; exit 1; }
 
 # 1. Start the mock APNs: --port 0 picks a free port, --ready-file says when it listens,
-#    --record keeps every accepted push as a JSON Lines capture.
-"$pushdeck" serve --port 0 --ready-file "$work/port" --record "$work/pushes.jsonl" >"$work/serve.log" 2>&1 &
+#    --record keeps every accepted push as a JSON Lines capture, --ephemeral gives each run a
+#    fresh phone (no state database, so test runs in parallel do not share one).
+"$pushdeck" serve --port 0 --ephemeral --ready-file "$work/port" --record "$work/pushes.jsonl" \
+  >"$work/serve.log" 2>&1 &
 pid=$!
 tries=0
 until [ -s "$work/port" ]; do
