@@ -234,6 +234,42 @@ struct ScenarioTesterTests {
     #expect(run.summaryLine == "1 scenario: 7 expectations held, 2 failed")
   }
 
+  @Test func handlerOutcomesAreCheckedForThePushTheResponsesWereTo() throws {
+    let directory = try ScenarioDirectory([
+      "shop.yaml": """
+        profile:
+          start: 2026-11-23 09:41
+          apps:
+            - bundle: com.example.shop
+              name: Shop
+              categories: [{id: ORDER, actions: [{id: CANCEL, title: Cancel order}]}]
+          handlers:
+            - {app: com.example.shop, action: CANCEL, handler: log, file: responses.jsonl}
+            - {app: com.example.shop, action: default, handler: exec, argv: [/bin/false]}
+        timeline:
+          - push: {bundle: com.example.shop, payload: {aps: {alert: Order 1234, category: ORDER}}}
+            expect:
+              handler: {outcome: succeeded, message: Cancel order logged}
+          - push: {bundle: com.example.shop, payload: {aps: {alert: Order 1235, category: ORDER}}}
+            expect: {handler: succeeded}
+          - push: {bundle: com.example.shop, payload: {aps: {alert: Order 1236}}}
+            expect: {handler: unhandled}
+          - action: {notification: 1, id: CANCEL}
+          - open: 2
+        """
+    ])
+    defer { directory.remove() }
+    let report = ScenarioTester().test(path: directory.path("shop.yaml"))
+    #expect(report.error == nil)
+    #expect(report.results.map(\.outcome) == [.held, .failed, .failed])
+    #expect(report.results[1].expected == "succeeded")
+    #expect(report.results[1].got.hasPrefix("failed: "))
+    #expect(report.results[2].got == "no response to it reached a handler")
+    // The log handler really ran, as explain runs it.
+    let log = try String(contentsOfFile: directory.path("responses.jsonl"), encoding: .utf8)
+    #expect(log.contains("\"action\":\"CANCEL\""))
+  }
+
   @Test func aScenarioWithoutExpectationsIsReportedNotFailed() throws {
     let checked = try ScenarioLoader(files: .none).loadCheckedScenario(
       text: shopProfile + "\ntimeline:\n  - push: {bundle: com.example.shop, payload: {aps: {alert: Hi}}}\n",
