@@ -261,6 +261,11 @@ struct ExpectationReader {
           pathValue = item
         }
         let path = try pathValue.nonEmptyString("the snapshot file's path, relative to the scenario")
+        // `test --update` writes it: keep it beside the scenario, never elsewhere.
+        guard !path.hasPrefix("/"), !path.split(separator: "/").contains(".."), !path.contains("\0") else {
+          throw pathValue.error(
+            "a snapshot lives beside its scenario: give a relative path without .., such as snapshots/lock.txt")
+        }
         add(
           .snapshot(
             path: path, fullPath: ScenarioFiles.join(directory, path), screen: screen, columns: columns, rows: rows),

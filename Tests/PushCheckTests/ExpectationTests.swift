@@ -186,6 +186,16 @@ struct ExpectationLoaderTests {
             expect: {screen: center, lockScreen: 0}
         """)
     #expect(lonelyScreen?.path == "timeline[0].expect.screen")
+
+    let escapingSnapshot = error(
+      shopProfile + """
+
+        timeline:
+          - after: 1m
+            expect: {snapshot: ../../elsewhere.txt}
+        """)
+    #expect(escapingSnapshot?.path == "timeline[0].expect.snapshot")
+    #expect(escapingSnapshot?.message.contains("relative path without ..") == true)
   }
 }
 
@@ -237,26 +247,26 @@ struct ScenarioTesterTests {
   @Test func handlerOutcomesAreCheckedForThePushTheResponsesWereTo() throws {
     let directory = try ScenarioDirectory([
       "shop.yaml": """
-        profile:
-          start: 2026-11-23 09:41
-          apps:
-            - bundle: com.example.shop
-              name: Shop
-              categories: [{id: ORDER, actions: [{id: CANCEL, title: Cancel order}]}]
-          handlers:
-            - {app: com.example.shop, action: CANCEL, handler: log, file: responses.jsonl}
-            - {app: com.example.shop, action: default, handler: exec, argv: [/bin/false]}
-        timeline:
-          - push: {bundle: com.example.shop, payload: {aps: {alert: Order 1234, category: ORDER}}}
-            expect:
-              handler: {outcome: succeeded, message: Cancel order logged}
-          - push: {bundle: com.example.shop, payload: {aps: {alert: Order 1235, category: ORDER}}}
-            expect: {handler: succeeded}
-          - push: {bundle: com.example.shop, payload: {aps: {alert: Order 1236}}}
-            expect: {handler: unhandled}
-          - action: {notification: 1, id: CANCEL}
-          - open: 2
-        """
+      profile:
+        start: 2026-11-23 09:41
+        apps:
+          - bundle: com.example.shop
+            name: Shop
+            categories: [{id: ORDER, actions: [{id: CANCEL, title: Cancel order}]}]
+        handlers:
+          - {app: com.example.shop, action: CANCEL, handler: log, file: responses.jsonl}
+          - {app: com.example.shop, action: default, handler: exec, argv: [/bin/false]}
+      timeline:
+        - push: {bundle: com.example.shop, payload: {aps: {alert: Order 1234, category: ORDER}}}
+          expect:
+            handler: {outcome: succeeded, message: Cancel order logged}
+        - push: {bundle: com.example.shop, payload: {aps: {alert: Order 1235, category: ORDER}}}
+          expect: {handler: succeeded}
+        - push: {bundle: com.example.shop, payload: {aps: {alert: Order 1236}}}
+          expect: {handler: unhandled}
+        - action: {notification: 1, id: CANCEL}
+        - open: 2
+      """
     ])
     defer { directory.remove() }
     let report = ScenarioTester().test(path: directory.path("shop.yaml"))
