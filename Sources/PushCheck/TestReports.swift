@@ -177,7 +177,7 @@ public enum JUnitReport {
       let skipped = report.hasNoExpectations ? 1 : 0
       xml +=
         "  <testsuite name=\"\(name)\" id=\"\(index)\" tests=\"\(tests)\" failures=\"\(failures)\""
-        + " errors=\"\(report.error == nil ? 0 : 1)\" skipped=\"\(skipped)\" time=\"0\" file=\"\(attribute(report.file))\">\n"
+        + " errors=\"\(report.error == nil ? 0 : 1)\" skipped=\"\(skipped)\" time=\"0\">\n"
       if let error = report.error {
         xml += "    <testcase name=\"load\" classname=\"\(attribute(report.file))\" time=\"0\">\n"
         xml +=
@@ -192,7 +192,7 @@ public enum JUnitReport {
         let expectation = result.expectation
         xml +=
           "    <testcase name=\"\(attribute(result.name))\" classname=\"\(attribute(report.file))\""
-          + " file=\"\(attribute(expectation.file))\" line=\"\(expectation.line ?? 0)\" time=\"0\">\n"
+          + " time=\"0\">\n"
         if result.outcome == .failed {
           xml +=
             "      <failure message=\"\(attribute(result.expectation.key + ": expected " + result.expected + ", got " + result.got))\""

@@ -442,11 +442,31 @@ enum JUnitSchema {
           throw Violation(description: "<\(element.name ?? "")> lacks \(name)")
         }
       }
+      // The attributes junit-10.xsd allows on each element.
+      let allowed: [String: Set<String>] = [
+        "testsuites": ["name", "time", "tests", "failures", "disabled", "errors"],
+        "testsuite": [
+          "name", "tests", "failures", "errors", "time", "disabled", "skipped", "timestamp", "hostname", "id",
+          "package",
+        ],
+        "testcase": ["name", "assertions", "time", "classname", "status"],
+        "failure": ["message", "type"], "error": ["message", "type"], "skipped": ["message"],
+        "system-out": [], "system-err": [],
+      ]
+      func attributesAllowed(_ element: XMLElement) throws {
+        let names = Set((element.attributes ?? []).compactMap(\.name))
+        let extra = names.subtracting(allowed[element.name ?? ""] ?? [])
+        guard extra.isEmpty else {
+          throw Violation(description: "<\(element.name ?? "")> has attributes junit-10 does not: \(extra.sorted())")
+        }
+      }
+      try attributesAllowed(root)
       var totalFailures = 0
       for suite in root.children ?? [] {
         guard let suite = suite as? XMLElement else { continue }
         guard suite.name == "testsuite" else { throw Violation(description: "<\(suite.name ?? "")> in <testsuites>") }
         try required(suite, ["name", "tests"])
+        try attributesAllowed(suite)
         var cases = 0
         var failures = 0
         var errors = 0
@@ -459,8 +479,10 @@ enum JUnitSchema {
           guard testcase.name == "testcase" else { continue }
           cases += 1
           try required(testcase, ["name", "classname"])
+          try attributesAllowed(testcase)
           for result in testcase.children ?? [] {
             guard let result = result as? XMLElement else { continue }
+            try attributesAllowed(result)
             switch result.name {
             case "failure":
               failures += 1
