@@ -6,6 +6,7 @@ import PackageDescription
 //   PushCore   — the simulated device: notifications, policy, store, grouping (pure)
 //   PushUI     — this UI's state machine: AppState, events, reducer (pure)
 //   PushRender — cell grid, widths, widgets, themes (pure)
+//   PushMockup — the state drawn as an iPhone in SVG (pure); PushRaster — SVG to PNG (librsvg)
 //   PushTerminal — the one ncurses backend; PushRuntime — the loop; pushdeck — CLI wiring.
 let package = Package(
   name: "Pushdeck",
@@ -70,6 +71,14 @@ let package = Package(
       ]
     ),
     .target(name: "PushRuntime", dependencies: ["PushRender", "PushUI"]),
+    // Phone mockups and storyboards: the state drawn as an iPhone in SVG (pure, no ncurses).
+    .target(name: "PushMockup", dependencies: ["PushUI", "PushRender"]),
+    // SVG to PNG through librsvg and cairo (docs/DECISIONS.md, Phone mockups).
+    .systemLibrary(
+      name: "CRsvg", pkgConfig: "librsvg-2.0", providers: [.apt(["librsvg2-dev"])]),
+    .systemLibrary(
+      name: "CPangoCairo", pkgConfig: "pangocairo", providers: [.apt(["libpango1.0-dev"])]),
+    .target(name: "PushRaster", dependencies: ["CRsvg", "CPangoCairo"]),
     // Built-in action handlers (log, exec, http, open), service extensions (attach-media,
     // decrypt, exec) and their registries: a shell target.
     .target(
@@ -86,7 +95,7 @@ let package = Package(
       name: "pushdeck",
       dependencies: [
         "PushWire", "PushCore", "PushUI", "PushRender", "PushTerminal", "PushRuntime", "PushScenario", "PushStore",
-        "PushHandlers", "PushServer", "PushMedia", "PushCheck",
+        "PushHandlers", "PushServer", "PushMedia", "PushMockup", "PushRaster", "PushCheck",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -108,7 +117,7 @@ let package = Package(
         "PushServer", "PushTestSupport", .product(name: "Crypto", package: "swift-crypto"),
         .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio"),
       ]),
-    .testTarget(name: "PushCheckTests", dependencies: ["PushCheck", "PushScenario", "PushTestSupport"]),
+        "PushHandlers", "PushServer", "PushMedia", "PushMockup", "PushRaster", "PushCheck",
     .testTarget(name: "PushHandlersTests", dependencies: ["PushHandlers", "PushTestSupport"]),
     .testTarget(name: "PushTerminalTests", dependencies: ["PushTerminal", "PushTestSupport"]),
     .testTarget(

@@ -50,6 +50,14 @@ struct ExplainCommand: ParsableCommand {
       """)
   var handlers = true
 
+  @Option(
+    name: .long,
+    help: """
+      Devices to compare, separated by commas: presets (\(DeviceVariant.presetNames.joined(separator: ", "))) or \
+      profile files. Prints a table of each push's outcome on each device.
+      """)
+  var compare: String?
+
   @Argument(help: "Scenarios, payload files, captures, directories, or - for standard input.")
   var inputs: [String]
 
@@ -60,6 +68,10 @@ struct ExplainCommand: ParsableCommand {
   }
 
   func run() throws {
+    if let compare {
+      try runCompare(compare)
+      return
+    }
     let out = OutputStream.standardOutput()
     let err = OutputStream.standardError()
     let loader = ScenarioLoader()
@@ -127,6 +139,62 @@ struct ExplainCommand: ParsableCommand {
 
   static func isScenario(_ path: String) -> Bool {
     path.lowercased().hasSuffix(".yaml") || path.lowercased().hasSuffix(".yml")
+  }
+
+  /// `--compare`: every push on every device, as a table (text) or one object per push (JSON
+  /// Lines); each cell is explain's one-line outcome. Handlers do not run.
+  func runCompare(_ list: String) throws {
+    let variants = try DeviceVariant.parse(list)
+    guard !inputs.contains("-") else { throw ValidationError("--compare reads files, not standard input") }
+    let session = try Session.load(inputs: inputs, profile: profile, bundle: bundle).state
+    let end = session.timeline.last?.at ?? session.now
+    var columns: [[Int: DeliveryRecord]] = []
+    var pushes: [Int: DeliveryRecord] = [:]
+    var printers: [ExplainPrinter] = []
+    for variant in variants {
+      var state = variant.state(from: session)
+      _ = reduce(into: &state, .tick(end))
+      var byIndex: [Int: DeliveryRecord] = [:]
+      for record in state.device.records {
+        byIndex[record.index] = record
+        if pushes[record.index] == nil { pushes[record.index] = record }
+      }
+      columns.append(byIndex)
+      printers.append(ExplainPrinter(color: false, profile: state.device.profile))
+    }
+    let out = OutputStream.standardOutput()
+    let labelWidth = variants.map { $0.label.count }.max() ?? 0
+    var rejected = false
+    for index in pushes.keys.sorted() {
+      guard let first = pushes[index] else { continue }
+      let printer = printers[0]
+      switch format {
+      case .text:
+        out.line(printer.heading(first))
+        for (column, variant) in variants.enumerated() {
+          let padding = String(repeating: " ", count: max(0, labelWidth - variant.label.count))
+          let outcome = columns[column][index].map(printers[column].outcome) ?? "not played"
+          out.line("  " + terminalSafe(variant.label) + padding + "  " + terminalSafe(outcome))
+        }
+        out.line("")
+      case .json:
+        let devices = variants.enumerated().map { column, variant in
+          let record = columns[column][index]
+          return "{\"device\":\(JSONValue.quoted(variant.name)),\"label\":\(JSONValue.quoted(variant.label)),"
+            + "\"disposition\":\(record.map { JSONValue.quoted($0.decision.disposition.rawValue) } ?? "null"),"
+            + "\"surfaces\":["
+            + (record?.decision.surfaces ?? []).map { JSONValue.quoted($0.rawValue) }.joined(separator: ",")
+            + "],\"outcome\":\(record.map { JSONValue.quoted(printers[column].outcome($0)) } ?? "null")}"
+        }
+        out.line(
+          "{\"index\":\(index + 1),\"bundle\":\(JSONValue.quoted(first.bundleID)),"
+            + "\"title\":\(first.notification?.title.map(JSONValue.quoted) ?? "null"),\"devices\":["
+            + devices.joined(separator: ",") + "]}")
+      }
+      rejected = rejected || columns.contains { $0[index]?.decision.disposition == .rejected }
+    }
+    out.flush()
+    if rejected { throw ExitCode(1) }
   }
 
   /// Plays pushes read from files as they are read, handing each delivery record on at once:
@@ -296,6 +364,26 @@ struct ExplainPrinter {
 
   private func paint(_ text: String, _ code: String) -> String {
     color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+  }
+
+  /// The outcome in one line: what the device did, where it shows, and why (the reasons' text),
+  /// as storyboards caption a push and `--compare` fills a cell.
+  func outcome(_ record: DeliveryRecord) -> String {
+    let decision = record.decision
+    let surfaces = decision.surfaces.map(Self.surfaceName)
+    var line = disposition(decision).0 + (surfaces.isEmpty ? "" : ": " + surfaces.joined(separator: ", "))
+    for reason in decision.reasons.prefix(2) { line += " · " + reason.text }
+    return line
+  }
+
+  /// A push in one line: its number, time, app and title.
+  func heading(_ record: DeliveryRecord) -> String {
+    let info =
+      record.bundleID.isEmpty ? nil : profile.app(record.bundleID)?.info ?? AppInfo.inferred(from: record.bundleID)
+    var line = "#\(record.index + 1)  " + iso(record.at) + "  "
+    line += info.map { terminalSafe($0.iconGlyph) + " " + terminalSafe($0.displayName) } ?? "Unknown app"
+    if let title = record.notification?.title, !title.isEmpty { line += " “" + terminalSafe(title) + "”" }
+    return line
   }
 
   /// A readable block, ending with a blank line.

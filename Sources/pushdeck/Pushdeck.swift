@@ -12,7 +12,7 @@ struct Pushdeck: AsyncParsableCommand {
     abstract: "A terminal notification-center emulator for APNs payloads.",
     subcommands: [
       RunCommand.self, RenderCommand.self, ValidateCommand.self, ExplainCommand.self, ReplayCommand.self,
-      ServeCommand.self, PushCommand.self, TestCommand.self,
+      ServeCommand.self, PushCommand.self, StoryboardCommand.self, TestCommand.self,
     ],
     defaultSubcommand: RunCommand.self
   )

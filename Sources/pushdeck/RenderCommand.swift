@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PushCore
+import PushMockup
 import PushRender
 import PushUI
 
@@ -17,7 +18,12 @@ struct RenderCommand: ParsableCommand {
   )
 
   enum Format: String, ExpressibleByArgument, CaseIterable {
-    case text, json, ansi, svg
+    case text, json, ansi, svg, png
+  }
+
+  /// What is drawn: the terminal's cells, or what an iPhone shows.
+  enum Style: String, ExpressibleByArgument, CaseIterable {
+    case terminal, phone
   }
 
   enum ScreenName: String, ExpressibleByArgument, CaseIterable {
@@ -36,8 +42,29 @@ struct RenderCommand: ParsableCommand {
   @Option(name: .long, help: "The frame size as COLUMNSxROWS.")
   var size: String = "80x24"
 
-  @Option(name: .long, help: "text, ansi (with colour), svg (a picture) or json (the screen's state).")
-  var format: Format = .text
+  @Option(
+    name: .customLong("format"),
+    help: "text, ansi (with colour), svg (a picture), png (with --style phone) or json (the screen's state).")
+  var formatOption: Format?
+
+  /// The format asked for, else text (svg with --style phone).
+  var format: Format { formatOption ?? (style == .phone ? .svg : .text) }
+
+  @Option(name: .long, help: "terminal (the cells, the default) or phone (an iPhone mockup: svg or png).")
+  var style: Style = .terminal
+
+  @Option(
+    name: .long,
+    help:
+      "With --style phone: devices side by side, separated by commas (\(DeviceVariant.presetNames.joined(separator: ", ")) or profile files)."
+  )
+  var compare: String?
+
+  @Option(name: [.short, .long], help: "Write to FILE instead of standard output (svg and png).")
+  var output: String?
+
+  @Option(name: .long, help: "Pixels per point for png (0.1 to 4; 2 is a Retina-like picture).")
+  var scale: Double = 2
 
   @Option(name: .long, help: "A theme name or a YAML file (for ansi, svg and --styles).")
   var theme: String = "default"
@@ -78,6 +105,13 @@ struct RenderCommand: ParsableCommand {
       throw ValidationError("--size must look like 80x24")
     }
     let selectedTheme = try ThemeLocator.forCurrentProcess().load(theme)
+    if style == .phone {
+      try renderPhone(theme: selectedTheme)
+      return
+    }
+    if format == .png || compare != nil {
+      throw ValidationError("--format png and --compare draw phone mockups: add --style phone")
+    }
     var state: AppState
     let target: SimInstant
     if !inputs.isEmpty, !inputs.contains(where: Session.isScenario) {
@@ -122,8 +156,58 @@ struct RenderCommand: ParsableCommand {
       print(
         grid.svg(defaultForeground: ink, defaultBackground: page, title: "Pushdeck \(screen.rawValue) screen"),
         terminator: "")
-    case .json:
+    case .json, .png:
       break
+    }
+  }
+
+  /// `--style phone`: the state at the frame's time as an iPhone draws it, on one device or
+  /// several side by side.
+  func renderPhone(theme: Theme) throws {
+    guard format == .svg || format == .png else {
+      throw ValidationError("--style phone draws svg or png, not \(format.rawValue)")
+    }
+    guard scale.isFinite, scale >= 0.1, scale <= 4 else {
+      throw ValidationError("--scale must be 0.1 to 4, not \(scale)")
+    }
+    let session = try Session.load(inputs: inputs, profile: profile, bundle: bundle).state
+    let target = try renderTime(for: session)
+    guard let advanced = SimDuration(exactly: Int64(advance), unitMilliseconds: 60_000).flatMap(target.adding) else {
+      throw ValidationError(
+        "--advance \(advance) moves the clock outside the simulated time \(EpochRange.text)")
+    }
+    func frame(_ start: AppState) -> AppState {
+      var state = start
+      _ = reduce(into: &state, .tick(advanced))
+      if screen == .center { _ = reduce(into: &state, .command(.openCenter)) }
+      return state
+    }
+    let svg: String
+    if let compare {
+      let variants = try DeviceVariant.parse(compare)
+      let clock = CivilTime(advanced, utcOffsetSeconds: session.device.profile.utcOffsetSeconds).clock
+      // One column per device: each device is a moment of its own on a one-device sheet.
+      let moments = variants.map { variant in
+        let state = frame(variant.state(from: session))
+        let focus = state.device.activeFocus.map { " · \($0.name) Focus" } ?? ""
+        let stored = state.device.store.count
+        let caption =
+          (state.device.isLocked ? "Locked" : "Unlocked") + focus
+          + " · \(stored) in Notification Center" + (state.summary.isEmpty ? "" : " · summary delivered")
+        return Sheet.Moment(
+          heading: "\(variant.label) · \(clock)",
+          cells: [Sheet.Cell(phone: PhoneMockup(state: state, theme: theme), caption: caption)])
+      }
+      var sheet = Sheet(title: Storyboard.title(inputs: inputs), devices: ["Device"], moments: moments)
+      sheet.momentsPerRow = moments.count
+      svg = sheet.svg()
+    } else {
+      svg = PhoneMockup(state: frame(session), theme: theme).svgDocument(title: "Pushdeck \(screen.rawValue) screen")
+    }
+    if format == .png {
+      try MockupOutput.writePNG(svg: svg, scale: scale, to: output)
+    } else {
+      try MockupOutput.write(Array(svg.utf8), to: output)
     }
   }
 

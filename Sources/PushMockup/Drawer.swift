@@ -1,0 +1,464 @@
+import PushCore
+import PushRender
+import PushUI
+import PushWire
+
+/// Draws the surfaces of ``PhoneMockup`` from the state.
+struct Drawer {
+  let state: AppState
+  let palette: Palette
+  let m = PhoneMetrics.self
+
+  init(state: AppState, palette: Palette) {
+    self.state = state
+    self.palette = palette
+  }
+
+  private var time: CivilTime { CivilTime(state.now, utcOffsetSeconds: state.device.profile.utcOffsetSeconds) }
+
+  // MARK: Lock screen
+
+  mutating func lockScreen(_ b: inout SVGBuilder) {
+    let focus = state.device.activeFocus
+    if focus?.dimsLockScreen == true {
+      // Sleep dims the lock screen.
+      b.rect(x: 0, y: 0, width: m.width, height: m.height, fill: "#000000", opacity: 0.55)
+    }
+    padlock(&b, x: m.width / 2, y: 62)
+    b.text(
+      time.lockScreenDate, x: m.width / 2, y: m.dateBaseline, size: m.dateSize, weight: 600, fill: palette.onWallpaper,
+      anchor: .middle, opacity: 0.9, role: "date")
+    b.text(
+      time.clock, x: m.width / 2, y: m.clockBaseline, size: m.clockSize, weight: 700, fill: palette.onWallpaper,
+      anchor: .middle, letterSpacing: -2, role: "clock")
+    var top = m.clockBaseline + 34
+    if let focus {
+      focusPill(&b, focus: focus, centerY: top + 2)
+      top += 34
+    }
+    list(&b, top: top, bottom: m.listBottom)
+    quickButtons(&b)
+  }
+
+  private func padlock(_ b: inout SVGBuilder, x: Double, y: Double) {
+    b.raw(
+      "<path d=\"M\(x - 5) \(y) v-4 a5 5 0 0 1 10 0 v4\" fill=\"none\" stroke=\"\(palette.onWallpaper)\" stroke-width=\"2\"/>"
+    )
+    b.rect(x: x - 7.5, y: y, width: 15, height: 11, radius: 2.5, fill: palette.onWallpaper)
+  }
+
+  static func focusGlyph(_ kind: FocusKind) -> String {
+    switch kind {
+    case .doNotDisturb: "🌙"
+    case .sleep: "🛏️"
+    case .work: "💼"
+    case .personal: "👤"
+    case .driving: "🚗"
+    case .custom: "⭐"
+    }
+  }
+
+  private func focusPill(_ b: inout SVGBuilder, focus: FocusMode, centerY: Double) {
+    let text = Self.focusGlyph(focus.kind) + " " + SVGText.clean(focus.name)
+    let label = TextMetrics.truncate(text, size: 15, maxWidth: m.width - 80, bold: true)
+    let width = TextMetrics.width(label, size: 15, bold: true) + 28
+    b.rect(
+      x: (m.width - width) / 2, y: centerY - 15, width: width, height: 30, radius: 15, fill: "#000000", opacity: 0.32)
+    b.text(
+      label, x: m.width / 2, y: centerY + 5, size: 15, weight: 600, fill: palette.focus, anchor: .middle, role: "focus")
+  }
+
+  private func quickButtons(_ b: inout SVGBuilder) {
+    for cx in [m.quickButtonInset, m.width - m.quickButtonInset] {
+      b.circle(cx: cx, cy: m.quickButtonY, r: m.quickButtonRadius, fill: "#000000", opacity: 0.35)
+    }
+    // Flashlight and camera, as simple shapes.
+    let fx = m.quickButtonInset
+    let y = m.quickButtonY
+    b.raw(
+      "<path d=\"M\(fx - 5) \(y - 11) h10 v5 l-2 4 v13 h-6 v-13 l-2 -4 z\" fill=\"\(palette.onWallpaper)\" fill-opacity=\"0.9\"/>"
+    )
+    let cx = m.width - m.quickButtonInset
+    b.rect(x: cx - 11, y: y - 7, width: 22, height: 15, radius: 3, fill: palette.onWallpaper, opacity: 0.9)
+    b.circle(cx: cx, cy: y + 0.5, r: 4.5, fill: "#000000", opacity: 0.6)
+  }
+
+  /// One item of the lock screen's list, laid out.
+  private enum Item {
+    case activity(LiveActivity, height: Double)
+    case summary([StoredNotification], height: Double)
+    case platter(Platter)
+
+    var height: Double {
+      switch self {
+      case .activity(_, let height), .summary(_, let height): height
+      case .platter(let platter): platter.totalHeight
+      }
+    }
+  }
+
+  private func label(for notification: PushNotification) -> (text: String, color: String)? {
+    switch notification.level {
+    case .critical: ("Critical Alert", palette.critical)
+    case .timeSensitive: ("Time Sensitive", palette.timeSensitive)
+    default: nil
+    }
+  }
+
+  /// Keep… and Turn Off… for a provisionally authorized app's notifications (iOS's
+  /// "Deliver Quietly" trial).
+  private func buttons(for id: NotificationID) -> [String] {
+    state.isProvisional(id) ? ["Keep…", "Turn Off…"] : []
+  }
+
+  /// Live Activities, the Scheduled Summary and the stacks, anchored at the bottom; what does
+  /// not fit is counted in an "N more" line.
+  private mutating func list(_ b: inout SVGBuilder, top: Double, bottom: Double) {
+    let width = m.width - m.listMargin * 2
+    var items: [Item] = []
+    for activity in state.device.liveActivities.reversed() {
+      items.append(.activity(activity, height: liveActivityHeight(activity, width: width)))
+    }
+    let summary = state.summaryNotifications()
+    if !summary.isEmpty { items.append(.summary(summary, height: summaryHeight(summary))) }
+    let stacks = state.lockScreenStacks()
+    // Only stacks that can be on screen are laid out (each takes at least 66 pt).
+    let limit = min(stacks.count, Int((bottom - top) / 66) + 1)
+    for group in stacks.prefix(limit) {
+      guard let front = group.notifications.first else { continue }
+      let notification = state.displayed(front, threadCount: group.count)
+      items.append(
+        .platter(
+          .layout(
+            notification: notification, app: state.appInfo(front.notification.bundleID), now: state.now,
+            width: width, behind: group.count - 1, label: label(for: notification), buttons: buttons(for: front.id))))
+    }
+    var shown: [Item] = []
+    var used = 0.0
+    let available = bottom - top
+    var hiddenStacks = stacks.count - limit
+    for (index, item) in items.enumerated() {
+      let gap = shown.isEmpty ? 0 : m.listGap
+      let leftAfter = index < items.count - 1 || hiddenStacks > 0
+      let reserve = leftAfter ? 30.0 : 0
+      if used + gap + item.height + reserve > available {
+        if case .platter = item {
+          hiddenStacks += items[index...].filter { if case .platter = $0 { true } else { false } }.count
+        }
+        break
+      }
+      shown.append(item)
+      used += gap + item.height
+    }
+    let hiddenCount = stacks.suffix(max(0, hiddenStacks)).reduce(0) { $0 + $1.count }
+    let moreHeight = hiddenCount > 0 ? 30.0 : 0
+    // Anchored at the bottom, as iOS 16+ lists notifications above the quick buttons.
+    var y = bottom - used - moreHeight
+    for item in shown {
+      switch item {
+      case .activity(let activity, let height):
+        drawLiveActivity(&b, activity, x: m.listMargin, y: y, width: width, height: height)
+      case .summary(let notifications, let height):
+        drawSummary(&b, notifications, x: m.listMargin, y: y, width: width, height: height)
+      case .platter(let platter): platter.draw(&b, x: m.listMargin, y: y, palette: palette)
+      }
+      y += item.height + m.listGap
+    }
+    if hiddenCount > 0 {
+      let noun = hiddenCount == 1 ? "notification" : "notifications"
+      let text = "\(hiddenCount) more \(noun)"
+      let pill = TextMetrics.width(text, size: 13, bold: true) + 24
+      let center = bottom - 13
+      b.rect(
+        x: (m.width - pill) / 2, y: center - 13, width: pill, height: 26, radius: 13, fill: palette.platter,
+        opacity: 0.6)
+      b.text(
+        text, x: m.width / 2, y: center + 4.5, size: 13, weight: 600, fill: palette.ink, anchor: .middle,
+        role: "overflow")
+    }
+  }
+
+  // MARK: Live Activities
+
+  /// The content state's fields as "key value" pairs, in order, strings and numbers only.
+  static func contentFields(_ activity: LiveActivity) -> [(String, String)] {
+    guard case .object(let members)? = activity.contentState else { return [] }
+    var fields: [(String, String)] = []
+    for member in members {
+      switch member.value {
+      case .string(let text): fields.append((member.key, text))
+      case .number(let number): fields.append((member.key, number.text))
+      case .bool(let flag): fields.append((member.key, flag ? "yes" : "no"))
+      default: continue
+      }
+    }
+    return fields
+  }
+
+  private func liveActivityHeight(_ activity: LiveActivity, width: Double) -> Double {
+    let fields = Self.contentFields(activity)
+    var height = m.platterPadding * 2 + 28 + (activity.body == nil ? 0 : m.lineHeight)
+    if !fields.isEmpty { height += 36 }
+    return min(m.liveActivityMaxHeight, max(m.liveActivityMinHeight, height))
+  }
+
+  private func drawLiveActivity(
+    _ b: inout SVGBuilder, _ activity: LiveActivity, x: Double, y: Double, width: Double, height: Double
+  ) {
+    let stale = activity.isStale(at: state.now)
+    let ended = activity.endedAt != nil
+    b.rect(x: x, y: y, width: width, height: height, radius: m.platterRadius, fill: "#000000", opacity: 0.62)
+    let app = state.appInfo(activity.bundleID)
+    let pad = m.platterPadding
+    Icon.draw(&b, app: app, x: x + pad, y: y + pad, size: 28)
+    let title = SVGText.clean(activity.title ?? activity.attributesType)
+    let chip = ended ? "Ended" : (stale ? "Stale" : "Live")
+    let chipWidth = TextMetrics.width(chip, size: 11, bold: true) + 16
+    b.text(
+      TextMetrics.truncate(title, size: 15, maxWidth: width - pad * 2 - 36 - chipWidth - 8, bold: true),
+      x: x + pad + 36,
+      y: y + pad + 19, size: 15, weight: 600, fill: "#FFFFFF", role: "title")
+    b.rect(
+      x: x + width - pad - chipWidth, y: y + pad + 5, width: chipWidth, height: 18, radius: 9,
+      fill: ended ? "#8E8E93" : (stale ? "#FF9F0A" : "#30D158"), opacity: 0.9)
+    b.text(
+      chip, x: x + width - pad - chipWidth / 2, y: y + pad + 18, size: 11, weight: 600, fill: "#000000",
+      anchor: .middle, role: "label")
+    var baseline = y + pad + 28 + 18
+    if let body = activity.body {
+      b.text(
+        TextMetrics.truncate(SVGText.clean(body), size: 15, maxWidth: width - pad * 2), x: x + pad, y: baseline,
+        size: 15, fill: "#FFFFFF", opacity: stale ? 0.6 : 0.9, role: "body")
+      baseline += m.lineHeight
+    }
+    let fields = Self.contentFields(activity).prefix(3)
+    guard !fields.isEmpty else { return }
+    let column = (width - pad * 2) / Double(fields.count)
+    for (index, (key, value)) in fields.enumerated() {
+      let left = x + pad + Double(index) * column
+      b.text(
+        TextMetrics.truncate(SVGText.clean(key), size: 11, maxWidth: column - 6), x: left, y: baseline + 2, size: 11,
+        fill: "#FFFFFF", opacity: 0.6, role: "content-key")
+      b.text(
+        TextMetrics.truncate(SVGText.clean(value), size: 17, maxWidth: column - 6, bold: true), x: left,
+        y: baseline + 22, size: 17, weight: 700, fill: stale ? "#AEAEB2" : "#FFFFFF", role: "content-value")
+    }
+  }
+
+  // MARK: Scheduled Summary
+
+  private func summaryHeight(_ notifications: [StoredNotification]) -> Double {
+    m.platterPadding * 2 + 26 + 20 + Double(min(3, notifications.count)) * 28 + 4
+  }
+
+  static func summaryName(hour: Int) -> String {
+    hour < 12 ? "Your Morning Summary" : (hour < 17 ? "Your Afternoon Summary" : "Your Evening Summary")
+  }
+
+  private func drawSummary(
+    _ b: inout SVGBuilder, _ notifications: [StoredNotification], x: Double, y: Double, width: Double, height: Double
+  ) {
+    let pad = m.platterPadding
+    b.rect(x: x, y: y, width: width, height: height, radius: m.platterRadius, fill: palette.platter, opacity: 0.92)
+    let released = CivilTime(
+      notifications.map(\.notification.receivedAt).max() ?? state.now,
+      utcOffsetSeconds: state.device.profile.utcOffsetSeconds)
+    b.text(
+      Self.summaryName(hour: time.hour), x: x + pad, y: y + pad + 20, size: 22, weight: 700, fill: palette.ink,
+      role: "title")
+    let noun = notifications.count == 1 ? "notification" : "notifications"
+    _ = released
+    b.text(
+      "\(notifications.count) \(noun)", x: x + pad, y: y + pad + 40, size: m.smallSize,
+      fill: palette.secondaryInk, role: "subtitle")
+    var top = y + pad + 26 + 24
+    for stored in notifications.prefix(3) {
+      let shown = state.displayed(stored)
+      let app = state.appInfo(stored.notification.bundleID)
+      Icon.draw(&b, app: app, x: x + pad, y: top, size: 22)
+      let content = [shown.title, shown.body].compactMap { $0 }.map(SVGText.clean).filter { !$0.isEmpty }
+        .joined(separator: " — ")
+      let text = SVGText.clean(app.displayName) + (content.isEmpty ? "" : ": " + content)
+      b.text(
+        TextMetrics.truncate(text, size: 15, maxWidth: width - pad * 2 - 32),
+        x: x + pad + 32, y: top + 16, size: 15, fill: palette.ink, role: "body")
+      top += 28
+    }
+  }
+
+  // MARK: Home Screen and banners
+
+  mutating func homeScreen(_ b: inout SVGBuilder) {
+    var apps = state.device.profile.apps.map(\.info)
+    if apps.isEmpty {
+      var seen: Set<String> = []
+      for group in state.device.store.rankedGroups() where seen.insert(group.key.bundleID).inserted {
+        apps.append(state.appInfo(group.key.bundleID))
+      }
+    }
+    let icon = 62.0
+    let side = 26.0
+    let pitch = (m.width - side * 2 - icon) / 3
+    for (index, app) in apps.prefix(20).enumerated() {
+      let x = side + Double(index % 4) * pitch
+      let y = 76 + Double(index / 4) * 96
+      Icon.draw(&b, app: app, x: x, y: y, size: icon)
+      b.text(
+        TextMetrics.truncate(SVGText.clean(app.displayName), size: 12, maxWidth: pitch - 2), x: x + icon / 2,
+        y: y + icon + 16, size: 12, weight: 500, fill: palette.onWallpaper, anchor: .middle, role: "app-name")
+      if let badge = state.device.badges[app.bundleID], badge > 0 {
+        let text = badge > 999 ? "999+" : String(badge)
+        let w = max(24, TextMetrics.width(text, size: 14, bold: true) + 12)
+        b.rect(x: x + icon - w / 2 - 2, y: y - 8, width: w, height: 24, radius: 12, fill: "#FF3B30")
+        b.text(
+          text, x: x + icon - 2, y: y + 9, size: 14, weight: 600, fill: "#FFFFFF", anchor: .middle, role: "badge")
+      }
+    }
+    // The dock, with the system's four apps.
+    b.rect(x: 12, y: m.height - 112, width: m.width - 24, height: 92, radius: 34, fill: "#FFFFFF", opacity: 0.22)
+    let dock = [
+      ("com.apple.mobilephone", "Phone", "📞"), ("com.apple.mobilesafari", "Safari", "🧭"),
+      ("com.apple.MobileSMS", "Messages", "💬"), ("com.apple.Music", "Music", "🎵"),
+    ]
+    for (index, (bundleID, name, glyph)) in dock.enumerated() {
+      Icon.draw(
+        &b, app: AppInfo(bundleID: bundleID, displayName: name, iconGlyph: glyph), x: side + Double(index) * pitch,
+        y: m.height - 112 + 15, size: icon)
+    }
+    banner(&b)
+  }
+
+  private func banner(_ b: inout SVGBuilder) {
+    guard let banner = state.currentBanner else { return }
+    let notification: PushNotification
+    if let stored = state.device.store[banner.notification] {
+      notification = state.displayed(stored)
+    } else if let recorded = state.record(for: banner.notification)?.notification {
+      notification = recorded
+    } else {
+      return
+    }
+    var label = label(for: notification)
+    if banner.isPersistent { label = ("Persistent", palette.secondaryInk) }
+    let platter = Platter.layout(
+      notification: notification, app: state.appInfo(notification.bundleID), now: state.now,
+      width: m.width - m.bannerMargin * 2, behind: 0, label: label, buttons: buttons(for: banner.notification))
+    // A banner is opaque enough to read over any app.
+    b.group("data-role=\"banner\"") { b in
+      b.raw(
+        "<rect x=\"\(SVGText.number(m.bannerMargin))\" y=\"\(SVGText.number(m.bannerTop + 3))\" width=\"\(SVGText.number(platter.width))\" height=\"\(SVGText.number(platter.height))\" rx=\"\(SVGText.number(m.platterRadius))\" fill=\"#000000\" fill-opacity=\"0.18\"/>"
+      )
+      platter.draw(&b, x: m.bannerMargin, y: m.bannerTop, palette: palette, opacity: 0.96)
+    }
+    if state.banners.count > 1 {
+      b.text(
+        "\(state.banners.count - 1) more queued", x: m.width / 2, y: m.bannerTop + platter.height + 18, size: 12,
+        weight: 500, fill: palette.onWallpaper, anchor: .middle, role: "banner-queue")
+    }
+  }
+
+  // MARK: Notification Center
+
+  mutating func notificationCenter(_ b: inout SVGBuilder) {
+    b.rect(x: 0, y: 0, width: m.width, height: m.height, fill: "#000000", opacity: 0.35)
+    b.text(
+      time.lockScreenDate, x: m.width / 2, y: 96, size: 17, weight: 600, fill: palette.onWallpaper, anchor: .middle,
+      opacity: 0.9, role: "date")
+    b.text(
+      time.clock, x: m.width / 2, y: 166, size: 72, weight: 700, fill: palette.onWallpaper, anchor: .middle,
+      letterSpacing: -1.5, role: "clock")
+    b.text(
+      "Notification Center", x: m.listMargin + 4, y: 214, size: 20, weight: 700, fill: palette.onWallpaper,
+      role: "heading")
+    let rows = state.centerRows()
+    guard !rows.isEmpty else {
+      b.text(
+        "No Older Notifications", x: m.width / 2, y: 420, size: 15, weight: 500, fill: palette.onWallpaper,
+        anchor: .middle, opacity: 0.7, role: "empty")
+      return
+    }
+    let width = m.width - m.listMargin * 2
+    let bottom = m.height - 40
+    var y = 230.0
+    let selected = min(max(state.centerSelection, 0), rows.count - 1)
+    // Scroll so the selected row shows: start a few rows above it at most.
+    let first = max(0, selected - 3)
+    for (index, row) in rows.enumerated().dropFirst(first) {
+      switch row {
+      case .header(let group):
+        guard y + 30 <= bottom - 30 else { return more(&b, rows.count - index, y: bottom - 10) }
+        let name = SVGText.clean(state.appInfo(group.key.bundleID).displayName)
+        b.text(name, x: m.listMargin + 4, y: y + 18, size: 17, weight: 700, fill: palette.onWallpaper, role: "group")
+        b.rect(
+          x: m.width - m.listMargin - 92, y: y, width: 92, height: 26, radius: 13, fill: palette.platter, opacity: 0.7)
+        b.text(
+          "Show less", x: m.width - m.listMargin - 46, y: y + 17.5, size: 13, weight: 600, fill: palette.ink,
+          anchor: .middle, role: "button")
+        y += 34
+      case .stack(let group):
+        guard let front = group.notifications.first else { continue }
+        let shown = state.displayed(front)
+        let platter = Platter.layout(
+          notification: shown, app: state.appInfo(front.notification.bundleID), now: state.now, width: width,
+          behind: group.count - 1, label: label(for: shown), buttons: buttons(for: front.id))
+        guard y + platter.totalHeight <= bottom - 30 else { return more(&b, rows.count - index, y: bottom - 10) }
+        platter.draw(&b, x: m.listMargin, y: y, palette: palette)
+        y += platter.totalHeight + m.listGap
+      case .item(_, let stored):
+        let shown = state.displayed(stored)
+        let platter = Platter.layout(
+          notification: shown, app: state.appInfo(stored.notification.bundleID), now: state.now, width: width,
+          behind: 0, label: label(for: shown), buttons: buttons(for: stored.id))
+        guard y + platter.totalHeight <= bottom - 30 else { return more(&b, rows.count - index, y: bottom - 10) }
+        platter.draw(&b, x: m.listMargin, y: y, palette: palette)
+        y += platter.totalHeight + m.listGap
+      }
+    }
+  }
+
+  private func more(_ b: inout SVGBuilder, _ count: Int, y: Double) {
+    b.text(
+      "\(count) more", x: m.width / 2, y: y, size: 13, weight: 600, fill: palette.onWallpaper, anchor: .middle,
+      opacity: 0.8, role: "overflow")
+  }
+
+  // MARK: Status bar and Dynamic Island
+
+  func statusBar(_ b: inout SVGBuilder, surface: PhoneMockup.Surface) {
+    let ink = palette.onWallpaper
+    if surface != .lockScreen {
+      b.text(time.clock, x: 66, y: 37, size: 17, weight: 600, fill: ink, anchor: .middle, role: "status-time")
+    }
+    // Signal bars, then the battery.
+    for index in 0..<4 {
+      let h = 4.0 + Double(index) * 2.5
+      b.rect(x: 300 + Double(index) * 5, y: 37 - h, width: 3, height: h, radius: 1, fill: ink)
+    }
+    b.rect(x: 328, y: 25, width: 25, height: 12, radius: 3.5, fill: "none", stroke: ink, strokeWidth: 1)
+    b.rect(x: 330, y: 27, width: 18, height: 8, radius: 2, fill: ink)
+    b.rect(x: 354, y: 29, width: 1.5, height: 4, radius: 0.75, fill: ink, opacity: 0.5)
+    if let focus = state.device.activeFocus, surface != .lockScreen {
+      b.text(Self.focusGlyph(focus.kind), x: 100, y: 37, size: 13, fill: ink, anchor: .middle, role: "status-focus")
+    }
+  }
+
+  func dynamicIsland(_ b: inout SVGBuilder, compactActivity: Bool) {
+    let activity = compactActivity ? state.device.liveActivities.last { $0.endedAt == nil } : nil
+    let side = activity == nil ? 0 : m.compactSide
+    let width = m.islandWidth + side * 2
+    let x = (m.width - width) / 2
+    b.rect(
+      x: x, y: m.islandTop, width: width, height: m.islandHeight, radius: m.islandHeight / 2, fill: "#000000",
+      extra: " data-role=\"dynamic-island\"")
+    guard let activity else { return }
+    let app = state.appInfo(activity.bundleID)
+    Icon.draw(&b, app: app, x: x + 10, y: m.islandTop + 7, size: 23)
+    // The compact trailing view has room for a number (an ETA, a score) more than for words.
+    let fields = Self.contentFields(activity)
+    let trailing = (fields.first { Double($0.1) != nil } ?? fields.first)?.1 ?? activity.body ?? ""
+    b.text(
+      TextMetrics.truncate(SVGText.clean(trailing), size: 14, maxWidth: side - 12, bold: true), x: x + width - 12,
+      y: m.islandTop + 24, size: 14, weight: 600, fill: activity.isStale(at: state.now) ? "#FF9F0A" : "#30D158",
+      anchor: .end, role: "island-trailing")
+  }
+}

@@ -1,0 +1,261 @@
+import Foundation
+import PushCore
+import PushMedia
+import PushMockup
+import PushRaster
+import PushRender
+import PushTestSupport
+import PushUI
+import Testing
+
+#if canImport(FoundationXML)
+  import FoundationXML
+#endif
+
+let goldens = Golden.directory(besides: #filePath)
+
+/// A push read from payload text, as a file would be.
+func push(_ json: String, bundle: String) -> DeviceEvent {
+  .push(PushReader.readPayloadFile(Array(json.utf8), source: "test.json", format: .payload, bundleID: bundle))
+}
+
+/// A device with a bank and a chat app, locked or not, with a Focus or not.
+func device(locked: Bool = true, focus: String? = nil) -> DeviceSimulator {
+  let start = SimInstant(epochSeconds: 1_795_000_000)
+  var bank = AppProfile(info: AppInfo(bundleID: "com.example.bank", displayName: "Nordbank", iconGlyph: "🏦"))
+  bank.settings.showPreviews = .always
+  bank.timeSensitiveEntitled = true
+  var chat = AppProfile(info: AppInfo(bundleID: "com.example.chat", displayName: "Chatter", iconGlyph: "🔔"))
+  chat.settings.showPreviews = .always
+  var profile = DeviceProfile(start: start, isLocked: locked, apps: [bank, chat])
+  profile.timeZoneName = "UTC"
+  profile.activeFocusID = focus
+  return DeviceSimulator(profile: profile)
+}
+
+/// The state after the pushes, one second apart, rendered at the last one.
+func state(_ pushes: [DeviceEvent], locked: Bool = true, focus: String? = nil) -> AppState {
+  let device = device(locked: locked, focus: focus)
+  let start = device.now
+  let timeline = pushes.enumerated().map {
+    TimelineEntry(at: start + .seconds(Int64($0.offset + 1)), event: $0.element)
+  }
+  var state = AppState(device: device, timeline: timeline)
+  _ = reduce(into: &state, .tick(start + .seconds(Int64(pushes.count))))
+  return state
+}
+
+/// What an SVG holds, read by an XML parser: the root's attributes and each text element's
+/// whole content.
+final class SVGReading: NSObject, XMLParserDelegate {
+  var rootAttributes: [String: String]?
+  var texts: [(role: String?, text: String)] = []
+  var elementCount = 0
+  private var current: String?
+  private var currentRole: String?
+
+  init(_ svg: String) throws {
+    super.init()
+    let parser = XMLParser(data: Data(svg.utf8))
+    parser.delegate = self
+    guard parser.parse() else {
+      throw CocoaError(
+        .coderReadCorrupt, userInfo: [NSDebugDescriptionErrorKey: "\(parser.parserError.map { "\($0)" } ?? "?")"])
+    }
+  }
+
+  func parser(
+    _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+    attributes: [String: String] = [:]
+  ) {
+    elementCount += 1
+    if rootAttributes == nil { rootAttributes = attributes }
+    if name == "text" {
+      current = ""
+      currentRole = attributes["data-role"]
+    }
+  }
+
+  func parser(_ parser: XMLParser, foundCharacters string: String) { current? += string }
+
+  func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+    if name == "text", let current {
+      texts.append((currentRole, current))
+      self.current = nil
+    }
+  }
+
+  func texts(_ role: String) -> [String] { texts.filter { $0.role == role }.map(\.text) }
+}
+
+@Suite("Phone mockups")
+struct PhoneMockupTests {
+  let bankAlert = push(
+    #"{"aps":{"alert":{"title":"Was this you?","body":"€849.00 at ELECTRO-MARKT ONLINE, Hamburg — card •••• 4417"},"interruption-level":"time-sensitive","sound":"default"}}"#,
+    bundle: "com.example.bank")
+  let chat = push(
+    #"{"aps":{"alert":{"title":"Ana","body":"Dinner at 8?"},"thread-id":"ana"}}"#, bundle: "com.example.chat")
+
+  @Test func theRootIsThePhoneAndTextElementsCarryWholeStrings() throws {
+    let svg = PhoneMockup(state: state([bankAlert, chat]), theme: .builtInDefault).svgDocument()
+    let reading = try SVGReading(svg)
+    #expect(reading.rootAttributes?["width"] == "393")
+    #expect(reading.rootAttributes?["height"] == "852")
+    #expect(reading.rootAttributes?["viewBox"] == "0 0 393 852")
+    #expect(reading.rootAttributes?["data-surface"] == "lock-screen")
+    #expect(reading.texts("title").contains("Was this you?"))
+    #expect(reading.texts("title").contains("Ana"))
+    #expect(reading.texts("body").contains("Dinner at 8?"))
+    #expect(reading.texts("label") == ["TIME SENSITIVE"])
+    #expect(reading.texts("clock").count == 1)
+    #expect(reading.texts("date").first?.contains("2026") == false)
+    // No text element holds a single character of a longer string (the terminal SVG's way).
+    #expect(!reading.texts.contains { $0.text == "W" })
+  }
+
+  @Test func untrustedTextIsEscapedAndStrippedOfControlCharacters() throws {
+    let hostile = push(
+      #"{"aps":{"alert":{"title":"<script>alert('x')</script> & \"q\"","body":"bell\u0007 esc\u001b[31m red\u009b c1 \u202eevil\u0000"}}}"#,
+      bundle: "com.example.chat")
+    let svg = PhoneMockup(state: state([hostile]), theme: .builtInDefault).svgDocument()
+    let reading = try SVGReading(svg)
+    #expect(reading.texts("title").contains("<script>alert('x')</script> & \"q\""))
+    #expect(!svg.contains("<script>"))
+    #expect(svg.unicodeScalars.allSatisfy { $0.value >= 0x20 && !(0x7F...0x9F).contains($0.value) || $0 == "\n" })
+    #expect(!svg.unicodeScalars.contains("\u{202E}"))
+    #expect(reading.texts("body").first?.hasPrefix("bell esc[31m red c1 evil") == true)
+  }
+
+  @Test func longBodiesWrapToFourLinesAndEndInAnEllipsis() throws {
+    let words = Array(repeating: "Supercalifragilistic expialidocious notification text", count: 12).joined(
+      separator: " ")
+    let long = push(#"{"aps":{"alert":{"title":"Long","body":"\#(words)"}}}"#, bundle: "com.example.chat")
+    let reading = try SVGReading(PhoneMockup(state: state([long]), theme: .builtInDefault).svgDocument())
+    let body = reading.texts("body")
+    #expect(body.count == 4)
+    #expect(body.last?.hasSuffix("…") == true)
+    let textWidth: Double = 393 - 28 - 28 - 38 - 10
+    for line in body { #expect(TextMetrics.width(line, size: 15) <= textWidth + 0.001, "\(line)") }
+  }
+
+  @Test func stacksShowTheCountBehindTheFrontCard() throws {
+    let more = (1...3).map {
+      push(#"{"aps":{"alert":{"title":"Ana","body":"message \#($0)"},"thread-id":"ana"}}"#, bundle: "com.example.chat")
+    }
+    let reading = try SVGReading(PhoneMockup(state: state(more), theme: .builtInDefault).svgDocument())
+    #expect(reading.texts("stack-count") == ["2 more notifications"])
+    #expect(reading.texts("body") == ["message 3"])
+  }
+
+  @Test func anUnlockedPhoneShowsTheHomeScreenWithTheBannerAndBadges() throws {
+    let badged = push(#"{"aps":{"alert":{"title":"Ana","body":"Hi"},"badge":3}}"#, bundle: "com.example.chat")
+    let svg = PhoneMockup(state: state([badged], locked: false), theme: .builtInDefault).svgDocument()
+    let reading = try SVGReading(svg)
+    #expect(reading.rootAttributes?["data-surface"] == "home-screen")
+    #expect(svg.contains("data-role=\"banner\""))
+    #expect(reading.texts("badge") == ["3"])
+    #expect(reading.texts("app-name") == ["Nordbank", "Chatter"])
+    // The chat app has no emoji of its own: a monogram tile.
+    #expect(reading.texts("icon").contains("C"))
+    #expect(reading.texts("icon").contains("🏦"))
+  }
+
+  @Test func aFocusShowsItsPillUnderTheClockAndSleepDims() throws {
+    let dnd = try SVGReading(PhoneMockup(state: state([chat], focus: "dnd"), theme: .builtInDefault).svgDocument())
+    #expect(dnd.texts("focus") == ["🌙 Do Not Disturb"])
+    let sleep = PhoneMockup(state: state([chat], focus: "sleep"), theme: .builtInDefault).svgDocument()
+    #expect(try SVGReading(sleep).texts("focus") == ["🛏️ Sleep"])
+    #expect(sleep.contains("fill=\"#000000\" fill-opacity=\"0.55\""))
+  }
+
+  @Test func notificationCenterListsEveryStack() throws {
+    var center = state([bankAlert, chat])
+    _ = reduce(into: &center, .command(.openCenter))
+    let reading = try SVGReading(PhoneMockup(state: center, theme: .builtInDefault).svgDocument())
+    #expect(reading.rootAttributes?["data-surface"] == "notification-center")
+    #expect(reading.texts("heading") == ["Notification Center"])
+    #expect(Set(reading.texts("title")) == ["Was this you?", "Ana"])
+  }
+
+  @Test func aSimpleLockScreenMatchesItsGolden() {
+    let svg = PhoneMockup(state: state([bankAlert, chat]), theme: .builtInDefault).svgDocument(title: "golden")
+    let result = Golden.check(svg, named: "phone_lock_two_pushes.svg", in: goldens)
+    #expect(result == .matched, "\(result)")
+  }
+}
+
+@Suite("Mockup sheets")
+struct SheetTests {
+  func phone() -> PhoneMockup { PhoneMockup(state: state([]), theme: .builtInDefault) }
+
+  @Test func aStoryboardHasAFramePerMomentAndDevice() throws {
+    let moments = (1...3).map { index in
+      Sheet.Moment(
+        heading: "09:0\(index)",
+        cells: [Sheet.Cell(phone: phone(), caption: "a"), Sheet.Cell(phone: phone(), caption: "b")])
+    }
+    let sheet = Sheet(title: "Three moments", devices: ["Locked", "Sleep"], moments: moments)
+    let svg = sheet.svg()
+    let reading = try SVGReading(svg)
+    #expect(reading.rootAttributes?["data-frames"] == "6")
+    #expect(svg.components(separatedBy: "data-frame=\"").count - 1 == 6)
+    #expect(reading.texts("device") == ["Locked", "Sleep"])
+    #expect(reading.texts("caption") == ["a", "a", "a", "b", "b", "b"])
+    // Each phone is a nested 393 × 852 picture, its ids its own.
+    #expect(svg.components(separatedBy: "width=\"393\" height=\"852\" viewBox=\"0 0 393 852\"").count - 1 == 6)
+    #expect(svg.contains("id=\"f6-wall\""))
+    let html = sheet.html()
+    #expect(html.components(separatedBy: "<section class=\"moment").count - 1 == 3)
+    #expect(html.components(separatedBy: "<svg ").count - 1 == 6)
+    #expect(html.contains("ArrowRight"))
+    #expect(!html.contains("src=\"http") && !html.contains("href=\"http"))
+  }
+
+  @Test func aOneDeviceStoryboardWrapsAfterSixMoments() throws {
+    let moments = (1...8).map { Sheet.Moment(heading: "m\($0)", cells: [Sheet.Cell(phone: phone(), caption: "")]) }
+    let reading = try SVGReading(Sheet(title: "Eight", devices: ["Device"], moments: moments).svg())
+    let width = try #require(reading.rootAttributes?["width"].flatMap(Double.init))
+    #expect(width == 32 + 6 * (393 + 32))
+    #expect(reading.texts("heading").count == 8)
+  }
+}
+
+/// Whether fontconfig knows a colour emoji font (Debian's fonts-noto-color-emoji).
+let hasColorEmojiFont: Bool = {
+  FileManager.default.fileExists(atPath: "/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf")
+}()
+
+@Suite("PNG through librsvg")
+struct RasterTests {
+  @Test func thePhoneBecomesAPNGOfTwiceItsSize() throws {
+    let svg = PhoneMockup(state: state([]), theme: .builtInDefault).svgDocument()
+    let png = try PNGRasterizer.png(svg: svg, scale: 2)
+    #expect(Array(png.prefix(8)) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+    // IHDR: width and height, big-endian, at bytes 16…23.
+    func be(_ offset: Int) -> Int { png[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) } }
+    #expect(be(16) == 786)
+    #expect(be(20) == 1704)
+  }
+
+  @Test func badInputIsAnErrorNotACrash() {
+    #expect(throws: PNGRasterizer.Failure.self) { try PNGRasterizer.png(svg: "<svg", scale: 1) }
+    #expect(throws: PNGRasterizer.Failure.self) {
+      try PNGRasterizer.png(svg: "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"100000\" height=\"10\"/>", scale: 1)
+    }
+    #expect(throws: PNGRasterizer.Failure.self) { try PNGRasterizer.png(svg: "<svg/>", scale: .nan) }
+  }
+
+  @Test(.requires(hasColorEmojiFont, "fonts-noto-color-emoji is not installed"))
+  func emojiAreDrawnInColour() throws {
+    let svg =
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"80\" height=\"80\"><rect width=\"80\" height=\"80\" fill=\"#ffffff\"/>"
+      + "<text x=\"8\" y=\"62\" font-size=\"56\" font-family=\"\(SVGText.fontStack)\">🍎</text></svg>"
+    let png = try PNGRasterizer.png(svg: svg, scale: 1)
+    let image = try ImageDecoder.decode(png).get()
+    // A red apple: some pixels are strongly red, which a monochrome glyph never is.
+    let red = stride(from: 0, to: image.rgb.count - 2, by: 3).filter {
+      image.rgb[$0] > 180 && image.rgb[$0 + 1] < 90 && image.rgb[$0 + 2] < 90
+    }.count
+    #expect(red > 200, "\(red) red pixels")
+  }
+}
