@@ -117,7 +117,10 @@ let package = Package(
         "PushServer", "PushTestSupport", .product(name: "Crypto", package: "swift-crypto"),
         .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio"),
       ]),
-        "PushHandlers", "PushServer", "PushMedia", "PushMockup", "PushRaster", "PushCheck",
+    .testTarget(name: "PushCheckTests", dependencies: ["PushCheck", "PushScenario", "PushTestSupport"]),
+    .testTarget(
+      name: "PushMockupTests", dependencies: ["PushMockup", "PushRaster", "PushMedia", "PushTestSupport"],
+      exclude: ["Goldens"]),
     .testTarget(name: "PushHandlersTests", dependencies: ["PushHandlers", "PushTestSupport"]),
     .testTarget(name: "PushTerminalTests", dependencies: ["PushTerminal", "PushTestSupport"]),
     .testTarget(
