@@ -91,11 +91,17 @@ let package = Package(
       name: "PushHandlers",
       dependencies: ["PushUI", "PushCore", .product(name: "Crypto", package: "swift-crypto")]
     ),
+    // `pushdeck test`: plays scenarios, checks their expect: blocks, writes text, JUnit, GitHub
+    // annotations and Markdown; shared with explain (handler runs): a shell target.
+    .target(
+      name: "PushCheck",
+      dependencies: ["PushCore", "PushUI", "PushRender", "PushScenario", "PushHandlers", "PushMedia"]
+    ),
     .executableTarget(
       name: "pushdeck",
       dependencies: [
         "PushWire", "PushCore", "PushUI", "PushRender", "PushTerminal", "PushRuntime", "PushScenario", "PushStore",
-        "PushHandlers", "PushServer", "PushMedia", "PushMockup", "PushRaster",
+        "PushHandlers", "PushServer", "PushMedia", "PushMockup", "PushRaster", "PushCheck",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -117,6 +123,7 @@ let package = Package(
         "PushServer", "PushTestSupport", .product(name: "Crypto", package: "swift-crypto"),
         .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio"),
       ]),
+    .testTarget(name: "PushCheckTests", dependencies: ["PushCheck", "PushScenario", "PushTestSupport"]),
     .testTarget(
       name: "PushMockupTests", dependencies: ["PushMockup", "PushRaster", "PushMedia", "PushTestSupport"],
       exclude: ["Goldens"]),

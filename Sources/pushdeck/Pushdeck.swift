@@ -18,7 +18,7 @@ struct Pushdeck: AsyncParsableCommand {
     version: PushdeckVersion.text,
     subcommands: [
       RunCommand.self, RenderCommand.self, ValidateCommand.self, ExplainCommand.self, ReplayCommand.self,
-      ServeCommand.self, PushCommand.self, StoryboardCommand.self,
+      ServeCommand.self, PushCommand.self, StoryboardCommand.self, TestCommand.self,
     ],
     defaultSubcommand: RunCommand.self
   )
