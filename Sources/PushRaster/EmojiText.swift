@@ -1,4 +1,5 @@
 import CPangoCairo
+import CRsvg
 
 /// Text elements that hold emoji, drawn by Pango in colour and put back as images.
 ///

@@ -1,3 +1,4 @@
+import CPangoCairo
 import CRsvg
 
 /// Rasterizes SVG to PNG in-process with librsvg and cairo (docs/DECISIONS.md, Phone mockups):

@@ -146,6 +146,9 @@ public struct AppState: Sendable {
   public internal(set) var rejections: [Int] = []
   /// How many pushes were rejected so far.
   public internal(set) var rejectedCount = 0
+  /// The address `run --listen` answers on (`127.0.0.1:8443`), shown on the status line for as
+  /// long as it listens; the toast that first says so leaves after a few seconds.
+  public var listeningOn: String?
   /// The rejected push the inspector shows (a record index), instead of the selected notification.
   public internal(set) var inspectedRejection: Int?
   /// The most rejected pushes kept for the inspector.

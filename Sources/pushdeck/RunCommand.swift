@@ -179,6 +179,8 @@ struct RunCommand: AsyncParsableCommand {
       }
       let address = bind.contains(":") ? "[\(bind)]" : bind
       state.showToast("Listening on \(tls == nil ? "h2c" : "https")://\(address):\(server?.port ?? listen)")
+      // The status line keeps the port (the address when it is not the loopback default).
+      state.listeningOn = (bind == "127.0.0.1" ? "" : address) + ":\(server?.port ?? listen)"
     }
     var reading = FeedFollower(resumedAt: persistence?.resumedAt, skipped: persistence?.skippedAtOpen ?? 0)
     let environment = ProcessInfo.processInfo.environment

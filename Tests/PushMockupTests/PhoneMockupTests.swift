@@ -164,7 +164,7 @@ struct PhoneMockupTests {
     let dnd = try SVGReading(PhoneMockup(state: state([chat], focus: "dnd"), theme: .builtInDefault).svgDocument())
     #expect(dnd.texts("focus") == ["🌙 Do Not Disturb"])
     let sleep = PhoneMockup(state: state([chat], focus: "sleep"), theme: .builtInDefault).svgDocument()
-    #expect(try SVGReading(sleep).texts("focus") == ["🛏️ Sleep"])
+    #expect(try SVGReading(sleep).texts("focus") == ["💤 Sleep"])
     #expect(sleep.contains("fill=\"#000000\" fill-opacity=\"0.55\""))
   }
 

@@ -33,6 +33,18 @@ private func rows(_ grid: CellGrid) -> [Substring] {
 struct InteractionGoldenTests {
   // MARK: Nothing hidden
 
+  /// `run --listen`'s address stays on the status line after its toast has gone.
+  @Test func theListeningAddressStaysOnTheStatusLine() {
+    var state = AppState.demo(upcoming: false)
+    #expect(!frame(state).textDump().contains("⇄"))
+    state.listeningOn = "127.0.0.1:8443"
+    state.showToast("Listening on h2c://127.0.0.1:8443")
+    _ = reduce(into: &state, .tick(DemoScenario.start + .seconds(30)))
+    let screen = frame(state).textDump()
+    #expect(state.toast == nil)
+    #expect(screen.contains("⇄ 127.0.0.1:8443"))
+  }
+
   @Test func aRejectedPushShowsAToastIsCountedAndOpensInTheInspector() throws {
     var state = demoWithRejection()
     _ = reduce(into: &state, .tick(DemoScenario.start + .seconds(5)))

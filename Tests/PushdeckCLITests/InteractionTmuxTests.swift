@@ -144,9 +144,10 @@ struct InteractionTmuxTests {
     try keys(server, "-l", "later")
     try keys(server, "Enter")
     guard try await server.waitUntil("the accepted forms", { $0.contains("Go to: try +5m") }) else { return }
-    // --speed 60 is the speed shown once playing.
+    // --speed 60 is the speed shown once playing (on the status line: the toast that says it
+    // too gives way to the demo's next push at this speed).
     try keys(server, "p")
-    try await server.waitUntil("60× shown") { $0.contains("Playing at 60×") }
+    try await server.waitUntil("60× shown") { $0.contains("▶ 60×") }
     try keys(server, "q")
     try await server.waitUntil("exit=0") { $0.contains("exit=0") }
   }

@@ -70,12 +70,16 @@ struct StatusLineView {
     }
     column += grid.write(
       " \(mode)\(clockLabel) ", at: Point(column: column, row: row), style: theme[.statusBar], role: .statusBar)
-    let count = state.device.store.count
-    var right = "\(count) stored"
-    if state.rejectedCount > 0 { right += " · ✗ \(state.rejectedCount) rejected" }
-    if state.pendingEventCount > 0 { right += " · \(state.pendingEventCount) to come" }
-    if let reading = state.readingProgress { right += " · reading \(Int(min(max(reading, 0), 0.99) * 100))%" }
-    right += " "
+    // The counts on the right, most important first; where the line is short, the last ones give
+    // way (never all of them, as when one long part once pushed the whole right side off).
+    var parts = ["\(state.device.store.count) stored"]
+    if state.rejectedCount > 0 { parts.append("✗ \(state.rejectedCount) rejected") }
+    if state.pendingEventCount > 0 { parts.append("\(state.pendingEventCount) to come") }
+    if let reading = state.readingProgress { parts.append("reading \(Int(min(max(reading, 0), 0.99) * 100))%") }
+    if let listening = state.listeningOn { parts.append("⇄ \(listening)") }
+    let spare = grid.width - column - 2
+    while parts.count > 1, DisplayWidth.columns(of: parts.joined(separator: " · ")) + 1 > spare { parts.removeLast() }
+    let right = parts.joined(separator: " · ") + " "
     let rightColumns = DisplayWidth.columns(of: right)
     // Hints that fit with two columns to spare before the counts, so the last label and the
     // counts never read as one ("inspect 1 stored").
