@@ -211,4 +211,36 @@ struct ChannelServeCLITests {
     #expect(restored.liveActivities.allSatisfy { $0.contentState?["score"]?.stringValue == "2-0" })
     #expect(restored.channels.first?.lastMessage?.timestamp == 30)
   }
+
+  @Test func pushManagesChannelsAndBroadcasts() throws {
+    let directory = try PushdeckProcess.temporaryDirectory()
+    let server = try Server(["--ephemeral"])
+    defer { server.stop() }
+    func push(_ arguments: [String], port: Int) throws -> PushdeckProcess.Output {
+      try PushdeckProcess.run(["push", Self.bundle, "--port", String(port)] + arguments)
+    }
+    let created = try push(["--create-channel", "--storage-policy", "1"], port: server.channelsPort)
+    #expect(created.status == 0, "\(created.standardError)")
+    let line = try #require(created.standardOutput.split(separator: "\n").first)
+    #expect(line.hasPrefix("201 apns-channel-id="))
+    let id = String(line.dropFirst("201 apns-channel-id=".count))
+    let listed = try push(["--list-channels"], port: server.port)
+    #expect(listed.standardOutput == "200\n{\"channels\":[\"\(id)\"]}\n")
+    let read = try push(["--read-channel", id], port: server.port)
+    #expect(read.standardOutput.contains(#"{"message-storage-policy":1,"push-type":"LiveActivity"}"#))
+
+    let file = directory.appendingPathComponent("update.json")
+    try #"{"aps": {"event": "update", "timestamp": 5, "content-state": {"score": "1-0"}}}"#.write(
+      to: file, atomically: true, encoding: .utf8)
+    let sent = try push(["--channel", id, file.path], port: server.port)
+    #expect(sent.status == 0 && sent.standardOutput.hasPrefix("200 apns-id="), "\(sent.standardOutput)")
+    let unknown = try push(["--channel", "bm9uZQ==", file.path], port: server.port)
+    #expect(unknown.status == 1 && unknown.standardOutput == "400 ChannelNotRegistered\n")
+
+    let deleted = try push(["--delete-channel", id], port: server.channelsPort)
+    #expect(deleted.status == 0 && deleted.standardOutput == "204\n")
+    #expect(try push(["--delete-channel", id], port: server.port).status == 1)
+    let both = try push(["--list-channels", "--create-channel"], port: server.port)
+    #expect(both.status != 0 && both.standardError.contains("give one of"))
+  }
 }

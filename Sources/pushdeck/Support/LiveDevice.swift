@@ -160,7 +160,10 @@ final class LiveDevice: @unchecked Sendable {
           detail: "channel \(channel.id) read"))
     case .list(let bundleID):
       let ids = replay.device?.channels(of: bundleID).map(\.id) ?? []
-      done(ChannelAnswer(status: 200, body: ChannelRequest.listBody(ids), detail: "\(ids.count) channels listed"))
+      done(
+        ChannelAnswer(
+          status: 200, body: ChannelRequest.listBody(ids),
+          detail: ids.count == 1 ? "1 channel listed" : "\(ids.count) channels listed"))
     case .delete(let bundleID, let channelID):
       guard replay.deleteChannel(channelID, bundleID: bundleID) else {
         done(.rejected(.channelNotRegistered, detail: "no channel \(channelID) for \(bundleID)"))
