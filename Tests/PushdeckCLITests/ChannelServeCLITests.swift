@@ -189,6 +189,7 @@ struct ChannelServeCLITests {
     let log = server.stop()
     #expect(log.contains("201 ok \(Self.bundle) (channel \(stored) created, message-storage-policy 1)"), "\(log)")
     #expect(log.contains("400 ChannelNotRegistered \(Self.bundle)"))
+    #expect(log.contains("stopped; 4 pushes saved, 3 channel changes saved"), "\(log)")
 
     // A new serve on the same state has the channel that was not deleted, and what it did.
     let again = try Server(["--state", state])

@@ -36,6 +36,8 @@ final class LiveDevice: @unchecked Sendable {
   private var committing = false
   private var failure: String?
   private var saved = 0
+  /// Channel creations and deletions among ``saved`` (their answers wait in the same batches).
+  private let savedChannelChanges = Atomic<Int>(0)
   private var refused = 0
   private let report: @Sendable (String) -> Void
 
@@ -134,7 +136,10 @@ final class LiveDevice: @unchecked Sendable {
         done(answer)
         return
       }
-      waiting.append { outcome in done(outcome == .saved ? answer : .notSaved) }
+      waiting.append { outcome in
+        if outcome == .saved { self.savedChannelChanges.add(1, ordering: .relaxed) }
+        done(outcome == .saved ? answer : .notSaved)
+      }
     }
     switch route {
     case .create(let bundleID, let policy):
@@ -269,7 +274,11 @@ final class LiveDevice: @unchecked Sendable {
 
   /// "N pushes saved, M answered 500", for the last line.
   var savedSummary: String {
-    queue.sync { "\(saved) pushes saved" + (refused > 0 ? ", \(refused) answered 500 (not saved)" : "") }
+    queue.sync {
+      let changes = savedChannelChanges.load(ordering: .relaxed)
+      return "\(saved - changes) pushes saved" + (changes > 0 ? ", \(changes) channel changes saved" : "")
+        + (refused > 0 ? ", \(refused) answered 500 (not saved)" : "")
+    }
   }
 }
 
