@@ -125,6 +125,8 @@ struct ProfileReader {
   static let appKeys = [
     "bundle", "name", "icon", "authorization", "settings", "state", "foregroundPresentation", "categories",
     "localizations", "serviceExtension", "backgroundMode", "entitlements", "liveActivities",
+    // Live Activity tokens and broadcast channels (their own keys, docs/SCENARIOS.md "Apps").
+    "tokens", "channels",
   ]
 
   func app(_ value: YAMLValue) throws(ScenarioError) -> AppProfile {
@@ -165,6 +167,35 @@ struct ProfileReader {
     if let layouts = map["liveActivities"] {
       for (type, layout) in try layouts.freeMapping() {
         app.liveActivityLayouts[type] = try liveActivityLayout(layout)
+    if let tokens = map["tokens"] {
+      let fields = try tokens.mapping(allowed: ["pushToStart"])
+      if let token = fields["pushToStart"] {
+        let text = try token.nonEmptyString("the app's push-to-start token, hex")
+        if let problem = DeviceToken.check(text) {
+          throw token.error("\(problem.message); expected the push-to-start token as hex, as the app received it")
+        }
+        app.pushToStartToken = text.lowercased()
+      }
+    }
+    if let channels = map["channels"] {
+      for item in try channels.list() {
+        let fields = try item.mapping(allowed: ["id", "storage"])
+        let idValue = try fields.required("id", "the channel id, base64 as APNs gives it (e.g. dHN0LXNyY2gtY2hubA==)")
+        let id = try idValue.nonEmptyString("a channel id")
+        guard ChannelID.isWellFormed(id) else {
+          throw idValue.error(
+            "\"\(id)\" is not a channel id: expected base64 text (A-Z a-z 0-9 + /, = padding, a multiple of 4 characters)"
+          )
+        }
+        guard !app.channels.contains(where: { $0.id == id }) else {
+          throw idValue.error("the channel \"\(id)\" is declared twice")
+        }
+        var policy = BroadcastChannel.StoragePolicy.noStorage
+        if let storage = fields["storage"] {
+          policy = try storage.oneOf([("none", .noStorage), ("mostRecent", .mostRecent)])
+        }
+        app.channels.append(
+          BroadcastChannel(id: id, bundleID: bundle, storagePolicy: policy, createdAt: SimInstant(milliseconds: 0)))
       }
     }
     if let entitlements = map["entitlements"] {

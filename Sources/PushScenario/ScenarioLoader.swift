@@ -337,12 +337,28 @@ struct TimelineReader {
   // MARK: Pushes
 
   func push(_ value: YAMLValue, isAliased: Bool = false) throws(ScenarioError) -> TimelineEvent {
-    let map = try value.mapping(allowed: ["bundle", "token", "headers", "sender", "payload", "file"])
+    let map = try value.mapping(allowed: ["bundle", "token", "headers", "sender", "payload", "file", "channel"])
     let bundle = try map["bundle"]?.nonEmptyString("a bundle id")
     var headers: [(name: String, value: String)] = []
     if let headerMap = map["headers"] {
       for (name, item) in try headerMap.freeMapping() {
         headers.append((name, try item.string()))
+      }
+    }
+    // `channel:` sends the push as a broadcast on that channel, as POST /4/broadcasts does.
+    if let channel = map["channel"] {
+      let id = try channel.nonEmptyString("a broadcast channel id (base64)")
+      guard ChannelID.isWellFormed(id) else {
+        throw channel.error(
+          "\"\(id)\" is not a channel id: expected base64 text (A-Z a-z 0-9 + /, = padding, a multiple of 4 characters)"
+        )
+      }
+      guard !headers.contains(where: { $0.name.lowercased() == "apns-channel-id" }) else {
+        throw channel.error("give the channel either as channel: or as the apns-channel-id header, not both")
+      }
+      headers.append(("apns-channel-id", id))
+      if !headers.contains(where: { $0.name.lowercased() == "apns-push-type" }) {
+        headers.append(("apns-push-type", "liveactivity"))
       }
     }
     var record: PushRecord

@@ -12,11 +12,22 @@ public struct APNsClientRequest: Sendable {
   public var token: String
   public var headers: [(name: String, value: String)]
   public var body: [UInt8]
+  /// The method: `POST` for pushes; the channel management API also uses `GET` and `DELETE`.
+  public var method: String = "POST"
+  /// The path, when not `/3/device/<token>` (a broadcast, a channel request).
+  public var path: String?
 
   public init(token: String, headers: [(name: String, value: String)], body: [UInt8]) {
     self.token = token
     self.headers = headers
     self.body = body
+  }
+
+  /// A request to another path than `/3/device` (the channel API).
+  public init(method: String, path: String, headers: [(name: String, value: String)], body: [UInt8] = []) {
+    self.init(token: "", headers: headers, body: body)
+    self.method = method
+    self.path = path
   }
 }
 
@@ -28,6 +39,8 @@ public struct APNsClientResponse: Sendable {
   public var apnsID: String?
   /// The `apns-unique-id` header, if any.
   public var uniqueID: String?
+  /// The `apns-channel-id` header, if any (a channel created or read).
+  public var channelID: String?
   /// The body's `reason`, on a rejection.
   public var reason: String?
   /// The body's `timestamp` (milliseconds), with 410 `Unregistered`.
@@ -115,9 +128,12 @@ public final class APNsClient: Sendable {
     var headers = HTTPHeaders()
     headers.add(name: "host", value: authority)
     for (name, value) in request.headers { headers.add(name: name, value: value) }
-    headers.add(name: "content-length", value: String(request.body.count))
+    if request.method != "GET" || !request.body.isEmpty {
+      headers.add(name: "content-length", value: String(request.body.count))
+    }
     let head = HTTPRequestHead(
-      version: .http1_1, method: .POST, uri: APNsRequest.pathPrefix + request.token, headers: headers)
+      version: .http1_1, method: HTTPMethod(rawValue: request.method),
+      uri: request.path ?? APNsRequest.pathPrefix + request.token, headers: headers)
     stream.write(HTTPClientRequestPart.head(head), promise: nil)
     if !request.body.isEmpty {
       stream.write(HTTPClientRequestPart.body(.byteBuffer(ByteBuffer(bytes: request.body))), promise: nil)
@@ -202,7 +218,8 @@ final class APNsResponseCollector: ChannelInboundHandler {
       let text = String(decoding: body, as: UTF8.self)
       var response = APNsClientResponse(
         status: Int(head.status.code), apnsID: head.headers.first(name: "apns-id"),
-        uniqueID: head.headers.first(name: "apns-unique-id"), body: text)
+        uniqueID: head.headers.first(name: "apns-unique-id"), channelID: head.headers.first(name: "apns-channel-id"),
+        body: text)
       if let object = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any] {
         response.reason = object["reason"] as? String
         response.timestamp = (object["timestamp"] as? NSNumber)?.int64Value

@@ -48,11 +48,15 @@ public final class APNsServer: Sendable {
     /// How many connections may be open at once; at the limit the server stops accepting (new
     /// connections wait in the listen backlog) until one closes.
     public var maxConnections: Int
+    /// Which requests the server answers.
+    public var routes: Routes = .all
 
     public init(
       host: String = "127.0.0.1", port: Int = 2197, sendsUniqueID: Bool = true, providerKeys: [ProviderTokenKey] = [],
-      registry: TokenRegistry? = nil, tls: ServerTLS? = nil, limits: Limits = .init(), maxConnections: Int = 512
+      registry: TokenRegistry? = nil, tls: ServerTLS? = nil, limits: Limits = .init(), maxConnections: Int = 512,
+      routes: Routes = .all
     ) {
+      self.routes = routes
       self.host = host
       self.port = port
       self.sendsUniqueID = sendsUniqueID
@@ -63,6 +67,21 @@ public final class APNsServer: Sendable {
       self.maxConnections = maxConnections
     }
   }
+
+  /// Which requests a server answers.
+  public enum Routes: Sendable {
+    /// Pushes (`/3/device`), broadcasts (`/4/broadcasts`) and the channel management API
+    /// (`/1/apps`), when a channel handler is given: one local endpoint for everything.
+    case all
+    /// Only the channel management API, as Apple's `api-manage-broadcast` host (ports 2195/2196).
+    case channelManagement
+  }
+
+  /// Handles a channel API request the rules let through (``ChannelRequest``): the device
+  /// creates, reads, lists or deletes the channel or applies the broadcast, and calls `done` with
+  /// the answer once any change is saved. `done` may be called on any thread, once.
+  public typealias ChannelHandler =
+    @Sendable (ChannelRoute, _ done: @escaping @Sendable (ChannelAnswer) -> Void) -> Void
 
   /// What one client may hold, so that no client can make the server grow without bound
   /// (docs/RELIABILITY.md lists each limit and what a client sees at it).
@@ -127,7 +146,7 @@ public final class APNsServer: Sendable {
   /// Binds and starts listening; each accepted push is answered when `durableSink` says it is saved.
   public init(
     configuration: Configuration = .init(), threads: Int = System.coreCount, durableSink: @escaping DurableSink,
-    log: @escaping Log = { _ in }, notice: @escaping Notice = { _ in }
+    channels: ChannelHandler? = nil, log: @escaping Log = { _ in }, notice: @escaping Notice = { _ in }
   ) async throws {
     let group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, threads))
     // One verifier for the server; a session per connection (the refresh rule counts per connection).
@@ -158,7 +177,8 @@ public final class APNsServer: Sendable {
       .childChannelInitializer { channel in
         channel.eventLoop.makeCompletedFuture {
           try Self.configureConnection(
-            channel, configuration: configuration, verifier: verifier, durableSink: durableSink, log: log)
+            channel, configuration: configuration, verifier: verifier, durableSink: durableSink, channels: channels,
+            log: log)
         }
       }
     do {
@@ -194,8 +214,9 @@ public final class APNsServer: Sendable {
 
   static func configureConnection(
     _ channel: Channel, configuration: Configuration, verifier: ProviderTokenVerifier? = nil,
-    durableSink sink: @escaping DurableSink, log: @escaping Log
+    durableSink sink: @escaping DurableSink, channels: ChannelHandler? = nil, log: @escaping Log
   ) throws {
+    let routes = configuration.routes
     let limits = configuration.limits
     let sendsUniqueID = configuration.sendsUniqueID
     let registry = configuration.registry
@@ -220,7 +241,7 @@ public final class APNsServer: Sendable {
         try stream.pipeline.syncOperations.addHandler(
           APNsStreamHandler(
             sendsUniqueID: sendsUniqueID, requestTimeout: limits.requestTimeout, session: session, registry: registry,
-            connection: state, sink: sink, log: log))
+            connection: state, sink: sink, channels: channels, routes: routes, log: log))
       }
     }
     try channel.pipeline.syncOperations.addHandler(ConnectionDrainer(state: state))
@@ -545,6 +566,8 @@ final class APNsStreamHandler: ChannelInboundHandler {
   private let session: ProviderTokenSession?
   private let registry: TokenRegistry?
   private let sink: APNsServer.DurableSink
+  private let channels: APNsServer.ChannelHandler?
+  private let routes: APNsServer.Routes
   private let log: APNsServer.Log
   private let connection: ConnectionState?
   private var removed = false
@@ -558,8 +581,10 @@ final class APNsStreamHandler: ChannelInboundHandler {
   init(
     sendsUniqueID: Bool, requestTimeout: TimeAmount = .seconds(30), session: ProviderTokenSession?,
     registry: TokenRegistry?, connection: ConnectionState? = nil, sink: @escaping APNsServer.DurableSink,
-    log: @escaping APNsServer.Log
+    channels: APNsServer.ChannelHandler? = nil, routes: APNsServer.Routes = .all, log: @escaping APNsServer.Log
   ) {
+    self.channels = channels
+    self.routes = routes
     self.sendsUniqueID = sendsUniqueID
     self.requestTimeout = requestTimeout
     self.session = session
@@ -614,6 +639,19 @@ final class APNsStreamHandler: ChannelInboundHandler {
     var headers: [(name: String, value: String)] = []
     headers.reserveCapacity(request.count)
     for (name, value, _) in request where !name.hasPrefix(":") { headers.append((name, value)) }
+    let path = request.first(name: ":path") ?? ""
+    if let channels,
+      routes == .channelManagement ? ChannelRequest.isManagementPath(path) : ChannelRequest.isChannelPath(path)
+    {
+      respondToChannelRequest(context: context, request: request, headers: headers, now: now, handler: channels)
+      return
+    }
+    if routes == .channelManagement {
+      let answer = ChannelAnswer.rejected(404, "BadPath", detail: "this port answers the channel management API only")
+      log(APNsExchange(status: 404, reason: "BadPath", topic: nil, bundleID: nil, apnsID: nil, detail: answer.detail))
+      sendChannelAnswer(context: context, answer: answer, requestID: nil)
+      return
+    }
     let outcome = APNsRequest.decide(
       method: request.first(name: ":method") ?? "", path: request.first(name: ":path") ?? "", headers: headers,
       body: body, bodyByteCount: bodyByteCount, receivedAt: now,
@@ -653,6 +691,53 @@ final class APNsStreamHandler: ChannelInboundHandler {
       log(exchange)
       send(context: context, headers: response, body: APNsRequest.errorBody(reason: reason, timestamp: timestamp))
     }
+  }
+
+  /// A channel API request: the rules, then the device by way of the handler.
+  private func respondToChannelRequest(
+    context: ChannelHandlerContext, request: HPACKHeaders, headers: [(name: String, value: String)], now: Double,
+    handler: APNsServer.ChannelHandler
+  ) {
+    let session = self.session
+    let requestID = request.first(name: "apns-request-id").flatMap { APNsHeaders.isCanonicalUUID($0) ? $0 : nil }
+    let decided = ChannelRequest.decide(
+      method: request.first(name: ":method") ?? "", path: request.first(name: ":path") ?? "", headers: headers,
+      body: body, bodyByteCount: bodyByteCount, receivedAt: now,
+      authorize: { (authorization: String?) -> APNsOutcome? in
+        guard let refusal = session?.check(authorization: authorization, now: now) else { return nil }
+        return APNsOutcome.rejected(status: refusal.status, reason: refusal.reason, detail: refusal.detail)
+      })
+    switch decided {
+    case .failure(let answer):
+      log(
+        APNsExchange(
+          status: answer.status, reason: answer.reason, topic: nil, bundleID: nil, apnsID: nil, detail: answer.detail))
+      sendChannelAnswer(context: context, answer: answer, requestID: requestID)
+    case .success(let route):
+      let eventLoop = context.eventLoop
+      let loopBound = NIOLoopBound((self, context), eventLoop: eventLoop)
+      let bundleID = route.bundleID
+      handler(route) { answer in
+        let send: @Sendable () -> Void = {
+          let (handler, context) = loopBound.value
+          var exchange = APNsExchange(
+            status: answer.status, reason: answer.reason, topic: nil, bundleID: bundleID, apnsID: nil,
+            detail: answer.detail)
+          exchange.apnsID = answer.headers.first { $0.name == "apns-id" }?.value
+          handler.log(exchange)
+          handler.sendChannelAnswer(context: context, answer: answer, requestID: requestID)
+        }
+        if eventLoop.inEventLoop { send() } else { eventLoop.execute(send) }
+      }
+    }
+  }
+
+  /// Sends a channel API answer, with `apns-request-id` (the request's, or a new one).
+  private func sendChannelAnswer(context: ChannelHandlerContext, answer: ChannelAnswer, requestID: String?) {
+    var response = HPACKHeaders([(":status", String(answer.status))])
+    response.add(name: "apns-request-id", value: requestID ?? UUID().uuidString.lowercased())
+    for (name, value) in answer.headers { response.add(name: name, value: value) }
+    send(context: context, headers: response, body: answer.body)
   }
 
   /// Answers an accepted push: 200 with its `apns-id` when saved, 500 `InternalServerError` when not.

@@ -260,7 +260,39 @@ struct ColumnReader {
       startedAt: try requiredInstant("started_at_ms"),
       lastTimestamp: try double("last_timestamp"),
       staleDate: try instant(), endedAt: try instant(), dismissalDate: try instant(),
-      relevanceScore: try optionalDouble())
+      relevanceScore: try optionalDouble(), channelID: try optionalString(), pushToken: try optionalString())
+  }
+
+  /// Reads a `channel` row (schema version 6).
+  mutating func channel() throws(JournalCoding.Malformed) -> BroadcastChannel {
+    let id = try string("id")
+    let bundleID = try string("bundle_id")
+    let policy = try int64("storage_policy")
+    guard let storagePolicy = BroadcastChannel.StoragePolicy(rawValue: Int(clamping: policy)) else {
+      throw JournalCoding.Malformed(detail: "column storage_policy holds \(policy); expected 0 or 1")
+    }
+    let createdAt = try requiredInstant("created_at_ms")
+    let messageAt = try instant("message_at_ms")
+    let event = try optionalString()
+    let timestamp = try optionalDouble()
+    let contentState = try optionalString().map { text throws(JournalCoding.Malformed) in
+      try JournalCoding.value(text, column: "message_content_state")
+    }
+    let staleDate = try optionalDouble()
+    let dismissalDate = try optionalDouble()
+    let title = try optionalString()
+    let body = try optionalString()
+    var message: BroadcastChannel.StoredMessage?
+    if let messageAt {
+      guard let event, let kind = LiveActivityEvent(rawValue: event), let timestamp else {
+        throw JournalCoding.Malformed(detail: "channel \(id) has a stored message without its event or timestamp")
+      }
+      message = BroadcastChannel.StoredMessage(
+        at: messageAt, event: kind, timestamp: timestamp, contentState: contentState, staleDate: staleDate,
+        dismissalDate: dismissalDate, title: title, body: body)
+    }
+    return BroadcastChannel(
+      id: id, bundleID: bundleID, storagePolicy: storagePolicy, createdAt: createdAt, lastMessage: message)
   }
 }
 

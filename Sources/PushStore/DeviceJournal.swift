@@ -389,14 +389,34 @@ public final class DeviceJournal: Sendable {
           activity.contentState?.compactText, activity.title, activity.body,
           activity.startedAt.milliseconds,
           activity.lastTimestamp, activity.staleDate?.milliseconds, activity.endedAt?.milliseconds,
-          activity.dismissalDate?.milliseconds, activity.relevanceScore,
+          activity.dismissalDate?.milliseconds, activity.relevanceScore, activity.channelID, activity.pushToken,
         ]
         try db.execute(
           sql: """
             INSERT INTO live_activity(position, bundle_id, attributes_type, attributes, content_state, title, body,
-              started_at_ms, last_timestamp, stale_date_ms, ended_at_ms, dismissal_date_ms, relevance_score)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+              started_at_ms, last_timestamp, stale_date_ms, ended_at_ms, dismissal_date_ms, relevance_score,
+              channel_id, push_token)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, arguments: StatementArguments(values))
+      }
+    }
+    if let channels = batch.channels {
+      try db.execute(sql: "DELETE FROM channel")
+      let insert = try db.cachedStatement(
+        sql: """
+          INSERT INTO channel(position, id, bundle_id, storage_policy, created_at_ms, message_at_ms, message_event,
+            message_timestamp, message_content_state, message_stale_date, message_dismissal_date, message_title,
+            message_body)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+          """)
+      for (position, channel) in channels.enumerated() {
+        let message = channel.lastMessage
+        let values: [(any DatabaseValueConvertible)?] = [
+          position, channel.id, channel.bundleID, channel.storagePolicy.rawValue, channel.createdAt.milliseconds,
+          message?.at.milliseconds, message?.event.rawValue, message?.timestamp, message?.contentState?.compactText,
+          message?.staleDate, message?.dismissalDate, message?.title, message?.body,
+        ]
+        try insert.execute(arguments: StatementArguments(values))
       }
     }
     for source in batch.sources {
@@ -627,11 +647,23 @@ public final class DeviceJournal: Sendable {
       db,
       sql: """
         SELECT bundle_id, attributes_type, attributes, content_state, title, body, started_at_ms, last_timestamp,
-          stale_date_ms, ended_at_ms, dismissal_date_ms, relevance_score FROM live_activity ORDER BY position
+          stale_date_ms, ended_at_ms, dismissal_date_ms, relevance_score, channel_id, push_token
+        FROM live_activity ORDER BY position
         """)
     {
       var reader = ColumnReader(row: row)
       restored.liveActivities.append(try reader.liveActivity())
+    }
+    for row in try Row.fetchAll(
+      db,
+      sql: """
+        SELECT id, bundle_id, storage_policy, created_at_ms, message_at_ms, message_event, message_timestamp,
+          message_content_state, message_stale_date, message_dismissal_date, message_title, message_body
+        FROM channel ORDER BY position
+        """)
+    {
+      var reader = ColumnReader(row: row)
+      restored.channels.append(try reader.channel())
     }
     for row in try Row.fetchAll(
       db, sql: "SELECT bundle_id, name, value FROM event WHERE kind = 'setting' ORDER BY seq")

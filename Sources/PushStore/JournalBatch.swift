@@ -100,6 +100,8 @@ public struct JournalBatch: Sendable {
   public var badges: [String: Int] = [:]
   /// The Live Activities, when they changed (the whole list replaces the saved one).
   public var liveActivities: [LiveActivity]?
+  /// The broadcast channels, when they changed (the whole list replaces the saved one).
+  public var channels: [BroadcastChannel]?
   /// The clock, lock and Focus after the batch.
   public var state: RestoredDevice.State?
   /// How far the inputs whose lines are in the batch have been read (replaces their saved
@@ -116,7 +118,7 @@ public struct JournalBatch: Sendable {
   /// Whether there is nothing to write.
   public var isEmpty: Bool {
     deliveryCount == 0 && removals.isEmpty && events.isEmpty && engagement.isEmpty && badges.isEmpty
-      && liveActivities == nil && state == nil && sources.isEmpty
+      && liveActivities == nil && channels == nil && state == nil && sources.isEmpty
   }
 }
 
@@ -171,6 +173,7 @@ extension DeviceSimulator {
     let engagementBefore = bundles.map { ($0, profile.engagement[$0]) }
     let badgesBefore = bundles.map { ($0, badges[$0]) }
     let liveBefore = liveActivities
+    let channelsBefore = channelsVersion
     let record = apply(event, at: instant)
     for id in candidates where store[id] == nil {
       batch.removals.append(JournalBatch.Removal(id: id, at: now, reason: reason))
@@ -182,6 +185,7 @@ extension DeviceSimulator {
       batch.badges[bundleID] = badges[bundleID] ?? 0
     }
     if liveActivities != liveBefore { batch.liveActivities = liveActivities }
+    if channelsVersion != channelsBefore { batch.channels = channels }
     if let record {
       batch.append(record)
     } else if case .push = event {
@@ -203,11 +207,35 @@ extension DeviceSimulator {
     let bundleID = record.bundleID ?? ""
     let badgeBefore = badges[bundleID]
     let liveBefore = liveActivities
+    let channelsBefore = channelsVersion
     let delivery = apply(push: record, sender: sender, at: instant)
     if badges[bundleID] != badgeBefore { batch.badges[bundleID] = badges[bundleID] ?? 0 }
     if liveActivities != liveBefore { batch.liveActivities = liveActivities }
+    if channelsVersion != channelsBefore { batch.channels = channels }
     batch.append(delivery, rawPayload: record.rawBytes)
     batch.state = RestoredDevice.State(now: now, isLocked: isLocked, activeFocusID: activeFocusID)
     return delivery
+  }
+}
+
+extension DeviceSimulator {
+  /// Creates a channel, like ``createChannel(id:bundleID:storagePolicy:)``, and adds the
+  /// channels to `batch` when they changed.
+  public mutating func createChannel(
+    id: String, bundleID: String, storagePolicy: BroadcastChannel.StoragePolicy,
+    journalingInto batch: inout JournalBatch
+  ) -> BroadcastRefusal? {
+    let before = channelsVersion
+    let refusal = createChannel(id: id, bundleID: bundleID, storagePolicy: storagePolicy)
+    if channelsVersion != before { batch.channels = channels }
+    return refusal
+  }
+
+  /// Deletes a channel, like ``deleteChannel(_:bundleID:)``, and adds the channels to `batch`
+  /// when they changed.
+  public mutating func deleteChannel(_ id: String, bundleID: String, journalingInto batch: inout JournalBatch) -> Bool {
+    let deleted = deleteChannel(id, bundleID: bundleID)
+    if deleted { batch.channels = channels }
+    return deleted
   }
 }

@@ -7,7 +7,7 @@ import GRDB
 /// released; a change is a new migration and a new ``currentVersion``.
 enum JournalSchema {
   /// The schema version this build writes and understands.
-  static let currentVersion = 5
+  static let currentVersion = 6
 
   /// The migrations, in order.
   static func migrator() -> DatabaseMigrator {
@@ -225,6 +225,31 @@ enum JournalSchema {
             line INTEGER NOT NULL,
             byte_offset INTEGER NOT NULL
           );
+          """)
+    }
+    // v6: broadcast channels (iOS 18) and the Live Activity's channel and own push token. A
+    // channel's stored message (policy 1) is kept in its row; the whole table is rewritten when
+    // the channels change, as `live_activity` is.
+    migrator.registerMigration("v6") { db in
+      try db.execute(
+        sql: """
+          CREATE TABLE channel (
+            position INTEGER PRIMARY KEY,
+            id TEXT NOT NULL,
+            bundle_id TEXT NOT NULL,
+            storage_policy INTEGER NOT NULL,
+            created_at_ms INTEGER NOT NULL,
+            message_at_ms INTEGER,
+            message_event TEXT,
+            message_timestamp REAL,
+            message_content_state TEXT,
+            message_stale_date REAL,
+            message_dismissal_date REAL,
+            message_title TEXT,
+            message_body TEXT
+          );
+          ALTER TABLE live_activity ADD COLUMN channel_id TEXT;
+          ALTER TABLE live_activity ADD COLUMN push_token TEXT;
           """)
     }
     return migrator

@@ -345,6 +345,8 @@ struct ExplainPrinter {
     } else {
       fields.append("\"rankTerms\":null")
     }
+    // Only for a broadcast: the channel it came through (apns-channel-id).
+    if let channel = record.channelID { fields.append("\"channel\":\(quoted(channel))") }
     fields.append("\"source\":\(quoted(record.source))")
     fields.append("\"verdict\":" + PushVerdict(record.diagnostics).json)
     let diagnostics = record.diagnostics.map { diagnostic in
@@ -460,6 +462,7 @@ struct ExplainPrinter {
       if let path = diagnostic.path { line += " (at " + terminalSafe(path) + ")" }
       lines.append(line)
     }
+    if let channel = record.channelID { lines.append("  Channel: " + terminalSafe(channel) + " (a broadcast)") }
     lines.append("  Source: " + terminalSafe(record.source))
     return lines.joined(separator: "\n") + "\n\n"
   }

@@ -14,6 +14,11 @@ struct PushCommand: AsyncParsableCommand {
       the .apns file names it ("Simulator Target Bundle") or --topic is given. Prints the status \
       and the apns-id, or the status and APNs reason; exits 0 on 200, 1 on a rejection and 2 when \
       nothing could be sent.
+
+      Broadcast channels (iOS 18): --channel ID sends the payload to POST /4/broadcasts/apps/BUNDLE \
+      (apns-push-type liveactivity unless given). The channel management API takes the bundle id \
+      alone: --create-channel [--storage-policy 0|1], --list-channels, --read-channel ID, \
+      --delete-channel ID; give --port the endpoint's --channels-port or its main port.
       """
   )
 
@@ -57,6 +62,24 @@ struct PushCommand: AsyncParsableCommand {
   @Option(name: .long, help: "apns-id: a lowercase UUID (the endpoint makes one otherwise).")
   var apnsId: String?
 
+  @Option(name: .long, help: "Send the payload as a broadcast on this channel (apns-channel-id, base64).")
+  var channel: String?
+
+  @Flag(name: .long, help: "Create a broadcast channel for BUNDLE; prints its apns-channel-id.")
+  var createChannel = false
+
+  @Option(name: .long, help: "With --create-channel: message-storage-policy, 0 (no storage) or 1 (most recent).")
+  var storagePolicy: Int = 0
+
+  @Flag(name: .long, help: "List BUNDLE's broadcast channels.")
+  var listChannels = false
+
+  @Option(name: .long, help: "Read BUNDLE's channel with this id.")
+  var readChannel: String?
+
+  @Option(name: .long, help: "Delete BUNDLE's channel with this id.")
+  var deleteChannel: String?
+
   @Option(name: .long, help: ArgumentHelp("Sign a provider token with this .p8 key.", valueName: "file"))
   var jwtKey: String?
 
@@ -66,7 +89,26 @@ struct PushCommand: AsyncParsableCommand {
   @Option(name: .long, help: "The Team ID issuing the token.")
   var teamId: String?
 
+  /// How many channel management actions were asked for.
+  var managementActions: Int {
+    [createChannel, listChannels, readChannel != nil, deleteChannel != nil].filter { $0 }.count
+  }
+
   func validate() throws {
+    guard managementActions <= 1 else {
+      throw ValidationError("give one of --create-channel, --list-channels, --read-channel, --delete-channel")
+    }
+    guard (0...1).contains(storagePolicy) else {
+      throw ValidationError("--storage-policy must be 0 (no storage) or 1 (most recent message stored)")
+    }
+    if managementActions == 1 {
+      guard arguments.count == 1 else {
+        throw ValidationError("a channel request takes the bundle id alone: pushdeck push BUNDLE --list-channels")
+      }
+      guard channel == nil else { throw ValidationError("--channel sends a payload; it is not a channel request") }
+      guard (1...65535).contains(port) else { throw ValidationError("--port must be 1 to 65535") }
+      return
+    }
     guard (1...2).contains(arguments.count) else {
       throw ValidationError(
         "expected [BUNDLE] FILE: the payload file (or - for standard input), optionally after the bundle id")
@@ -86,7 +128,62 @@ struct PushCommand: AsyncParsableCommand {
     }
   }
 
+  /// Connects as --host, --port, --tls and --cacert say.
+  private func connect() async throws -> APNsClient {
+    var installer: APNsClient.ConnectionSetup?
+    if tls || cacert != nil {
+      do throws(TLSSetupError) {
+        installer = try ClientTLS.installer(trusting: cacert, serverHostname: host)
+      } catch {
+        throw Failure(error.description)
+      }
+    }
+    do {
+      return try await APNsClient(host: host, port: port, tls: installer)
+    } catch {
+      throw Failure("\(error); is pushdeck serve running there?")
+    }
+  }
+
+  /// One channel management request: prints the status, then the channel id or the body.
+  private func manageChannel(bundle: String) async throws {
+    let path = "/1/apps/\(bundle)/channels"
+    var headers: [(name: String, value: String)] = []
+    if let jwtKey { headers.append(("authorization", "bearer " + (try signedToken(jwtKey)))) }
+    let request: APNsClientRequest
+    if createChannel {
+      let body = "{\"message-storage-policy\": \(storagePolicy), \"push-type\": \"LiveActivity\"}"
+      request = APNsClientRequest(method: "POST", path: path, headers: headers, body: Array(body.utf8))
+    } else if listChannels {
+      request = APNsClientRequest(method: "GET", path: "/1/apps/\(bundle)/all-channels", headers: headers)
+    } else if let readChannel {
+      request = APNsClientRequest(method: "GET", path: path, headers: headers + [("apns-channel-id", readChannel)])
+    } else {
+      request = APNsClientRequest(
+        method: "DELETE", path: path, headers: headers + [("apns-channel-id", deleteChannel ?? "")])
+    }
+    let client = try await connect()
+    let response: APNsClientResponse
+    do {
+      response = try await client.send(request)
+    } catch {
+      await client.close()
+      throw Failure("\(error)")
+    }
+    await client.close()
+    var line = "\(response.status)"
+    if let reason = response.reason { line += " " + terminalSafe(reason) }
+    if let id = response.channelID { line += " apns-channel-id=" + terminalSafe(id) }
+    print(line)
+    if response.status < 300, response.reason == nil, !response.body.isEmpty { print(terminalSafe(response.body)) }
+    if response.status >= 300 { throw ExitCode(1) }
+  }
+
   private func send() async throws {
+    if managementActions == 1 {
+      try await manageChannel(bundle: arguments[0])
+      return
+    }
     let file = arguments.last!
     let body: [UInt8]
     if file == "-" {
@@ -104,31 +201,31 @@ struct PushCommand: AsyncParsableCommand {
         "which app? name it (pushdeck push com.example.app \(file)), give --topic, or put \"Simulator Target Bundle\" in the .apns file"
       )
     }
-    var headers: [(name: String, value: String)] = [("apns-topic", topic)]
-    if let pushType { headers.append(("apns-push-type", pushType)) }
+    var headers: [(name: String, value: String)] = []
+    // A broadcast names its app in the path; a topic is sent only when given.
+    if channel == nil || self.topic != nil { headers.append(("apns-topic", topic)) }
+    if let pushType {
+      headers.append(("apns-push-type", pushType))
+    } else if channel != nil {
+      headers.append(("apns-push-type", "liveactivity"))
+    }
+    if let channel { headers.append(("apns-channel-id", channel)) }
     if let priority { headers.append(("apns-priority", priority)) }
     if let collapseId { headers.append(("apns-collapse-id", collapseId)) }
     if let expiration { headers.append(("apns-expiration", expiration)) }
     if let apnsId { headers.append(("apns-id", apnsId)) }
     if let jwtKey { headers.append(("authorization", "bearer " + (try signedToken(jwtKey)))) }
 
-    var installer: APNsClient.ConnectionSetup?
-    if tls || cacert != nil {
-      do throws(TLSSetupError) {
-        installer = try ClientTLS.installer(trusting: cacert, serverHostname: host)
-      } catch {
-        throw Failure(error.description)
-      }
-    }
-    let client: APNsClient
-    do {
-      client = try await APNsClient(host: host, port: port, tls: installer)
-    } catch {
-      throw Failure("\(error); is pushdeck serve running there?")
+    let client = try await connect()
+    var request = APNsClientRequest(token: token, headers: headers, body: body)
+    if channel != nil {
+      guard let bundle = bundle ?? (self.topic.map { APNsRequest.bundle(fromTopic: $0, pushType: .liveactivity) })
+      else { throw Failure("a broadcast needs the bundle id: pushdeck push BUNDLE --channel ID FILE") }
+      request.path = ChannelRequest.broadcastPrefix + bundle
     }
     let response: APNsClientResponse
     do {
-      response = try await client.send(APNsClientRequest(token: token, headers: headers, body: body))
+      response = try await client.send(request)
     } catch {
       await client.close()
       throw Failure("\(error)")

@@ -252,7 +252,17 @@ struct Replay {
 
   /// Makes the device on the first push (a preset starts at the first capture line's time).
   private mutating func startDevice(first record: PushRecord) {
-    let start = record.at.map { SimInstant(epochSeconds: $0) } ?? DemoScenario.start
+    startDevice(at: record.at.map { SimInstant(epochSeconds: $0) } ?? DemoScenario.start)
+  }
+
+  /// Makes the device, if there is none yet, as a first push at `seconds` (UNIX) would: the
+  /// channel API needs it before any push. Returns whether there is a device.
+  mutating func ensureDevice(at seconds: Double) -> Bool {
+    if device == nil, failure == nil { startDevice(at: SimInstant(epochSeconds: seconds)) }
+    return device != nil
+  }
+
+  private mutating func startDevice(at start: SimInstant) {
     do {
       let profile = try makeProfile(start)
       // Streamed from the database into the store: the journal's notifications are never all

@@ -30,6 +30,12 @@ struct ServeCommand: AsyncParsableCommand {
 
       Try it: curl --http2-prior-knowledge -H 'apns-topic: com.example.app' \
       -d '{"aps":{"alert":"Hi"}}' http://127.0.0.1:2197/3/device/<64 hex digits>
+
+      Broadcast channels (iOS 18 Live Activities): the channel management API (POST, GET and \
+      DELETE /1/apps/<bundle>/channels, GET /1/apps/<bundle>/all-channels) and broadcasts \
+      (POST /4/broadcasts/apps/<bundle> with apns-channel-id) are answered on the main port, and \
+      the management API also on --channels-port, as Apple's separate host (2195 sandbox, 2196 \
+      production). Channels are kept in the state. See docs/ENDPOINT.md.
       """
   )
 
@@ -38,6 +44,13 @@ struct ServeCommand: AsyncParsableCommand {
 
   @Option(name: .long, help: "The address to bind.")
   var bind: String = "127.0.0.1"
+
+  @Option(
+    name: .long,
+    help:
+      "Also answer the channel management API alone on this port, as Apple's api-manage-broadcast host (off by default; 0 picks a free one)."
+  )
+  var channelsPort: Int?
 
   @Option(name: .long, help: "Append each accepted push to this JSON Lines capture, for replay.")
   var record: String?
@@ -60,6 +73,9 @@ struct ServeCommand: AsyncParsableCommand {
 
   func validate() throws {
     guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535") }
+    if let channelsPort, !(0...65535).contains(channelsPort) {
+      throw ValidationError("--channels-port must be 0 to 65535")
+    }
     guard maxConnections >= 1 else { throw ValidationError("--max-connections must be at least 1") }
     try endpointOptions.validateTLS()
   }
@@ -96,6 +112,11 @@ struct ServeCommand: AsyncParsableCommand {
       getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0 ? Int(clamping: limit.rlim_cur) : Int.max
     let connections = min(maxConnections, max(1, descriptors - 64))
     let printer = LinePrinter()
+    let log: APNsServer.Log = { exchange in
+      let outcome = exchange.reason ?? exchange.apnsID.map { "apns-id=\($0)" } ?? "ok"
+      let detail = exchange.detail.map { " (\(terminalSafe($0)))" } ?? ""
+      printer.line("\(exchange.status) \(outcome) \(terminalSafe(exchange.bundleID ?? "-"))\(detail)")
+    }
     let server: APNsServer
     do {
       server = try await APNsServer(
@@ -106,15 +127,31 @@ struct ServeCommand: AsyncParsableCommand {
           // push is answered once it is saved (its batch committed, its capture line synced).
           device.push(record, done: done)
         },
-        log: { exchange in
-          let outcome = exchange.reason ?? "apns-id=\(exchange.apnsID ?? "")"
-          let detail = exchange.detail.map { " (\(terminalSafe($0)))" } ?? ""
-          printer.line("\(exchange.status) \(outcome) \(terminalSafe(exchange.bundleID ?? "-"))\(detail)")
-        },
+        channels: { route, done in device.channel(route, done: done) },
+        log: log,
         notice: { text in FileHandleError.write(text + "\n") })
     } catch {
       FileHandleError.write("pushdeck: cannot listen on \(bind):\(port): \(error)\n")
       throw ExitCode(2)
+    }
+    var channelServer: APNsServer?
+    if let channelsPort {
+      do {
+        channelServer = try await APNsServer(
+          configuration: .init(
+            host: bind, port: channelsPort, providerKeys: keys, registry: registry, tls: tls,
+            maxConnections: connections, routes: .channelManagement),
+          durableSink: { _, _, done in done(.failed) },
+          channels: { route, done in device.channel(route, done: done) },
+          log: log,
+          notice: { text in FileHandleError.write(text + "\n") })
+      } catch {
+        FileHandleError.write("pushdeck: cannot listen on \(bind):\(channelsPort): \(error)\n")
+        await server.drain(timeout: .seconds(1))
+        device.finish()
+        try? await server.shutdown()
+        throw ExitCode(2)
+      }
     }
     // Ctrl-C and SIGTERM: stop accepting, answer what was sent, commit, exit 0.
     let (stops, stop) = AsyncStream.makeStream(of: Int32.self)
@@ -127,6 +164,10 @@ struct ServeCommand: AsyncParsableCommand {
     }
     let address = bind.contains(":") ? "[\(bind)]" : bind
     printer.line("pushdeck serve: listening on \(tls == nil ? "h2c" : "https")://\(address):\(server.port)")
+    if let channelServer {
+      printer.line(
+        "pushdeck serve: channel management on \(tls == nil ? "h2c" : "https")://\(address):\(channelServer.port)")
+    }
     if let tls {
       printer.line(
         "pushdeck serve: TLS certificate \(terminalSafe(tls.certificatePath))"
@@ -162,9 +203,12 @@ struct ServeCommand: AsyncParsableCommand {
     }
     for await _ in stops { break }
     // The drain waits for every answer, and each answer waits for its commit.
+    async let channelsDrained: Void? = channelServer?.drain(timeout: .seconds(10))
     await server.drain(timeout: .seconds(10))
+    _ = await channelsDrained
     device.finish()
     try? await server.shutdown()
+    try? await channelServer?.shutdown()
     withExtendedLifetime(signals) {}
     printer.line("pushdeck serve: stopped; \(device.savedSummary)")
   }

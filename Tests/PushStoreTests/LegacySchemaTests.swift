@@ -26,7 +26,10 @@ import Testing
     try old.write { db in
       try db.execute(sql: "ATTACH DATABASE ? AS current", arguments: [path])
       for table in tables {
-        try db.execute(sql: "INSERT INTO main.\(table) SELECT * FROM current.\(table)")
+        // Tables that later versions widened are copied column by column, as the old one has them.
+        let columns = try Row.fetchAll(db, sql: "PRAGMA main.table_info(\(table))").map { row -> String in row["name"] }
+        let list = columns.joined(separator: ", ")
+        try db.execute(sql: "INSERT INTO main.\(table)(\(list)) SELECT \(list) FROM current.\(table)")
       }
       try copyDeliveries(db)
       try db.execute(sql: "UPDATE main.meta SET value = '\(version)' WHERE key = 'schema_version'")

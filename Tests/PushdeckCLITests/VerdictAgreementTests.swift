@@ -76,6 +76,13 @@ struct VerdictAgreementTests {
     .badDeviceToken: .capture(
       #"{"at": 1, "bundle": "com.example.app", "token": "xyz", "payload": {"aps": {"alert": "x"}}}"#),
     .invalidEnvelope: .capture(#"{"bundle": "com.example.app", "payload": {"aps": {"alert": "x"}}}"#),
+    .badChannelId: .payload(
+      #"{"aps": {"event": "update", "timestamp": 1, "content-state": {}}}"#,
+      headers: liveActivity + [("apns-channel-id", "not base64!")]),
+    // Request-level: only the channel routes answer these (ChannelRequestTests drive them).
+    .missingChannelId: .synthetic,
+    .channelNotRegistered: .synthetic,
+    .cannotCreateChannelConfig: .synthetic,
     .mutableContentNotInteger: .payload(#"{"aps": {"alert": "x", "mutable-content": true}}"#),
     .contentAvailableNotInteger: .payload(#"{"aps": {"alert": "x", "content-available": "1"}}"#),
     .soundInsideAlert: .payload(#"{"aps": {"alert": {"body": "x", "sound": "default"}}}"#),

@@ -211,6 +211,11 @@ public struct AppProfile: Equatable, Sendable {
   public var timeSensitiveEntitled: Bool
   /// How its Live Activities draw their content-state, by `attributes-type`.
   public var liveActivityLayouts: [String: LiveActivityLayout] = [:]
+  /// The app's push-to-start token (`Activity.pushToStartTokenUpdates`), lowercase hex: a
+  /// Live Activity `start` sent to another token starts nothing. Nil: any token starts one.
+  public var pushToStartToken: String? = nil
+  /// The broadcast channels the profile declares for the app (created when the device starts).
+  public var channels: [BroadcastChannel] = []
 
   /// Creates an installed app with iOS's defaults: authorized, in the background, presenting
   /// banners, list, sound and badge in the foreground.

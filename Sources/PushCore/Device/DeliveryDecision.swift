@@ -117,6 +117,17 @@ public enum ReasonCode: String, Sendable, CaseIterable, Codable {
   case liveActivityUpdated
   case liveActivityEnded
   case liveActivityIgnored
+  /// A Live Activity push sent to a token that cannot take it (not the push-to-start token,
+  /// not an activity's own token).
+  case activityTokenMismatch
+  /// A started activity got its own push token (`input-push-token: 1`).
+  case activityPushToken
+  /// A started activity subscribed to a broadcast channel (`input-push-channel`).
+  case channelSubscribed
+  /// A broadcast or subscription named a channel the app does not have.
+  case channelNotRegistered
+  /// A broadcast with `event: start`: broadcasts only update and end activities.
+  case broadcastCannotStart
 }
 
 /// The policy's answer for one push: where it shows, whether it sounds, what app code runs, and

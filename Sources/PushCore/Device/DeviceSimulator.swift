@@ -65,6 +65,8 @@ public struct DeliveryRecord: Equatable, Sendable {
 
   /// The most of a rejected push's text a record keeps.
   public static let rejectedTextLimit = 4096
+  /// The broadcast channel it came through (`apns-channel-id`), for a broadcast.
+  public var channelID: String?
 }
 
 /// A Live Activity on the lock screen.
@@ -81,14 +83,21 @@ public struct LiveActivity: Equatable, Sendable {
   public var endedAt: SimInstant?
   public var dismissalDate: SimInstant?
   public var relevanceScore: Double?
+  /// The broadcast channel it subscribed to (`input-push-channel`), if any.
+  public var channelID: String?
+  /// Its own push token (`input-push-token: 1`), lowercase hex: updates sent to
+  /// `/3/device/<token>` reach this activity.
+  public var pushToken: String?
 
   /// Creates a Live Activity (the simulator starts them from pushes; a journal restores them).
   public init(
     bundleID: String, attributesType: String, attributes: JSONValue? = nil, contentState: JSONValue? = nil,
     title: String? = nil, body: String? = nil, startedAt: SimInstant, lastTimestamp: Double,
     staleDate: SimInstant? = nil, endedAt: SimInstant? = nil, dismissalDate: SimInstant? = nil,
-    relevanceScore: Double? = nil
+    relevanceScore: Double? = nil, channelID: String? = nil, pushToken: String? = nil
   ) {
+    self.channelID = channelID
+    self.pushToken = pushToken
     self.bundleID = bundleID
     self.attributesType = attributesType
     self.attributes = attributes
@@ -119,7 +128,13 @@ public struct DeviceSimulator: Sendable {
   public private(set) var activeFocusID: String?
   public private(set) var store = NotificationStore()
   public private(set) var badges: [String: Int] = [:]
-  public private(set) var liveActivities: [LiveActivity] = []
+  public internal(set) var liveActivities: [LiveActivity] = []
+  /// The broadcast channels of every app, oldest first (``BroadcastChannel``).
+  public internal(set) var channels: [BroadcastChannel] = [] {
+    didSet { channelsVersion &+= 1 }
+  }
+  /// Changes each time ``channels`` does: a journal saves the channels when it moved.
+  public private(set) var channelsVersion = 0
   public private(set) var records: [DeliveryRecord] = []
   /// Whether every delivery record is kept in ``records``. A long replay that journals and
   /// streams its records turns this off so memory does not grow with the capture.
@@ -159,6 +174,19 @@ public struct DeviceSimulator: Sendable {
     now = profile.start
     isLocked = profile.isLocked
     activeFocusID = profile.activeFocusID
+    installProfileChannels()
+  }
+
+  /// Adds the channels the profile's apps declare that the device does not hold yet.
+  private mutating func installProfileChannels() {
+    for app in profile.apps {
+      for declared in app.channels where channel(declared.id, bundleID: app.bundleID) == nil {
+        var channel = declared
+        channel.bundleID = app.bundleID
+        channel.createdAt = now
+        channels.append(channel)
+      }
+    }
   }
 
   /// Rebuilds a device from what a journal remembered of it.
@@ -251,6 +279,10 @@ public struct DeviceSimulator: Sendable {
     self.store = store
     badges = restored.badges
     liveActivities = restored.liveActivities
+    if !restored.channels.isEmpty {
+      channels = restored.channels
+      installProfileChannels()
+    }
     nextID = max(restored.nextNotificationID, (highest?.rawValue ?? 0) + 1, 1)
     earlierDeliveries = restored.deliveryCount
     let hourAgo = now - .hours(1)
@@ -431,8 +463,11 @@ public struct DeviceSimulator: Sendable {
       if let content = result.content { notification = notification.applying(content) }
     }
     delivery.notification = notification
-    if notification.pushType == .liveactivity || notification.liveActivity != nil {
-      delivery.decision = receiveLiveActivity(notification, app: app)
+    let channelID = record.headers.otherHeaders.first { $0.name == "apns-channel-id" }?.value
+    delivery.channelID = channelID
+    if notification.pushType == .liveactivity || notification.liveActivity != nil || channelID != nil {
+      delivery.decision = receiveLiveActivity(
+        notification, app: app, token: record.token?.lowercased(), channelID: channelID, index: index)
       delivery.decision.reasons.insert(contentsOf: ignoredKeys, at: 0)
       keep(delivery)
       return delivery
@@ -516,61 +551,115 @@ public struct DeviceSimulator: Sendable {
     }
   }
 
-  private mutating func receiveLiveActivity(_ notification: PushNotification, app: AppProfile?) -> DeliveryDecision {
+  private mutating func receiveLiveActivity(
+    _ notification: PushNotification, app: AppProfile?, token: String?, channelID: String?, index: Int
+  ) -> DeliveryDecision {
     var decision = DeliveryDecision(disposition: .delivered, effectiveLevel: notification.level)
+    func drop(_ code: ReasonCode, _ text: String) -> DeliveryDecision {
+      decision.disposition = .dropped
+      decision.reasons.append(Reason(code, text))
+      return decision
+    }
     guard let content = notification.liveActivity, let event = content.event, let timestamp = content.timestamp else {
-      decision.disposition = .dropped
-      decision.reasons = [
-        Reason(.liveActivityIgnored, "A Live Activity push needs event and timestamp; it is ignored.")
-      ]
-      return decision
+      return drop(.liveActivityIgnored, "A Live Activity push needs event and timestamp; it is ignored.")
     }
-    guard app != nil else {
-      decision.disposition = .dropped
-      decision.reasons = [Reason(.appNotInstalled, "\(notification.bundleID) is not installed.")]
-      return decision
-    }
-    // A date outside the simulated years is treated as absent rather than clamped.
-    func seconds(_ value: Double?) -> SimInstant? { value.flatMap { SimInstant(exactlyEpochSeconds: $0) } }
-    let index = liveActivities.lastIndex {
-      $0.bundleID == notification.bundleID
-        && (content.attributesType == nil || $0.attributesType == content.attributesType)
+    guard let app else { return drop(.appNotInstalled, "\(notification.bundleID) is not installed.") }
+    if let channelID {
+      return receiveBroadcast(notification, content: content, event: event, timestamp: timestamp, channelID: channelID)
     }
     switch event {
     case .start:
-      let activity = LiveActivity(
+      if let token, let expected = app.pushToStartToken, token != expected {
+        return drop(
+          .activityTokenMismatch,
+          "The token \(Self.short(token)) is not \(app.bundleID)'s push-to-start token (\(Self.short(expected))): "
+            + "no Live Activity starts.")
+      }
+      var activity = LiveActivity(
         bundleID: notification.bundleID, attributesType: content.attributesType ?? "Activity",
         attributes: content.attributes, contentState: content.contentState, title: notification.title,
-        body: notification.body, startedAt: now, lastTimestamp: timestamp, staleDate: seconds(content.staleDate),
+        body: notification.body, startedAt: now, lastTimestamp: timestamp, staleDate: Self.instant(content.staleDate),
         endedAt: nil, dismissalDate: nil, relevanceScore: notification.relevanceScore)
-      liveActivities.append(activity)
       decision.reasons = [Reason(.liveActivityStarted, "A Live Activity starts on the lock screen.")]
+      if token != nil, app.pushToStartToken != nil {
+        decision.reasons[0].text = "A Live Activity starts on the lock screen (sent to the app's push-to-start token)."
+      }
+      if content.inputPushToken {
+        let minted = Self.activityToken(bundleID: notification.bundleID, index: index)
+        activity.pushToken = minted
+        decision.reasons.append(
+          Reason(
+            .activityPushToken,
+            "It has its own push token \(minted) (input-push-token: 1): send its updates to /3/device/\(minted)."))
+      }
+      if let wanted = content.inputPushChannel {
+        if let channel = channel(wanted, bundleID: notification.bundleID) {
+          activity.channelID = wanted
+          decision.reasons.append(
+            Reason(
+              .channelSubscribed,
+              "It subscribes to broadcast channel \(wanted) (input-push-channel): every broadcast on it updates it."))
+          if channel.storagePolicy == .mostRecent, let message = channel.lastMessage,
+            now - message.at <= BroadcastChannel.storedMessageLifetime, message.timestamp > activity.lastTimestamp
+          {
+            Self.apply(message, to: &activity, at: now)
+            decision.reasons.append(
+              Reason(
+                .channelSubscribed,
+                "The channel keeps its most recent message (message-storage-policy 1, under 8 hours old): "
+                  + "the activity shows it at once."))
+          }
+        } else {
+          decision.reasons.append(
+            Reason(
+              .channelNotRegistered,
+              "input-push-channel \(wanted) is not a channel of \(notification.bundleID): the activity subscribes to nothing."
+            ))
+        }
+      }
+      liveActivities.append(activity)
     case .update, .end:
+      let candidates = liveActivities.indices.filter { liveActivities[$0].bundleID == notification.bundleID }
+      var index: Int?
+      var byToken = ""
+      if let token, let owner = candidates.last(where: { liveActivities[$0].pushToken == token }) {
+        index = owner
+        byToken = " (addressed by its push token \(Self.short(token)))"
+      } else if let token, token == app.pushToStartToken {
+        return drop(
+          .activityTokenMismatch,
+          "\(Self.short(token)) is the app's push-to-start token: it starts activities, it does not \(event.rawValue) "
+            + "them. Send to the activity's own push token.")
+      } else if let token, candidates.contains(where: { liveActivities[$0].pushToken != nil }) {
+        return drop(
+          .activityTokenMismatch,
+          "No Live Activity of \(notification.bundleID) has the push token \(Self.short(token)): the \(event.rawValue) "
+            + "is ignored.")
+      } else {
+        index = candidates.last {
+          content.attributesType == nil || liveActivities[$0].attributesType == content.attributesType
+        }
+      }
       guard let index, liveActivities[index].endedAt == nil else {
-        decision.disposition = .dropped
-        decision.reasons = [
-          Reason(.liveActivityIgnored, "No running Live Activity of this app: the \(event.rawValue) is ignored.")
-        ]
-        return decision
+        return drop(
+          .liveActivityIgnored, "No running Live Activity of this app: the \(event.rawValue) is ignored.")
       }
       guard timestamp > liveActivities[index].lastTimestamp else {
-        decision.disposition = .dropped
-        decision.reasons = [Reason(.liveActivityIgnored, "Its timestamp is not newer than the activity's: ignored.")]
-        return decision
+        return drop(.liveActivityIgnored, "Its timestamp is not newer than the activity's: ignored.")
       }
-      liveActivities[index].lastTimestamp = timestamp
-      if let state = content.contentState { liveActivities[index].contentState = state }
-      if let stale = seconds(content.staleDate) { liveActivities[index].staleDate = stale }
-      if let title = notification.title { liveActivities[index].title = title }
-      if let body = notification.body { liveActivities[index].body = body }
+      let message = BroadcastChannel.StoredMessage(
+        at: now, event: event, timestamp: timestamp, contentState: content.contentState,
+        staleDate: content.staleDate, dismissalDate: content.dismissalDate, title: notification.title,
+        body: notification.body)
+      Self.apply(message, to: &liveActivities[index], at: now)
       if event == .end {
-        liveActivities[index].endedAt = now
-        liveActivities[index].dismissalDate = seconds(content.dismissalDate) ?? now + .hours(4)
         decision.reasons = [
-          Reason(.liveActivityEnded, "The Live Activity ends; it stays on the lock screen until its dismissal date.")
+          Reason(
+            .liveActivityEnded,
+            "The Live Activity\(byToken) ends; it stays on the lock screen until its dismissal date.")
         ]
       } else {
-        decision.reasons = [Reason(.liveActivityUpdated, "The Live Activity shows the new state.")]
+        decision.reasons = [Reason(.liveActivityUpdated, "The Live Activity\(byToken) shows the new state.")]
       }
     }
     decision.surfaces = [.liveActivity]
@@ -578,6 +667,120 @@ public struct DeviceSimulator: Sendable {
       decision.surfaces.append(isLocked ? .lockScreen : .banner)
     }
     return decision
+  }
+
+  /// A broadcast: every running activity subscribed to the channel takes it; a channel that
+  /// stores its most recent message keeps it for activities that subscribe later.
+  private mutating func receiveBroadcast(
+    _ notification: PushNotification, content: LiveActivityContent, event: LiveActivityEvent, timestamp: Double,
+    channelID: String
+  ) -> DeliveryDecision {
+    var decision = DeliveryDecision(disposition: .dropped, effectiveLevel: notification.level)
+    guard let channelIndex = channels.firstIndex(where: { $0.id == channelID && $0.bundleID == notification.bundleID })
+    else {
+      decision.reasons = [
+        Reason(
+          .channelNotRegistered,
+          "Broadcast channel \(channelID) is not a channel of \(notification.bundleID): nothing is updated.")
+      ]
+      return decision
+    }
+    guard event != .start else {
+      // APNs takes it (the payload is valid); the device refuses to start anything from it.
+      decision.reasons = [
+        Reason(
+          .broadcastCannotStart,
+          "A broadcast never starts a Live Activity (channel \(channelID)): start it with the app's push-to-start "
+            + "token and input-push-channel, then broadcast updates.")
+      ]
+      return decision
+    }
+    let message = BroadcastChannel.StoredMessage(
+      at: now, event: event, timestamp: timestamp, contentState: content.contentState, staleDate: content.staleDate,
+      dismissalDate: content.dismissalDate, title: notification.title, body: notification.body)
+    let stores = channels[channelIndex].storagePolicy == .mostRecent
+    if stores { channels[channelIndex].lastMessage = message }
+    var updated = 0
+    var stale = 0
+    for index in liveActivities.indices
+    where liveActivities[index].channelID == channelID && liveActivities[index].bundleID == notification.bundleID
+      && liveActivities[index].endedAt == nil
+    {
+      guard timestamp > liveActivities[index].lastTimestamp else {
+        stale += 1
+        continue
+      }
+      Self.apply(message, to: &liveActivities[index], at: now)
+      updated += 1
+    }
+    let kept = stores ? " The channel keeps it for an activity that subscribes within 8 hours." : ""
+    guard updated > 0 else {
+      let why =
+        stale > 0
+        ? "its timestamp is not newer than the \(stale) subscribed activit\(stale == 1 ? "y's" : "ies'")"
+        : "no running Live Activity subscribes to it"
+      decision.reasons = [
+        Reason(.liveActivityIgnored, "Through broadcast channel \(channelID): \(why), so nothing is updated.\(kept)")
+      ]
+      return decision
+    }
+    decision.disposition = .delivered
+    let what = event == .end ? "end" : "show the new state"
+    let count = updated == 1 ? "1 Live Activity" : "\(updated) Live Activities"
+    decision.reasons = [
+      Reason(
+        event == .end ? .liveActivityEnded : .liveActivityUpdated,
+        "Through broadcast channel \(channelID): \(count) \(updated == 1 ? (event == .end ? "ends" : "shows the new state") : what).\(kept)"
+      )
+    ]
+    if stale > 0 {
+      decision.reasons.append(
+        Reason(
+          .liveActivityIgnored,
+          "\(stale) subscribed activit\(stale == 1 ? "y has" : "ies have") a newer timestamp: not updated."))
+    }
+    decision.surfaces = [.liveActivity]
+    if notification.hasVisibleContent {
+      decision.surfaces.append(isLocked ? .lockScreen : .banner)
+    }
+    return decision
+  }
+
+  /// A date outside the simulated years is treated as absent rather than clamped.
+  static func instant(_ value: Double?) -> SimInstant? { value.flatMap { SimInstant(exactlyEpochSeconds: $0) } }
+
+  /// Applies an update or end to a running activity.
+  static func apply(_ message: BroadcastChannel.StoredMessage, to activity: inout LiveActivity, at now: SimInstant) {
+    activity.lastTimestamp = message.timestamp
+    if let state = message.contentState { activity.contentState = state }
+    if let stale = instant(message.staleDate) { activity.staleDate = stale }
+    if let title = message.title { activity.title = title }
+    if let body = message.body { activity.body = body }
+    if message.event == .end {
+      activity.endedAt = now
+      activity.dismissalDate = instant(message.dismissalDate) ?? now + .hours(4)
+    }
+  }
+
+  /// The push token an activity started with `input-push-token: 1` gets: 64 hex digits made
+  /// from the app and the push's index, so the same timeline always gives the same tokens.
+  static func activityToken(bundleID: String, index: Int) -> String {
+    // FNV-1a over the bundle id, then the index: deterministic, and distinct per push.
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in bundleID.utf8 {
+      hash ^= UInt64(byte)
+      hash = hash &* 0x100_0000_01b3
+    }
+    let left = String(hash, radix: 16)
+    let right = String(UInt64(truncatingIfNeeded: index), radix: 16)
+    let head = String(repeating: "0", count: 16 - left.count) + left
+    let tail = String(repeating: "0", count: 16 - right.count) + right
+    return "ac71" + String(repeating: "0", count: 28) + head + tail
+  }
+
+  /// The first 8 and last 4 hex digits of a token, for messages.
+  static func short(_ token: String) -> String {
+    token.count <= 16 ? token : "\(token.prefix(8))…\(token.suffix(4))"
   }
 
   /// What the screens show now.

@@ -58,6 +58,8 @@ public struct RestoredDevice: Equatable, Sendable {
   /// When each app's silent pushes woke it in the hour before the saved time, oldest first: the
   /// background budget a restored device goes on counting against.
   public var silentPushes: [String: [SimInstant]] = [:]
+  /// The broadcast channels, oldest first (schema version 6).
+  public var channels: [BroadcastChannel] = []
 
   /// The simulated time the device resumes at: the saved clock, never earlier than the last
   /// delivery or event the journal holds; nil when it remembers neither.

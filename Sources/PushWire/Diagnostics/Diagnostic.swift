@@ -104,6 +104,12 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
   case badDeviceToken = "BadDeviceToken"
   case invalidEnvelope = "InvalidEnvelope"
 
+  // Broadcast channels (errors; the channel management API and /4/broadcasts)
+  case missingChannelId = "MissingChannelId"
+  case badChannelId = "BadChannelId"
+  case channelNotRegistered = "ChannelNotRegistered"
+  case cannotCreateChannelConfig = "CannotCreateChannelConfig"
+
   // Real-world mistakes (warnings)
   case mutableContentNotInteger = "MutableContentNotInteger"
   case contentAvailableNotInteger = "ContentAvailableNotInteger"

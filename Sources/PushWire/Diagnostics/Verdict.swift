@@ -114,6 +114,9 @@ extension DiagnosticCode {
       .badDeviceToken:
       .rejects(400, rawValue)
     case .invalidEnvelope: .malformed
+    // Broadcast channels: answered by the channel management API and /4/broadcasts
+    case .missingChannelId, .badChannelId, .channelNotRegistered, .cannotCreateChannelConfig:
+      .rejects(400, rawValue)
     // Real-world mistakes
     case .mutableContentNotInteger, .contentAvailableNotInteger, .soundInsideAlert, .contentAvailableInsideAlert,
       .customKeyInAps, .customKeyInAlert, .misspelledApsKey, .headerInBody, .apsKeyOutsideAps,
@@ -134,7 +137,7 @@ extension DiagnosticCode {
   /// body, the body's size before its content. Lower first; codes APNs accepts come last.
   var apnsPrecedence: Int {
     switch self {
-    case .badDeviceToken: 0
+    case .badDeviceToken, .missingChannelId, .badChannelId: 0
     case .invalidPushType: 1
     case .badPriority: 2
     case .badExpirationDate: 3

@@ -287,12 +287,50 @@ public struct HeaderParser {
           hint: "for \(type.rawValue) pushes the topic is \(JSONValue.quoted(bundleID + suffix))")
       }
     }
+    if let channel = headers.otherHeaders.first(where: { $0.name == "apns-channel-id" })?.value {
+      if !ChannelID.isWellFormed(channel) {
+        report(
+          .badChannelId, "apns-channel-id", nil,
+          "apns-channel-id \(JSONValue.quoted(String(channel.prefix(80)))) is not a channel id (base64 text)",
+          "APNs rejects the request (400 BadChannelId); no Live Activity is updated.",
+          hint: "send the id the channel management API answered in apns-channel-id, unchanged")
+      } else if let type = headers.pushType, type != .liveactivity {
+        report(
+          .invalidPushType, "apns-push-type", nil,
+          "a broadcast (apns-channel-id) must have apns-push-type liveactivity, not \(type.rawValue)",
+          "APNs rejects the request (400 InvalidPushType); no Live Activity is updated.",
+          hint: "send broadcasts with apns-push-type: liveactivity")
+      }
+    }
     // Moved out rather than copied: the parser is done, and a copy would retain every string.
     var finished = APNsHeaders()
     var found: [Diagnostic] = []
     swap(&finished, &headers)
     swap(&found, &diagnostics)
     return (finished, found)
+  }
+}
+
+/// A broadcast channel id: the base64 text APNs answers a channel creation with, sent back in
+/// `apns-channel-id`.
+public enum ChannelID {
+  /// Whether `text` is non-empty standard base64 (A–Z, a–z, 0–9, `+`, `/`, then at most two
+  /// `=`), a multiple of 4 characters, at most 256.
+  public static func isWellFormed(_ text: String) -> Bool {
+    var count = 0
+    var padding = 0
+    for byte in text.utf8 {
+      count += 1
+      guard count <= 256 else { return false }
+      switch byte {
+      case UInt8(ascii: "="): padding += 1
+      case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+        UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "/"):
+        if padding > 0 { return false }
+      default: return false
+      }
+    }
+    return count > 0 && count % 4 == 0 && padding <= 2
   }
 }
 

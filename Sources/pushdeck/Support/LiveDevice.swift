@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import PushCore
 import PushServer
 import PushStore
@@ -35,6 +36,8 @@ final class LiveDevice: @unchecked Sendable {
   private var committing = false
   private var failure: String?
   private var saved = 0
+  /// Channel creations and deletions among ``saved`` (their answers wait in the same batches).
+  private let savedChannelChanges = Atomic<Int>(0)
   private var refused = 0
   private let report: @Sendable (String) -> Void
 
@@ -104,6 +107,88 @@ final class LiveDevice: @unchecked Sendable {
     }
     if recorder != nil { lines.append(contentsOf: (APNsRequest.captureLine(record) + "\n").utf8) }
     waiting.append(done)
+  }
+
+  /// Queues one channel API request (``ChannelRoute``); `done` gets the answer, once any change
+  /// it makes is saved.
+  func channel(_ route: ChannelRoute, done: @escaping @Sendable (ChannelAnswer) -> Void) {
+    pending.add(1, ordering: .relaxed)
+    queue.async {
+      self.apply(route, done: done)
+      let idle = self.pending.subtract(1, ordering: .relaxed).newValue == 0
+      if idle || self.waiting.count >= Self.largestBatch { self.commitIfIdle() }
+    }
+  }
+
+  private func apply(_ route: ChannelRoute, done: @escaping @Sendable (ChannelAnswer) -> Void) {
+    guard failure == nil else {
+      done(.notSaved)
+      return
+    }
+    let now = Date().timeIntervalSince1970
+    guard replay.ensureDevice(at: now) else {
+      done(.notSaved)
+      return
+    }
+    /// Answers once the change is saved (at once when nothing is saved).
+    func afterSaving(_ answer: ChannelAnswer) {
+      guard savesPushes else {
+        done(answer)
+        return
+      }
+      waiting.append { outcome in
+        if outcome == .saved { self.savedChannelChanges.add(1, ordering: .relaxed) }
+        done(outcome == .saved ? answer : .notSaved)
+      }
+    }
+    switch route {
+    case .create(let bundleID, let policy):
+      let id = ChannelRequest.makeChannelID()
+      let storage = BroadcastChannel.StoragePolicy(rawValue: policy) ?? .noStorage
+      if let refusal = replay.createChannel(id: id, bundleID: bundleID, storagePolicy: storage) {
+        done(.rejected(refusal.status, refusal.reason, detail: refusal.detail))
+        return
+      }
+      afterSaving(
+        ChannelAnswer(
+          status: 201, headers: [("apns-channel-id", id)],
+          detail: "channel \(id) created, message-storage-policy \(policy)"))
+    case .read(let bundleID, let channelID):
+      guard let channel = replay.device?.channel(channelID, bundleID: bundleID) else {
+        done(.rejected(.channelNotRegistered, detail: "no channel \(channelID) for \(bundleID)"))
+        return
+      }
+      done(
+        ChannelAnswer(
+          status: 200, headers: [("apns-channel-id", channel.id)],
+          body: ChannelRequest.readBody(storagePolicy: channel.storagePolicy.rawValue),
+          detail: "channel \(channel.id) read"))
+    case .list(let bundleID):
+      let ids = replay.device?.channels(of: bundleID).map(\.id) ?? []
+      done(
+        ChannelAnswer(
+          status: 200, body: ChannelRequest.listBody(ids),
+          detail: ids.count == 1 ? "1 channel listed" : "\(ids.count) channels listed"))
+    case .delete(let bundleID, let channelID):
+      guard replay.deleteChannel(channelID, bundleID: bundleID) else {
+        done(.rejected(.channelNotRegistered, detail: "no channel \(channelID) for \(bundleID)"))
+        return
+      }
+      afterSaving(ChannelAnswer(status: 204, detail: "channel \(channelID) deleted"))
+    case .broadcast(let bundleID, let channelID, let record, let apnsID, let expiration):
+      if let refusal = replay.device?.broadcastRefusal(
+        channelID: channelID, bundleID: bundleID, expiration: expiration)
+      {
+        done(.rejected(refusal.status, refusal.reason, detail: refusal.detail))
+        return
+      }
+      apply(record) { outcome in
+        done(
+          outcome == .saved
+            ? ChannelAnswer(status: 200, headers: [("apns-id", apnsID)], detail: "broadcast on channel \(channelID)")
+            : .notSaved)
+      }
+    }
   }
 
   /// Starts committing the batch being filled, unless a commit is running (its end starts the
@@ -189,11 +274,33 @@ final class LiveDevice: @unchecked Sendable {
 
   /// "N pushes saved, M answered 500", for the last line.
   var savedSummary: String {
-    queue.sync { "\(saved) pushes saved" + (refused > 0 ? ", \(refused) answered 500 (not saved)" : "") }
+    queue.sync {
+      let changes = savedChannelChanges.load(ordering: .relaxed)
+      return "\(saved - changes) pushes saved" + (changes > 0 ? ", \(changes) channel changes saved" : "")
+        + (refused > 0 ? ", \(refused) answered 500 (not saved)" : "")
+    }
   }
 }
 
 extension Replay {
+  /// Creates a channel on the device, journaling it when the replay journals.
+  mutating func createChannel(id: String, bundleID: String, storagePolicy: BroadcastChannel.StoragePolicy)
+    -> BroadcastRefusal?
+  {
+    guard device != nil else { return nil }
+    return committer == nil
+      ? device!.createChannel(id: id, bundleID: bundleID, storagePolicy: storagePolicy)
+      : device!.createChannel(id: id, bundleID: bundleID, storagePolicy: storagePolicy, journalingInto: &batch)
+  }
+
+  /// Deletes a channel on the device, journaling it when the replay journals.
+  mutating func deleteChannel(_ id: String, bundleID: String) -> Bool {
+    guard device != nil else { return false }
+    return committer == nil
+      ? device!.deleteChannel(id, bundleID: bundleID)
+      : device!.deleteChannel(id, bundleID: bundleID, journalingInto: &batch)
+  }
+
   /// Takes the batch being filled, leaving an empty one: `serve` commits its batches itself.
   mutating func takeBatch() -> JournalBatch {
     let taken = batch
