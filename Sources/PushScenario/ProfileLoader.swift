@@ -167,6 +167,8 @@ struct ProfileReader {
     if let layouts = map["liveActivities"] {
       for (type, layout) in try layouts.freeMapping() {
         app.liveActivityLayouts[type] = try liveActivityLayout(layout)
+      }
+    }
     if let tokens = map["tokens"] {
       let fields = try tokens.mapping(allowed: ["pushToStart"])
       if let token = fields["pushToStart"] {
