@@ -35,5 +35,11 @@ struct SplitTmuxTests {
       binary, ["run", "--compare", "locked,dnd,sleep,work,summary"], captureOutput: true)
     #expect(result.status == 2)
     #expect(result.output.contains("2 to 4 devices"))
+    let unknown = try runSubprocess(binary, ["run", "--compare", "locked,bogus"], captureOutput: true)
+    #expect(unknown.status == 2)
+    #expect(unknown.output.contains("bogus is neither a preset"))
+    let listening = try runSubprocess(binary, ["run", "--compare", "locked,dnd", "--listen"], captureOutput: true)
+    #expect(listening.status == 2)
+    #expect(listening.output.contains("cannot be combined with --listen"))
   }
 }

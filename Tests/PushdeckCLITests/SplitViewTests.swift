@@ -79,6 +79,14 @@ struct SplitViewTests {
     #expect(!right.contains("Streak at risk"))
   }
 
+  @Test func aLabelFromAFileNameNeverCarriesControlCharacters() throws {
+    var panes = try panes()
+    panes[0].label = "evil\u{1B}[2Jname\u{7}.yaml"
+    let dump = SplitView.render(panes, size: Size(columns: 100, rows: 30), theme: .builtInDefault).textDump()
+    #expect(!dump.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{7}" })
+    #expect(dump.contains("evil?[2Jname?.yaml"))
+  }
+
   @Test func aTooSmallPaneSaysSo() throws {
     let frame = SplitView.render(try panes(), size: Size(columns: 60, rows: 20), theme: .builtInDefault)
     #expect(frame.textDump().contains("too small"))

@@ -64,16 +64,16 @@ public enum SplitView {
     return grid
   }
 
-  /// The header row: the pane's number and device, then its lock and Focus and how many
-  /// notifications Notification Center holds; cut to the pane's width.
+  /// The header row: the pane's number and device, then its lock, how many notifications
+  /// Notification Center holds and its Focus; cut to the pane's width.
   static func drawHeader(index: Int, pane: Pane, in rect: Rect, into grid: inout CellGrid, theme: Theme) {
     let row = Rect(column: rect.column, row: rect.row, columns: rect.columns, rows: 1)
     grid.fill(row, style: theme[.statusBar], role: .statusBar)
     let device = pane.state.device
     let focus = device.activeFocus.map { " · \($0.name)" } ?? ""
     let text =
-      " \(index + 1) \(printable(pane.label)) │ \(device.isLocked ? "locked" : "unlocked")\(focus)"
-      + " · \(device.store.count) in NC"
+      " \(index + 1) \(printable(pane.label)) │ \(device.isLocked ? "locked" : "unlocked")"
+      + " · \(device.store.count) in NC\(focus)"
     let fitted = TextLayout.truncate(text, toColumns: max(0, rect.columns - 1))
     grid.write(fitted, at: Point(column: rect.column, row: rect.row), style: theme[.statusBar], role: .statusBar)
     if rect.column > 0 {

@@ -25,6 +25,8 @@ extension RunCommand {
       throw ValidationError("run --compare cannot be combined with --listen: one endpoint feeds one device")
     }
     if state != nil { throw ValidationError("run --compare keeps no state: leave out --state") }
+    // Unknown presets and broken profile files are reported before the terminal is looked at.
+    _ = try DeviceVariant.parse(compare)
   }
 
   /// Runs the split view until `q` (or a signal); the panes keep no state.
