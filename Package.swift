@@ -31,7 +31,12 @@ let package = Package(
     .target(name: "PushWire"),
     .target(name: "PushCore", dependencies: ["PushWire"]),
     .target(name: "PushUI", dependencies: ["PushCore"]),
-    .target(name: "PushScenario", dependencies: ["PushCore", .product(name: "Yams", package: "Yams")]),
+    // Builds `themes/*.yaml` and `Examples/demo.yaml` into PushRender and PushScenario, so the
+    // binary needs nothing from the checkout (docs/DECISIONS.md, Self-contained binary).
+    .plugin(name: "EmbedFiles", capability: .buildTool(), path: "Sources/EmbedFilesPlugin"),
+    .target(
+      name: "PushScenario", dependencies: ["PushCore", .product(name: "Yams", package: "Yams")],
+      plugins: ["EmbedFiles"]),
     .target(
       name: "PushStore",
       dependencies: [
@@ -42,7 +47,8 @@ let package = Package(
     ),
     .target(
       name: "PushRender",
-      dependencies: ["PushUI", .product(name: "Yams", package: "Yams")]
+      dependencies: ["PushUI", .product(name: "Yams", package: "Yams")],
+      plugins: ["EmbedFiles"]
     ),
     .systemLibrary(
       name: "CNCursesW",
@@ -85,16 +91,22 @@ let package = Package(
       name: "PushHandlers",
       dependencies: ["PushUI", "PushCore", .product(name: "Crypto", package: "swift-crypto")]
     ),
+    // `pushdeck test`: plays scenarios, checks their expect: blocks, writes text, JUnit, GitHub
+    // annotations and Markdown; shared with explain (handler runs): a shell target.
+    .target(
+      name: "PushCheck",
+      dependencies: ["PushCore", "PushUI", "PushRender", "PushScenario", "PushHandlers", "PushMedia"]
+    ),
     .executableTarget(
       name: "pushdeck",
       dependencies: [
         "PushWire", "PushCore", "PushUI", "PushRender", "PushTerminal", "PushRuntime", "PushScenario", "PushStore",
-        "PushHandlers", "PushServer", "PushMedia", "PushMockup", "PushRaster",
+        "PushHandlers", "PushServer", "PushMedia", "PushMockup", "PushRaster", "PushCheck",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
     .target(
-      name: "PushTestSupport", dependencies: ["PushCore", "PushRender", "PushUI", "PushWire"],
+      name: "PushTestSupport", dependencies: ["PushCore", "PushRender", "PushUI", "PushWire", "PushScenario"],
       path: "Sources/PushTestSupport"),
     .testTarget(name: "PushWireTests", dependencies: ["PushWire", "PushTestSupport"]),
     .testTarget(name: "PushCoreTests", dependencies: ["PushCore", "PushTestSupport"]),
@@ -111,6 +123,7 @@ let package = Package(
         "PushServer", "PushTestSupport", .product(name: "Crypto", package: "swift-crypto"),
         .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio"),
       ]),
+    .testTarget(name: "PushCheckTests", dependencies: ["PushCheck", "PushScenario", "PushTestSupport"]),
     .testTarget(
       name: "PushMockupTests", dependencies: ["PushMockup", "PushRaster", "PushMedia", "PushTestSupport"],
       exclude: ["Goldens"]),

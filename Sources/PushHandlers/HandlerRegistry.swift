@@ -6,8 +6,9 @@ import PushUI
 ///
 /// Routes are matched with `*` wildcards and the most specific one wins (see
 /// ``HandlerBinding/specificity(app:category:action:)``); on a tie the first registered wins.
-/// A missing route, a failing handler and a handler that overruns its deadline all come back
-/// as a `.failed` outcome with a message that says which. Messages are prefixed with the app's
+/// A failing handler and a handler that overruns its deadline come back as a `.failed` outcome
+/// with a message that says which; a response no route covers is `.unhandled`, with a message
+/// saying what to bind (shown as information, not as a failure). Messages are prefixed with the app's
 /// name, as the app's answer: "Shop: order 1234 cancelled".
 public struct HandlerRegistry: ActionHandler {
   /// One route: patterns and the handler that serves them.
@@ -68,6 +69,7 @@ public struct HandlerRegistry: ActionHandler {
     case .exec(let argv, let timeout): ExecHandler(argv: argv, timeoutSeconds: timeout, now: now)
     case .http(let url, let timeout): HTTPHandler(url: url, timeoutSeconds: timeout, now: now)
     case .open(let file): OpenHandler(path: file, now: now)
+    case .echo(let message): EchoHandler(message: message)
     }
   }
 
@@ -79,6 +81,7 @@ public struct HandlerRegistry: ActionHandler {
       "exec \(argv.map { $0.contains(" ") || $0.isEmpty ? ResponseJSON.quote($0) : $0 }.joined(separator: " ")) (timeout \(secondsText(timeout)))"
     case .http(let url, let timeout): "http POST \(url) (timeout \(secondsText(timeout)))"
     case .open(let file): file.map { "open (recorded in \($0))" } ?? "open"
+    case .echo(let message): message.map { "echo \(ResponseJSON.quote($0))" } ?? "echo"
     }
   }
 
@@ -94,8 +97,8 @@ public struct HandlerRegistry: ActionHandler {
     let name = appNames[invocation.bundleID] ?? AppInfo.inferred(from: invocation.bundleID).displayName
     guard let route = route(app: invocation.bundleID, category: invocation.categoryID, action: invocation.actionID)
     else {
-      return .failed(
-        "\(name): no handler for \(Self.describe(invocation)); bind one under handlers: in the profile")
+      return .unhandled(
+        "\(name): no handler bound for \(Self.describe(invocation)); bind one under handlers: in the profile")
     }
     let handler = route.handler
     let deadline = deadlineSeconds
@@ -107,7 +110,7 @@ public struct HandlerRegistry: ActionHandler {
     case .succeeded(let message?): return .succeeded("\(name): \(message)")
     case .succeeded(nil): return .succeeded("\(name): \(invocation.actionTitle) done")
     case .failed(let message): return .failed("\(name): \(message)")
-    case .unhandled: return .unhandled
+    case .unhandled(let message): return .unhandled(message.map { "\(name): \($0)" })
     }
   }
 

@@ -47,16 +47,8 @@ struct Drawer {
     b.rect(x: x - 7.5, y: y, width: 15, height: 11, radius: 2.5, fill: palette.onWallpaper)
   }
 
-  static func focusGlyph(_ kind: FocusKind) -> String {
-    switch kind {
-    case .doNotDisturb: "🌙"
-    case .sleep: "🛏️"
-    case .work: "💼"
-    case .personal: "👤"
-    case .driving: "🚗"
-    case .custom: "⭐"
-    }
-  }
+  /// The Focus icon is the core's, one per kind, the same the terminal draws.
+  static func focusGlyph(_ kind: FocusKind) -> String { kind.glyph }
 
   private func focusPill(_ b: inout SVGBuilder, focus: FocusMode, centerY: Double) {
     let text = Self.focusGlyph(focus.kind) + " " + SVGText.clean(focus.name)

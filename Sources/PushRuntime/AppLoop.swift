@@ -16,7 +16,10 @@ public final class AppLoop {
   public let inputTimeoutMilliseconds: Int
   private let screen: any TerminalScreen
   private let input: any InputSource
-  private let theme: Theme
+  /// The themes `c` cycles through, adapted to the screen; the first is the one chosen.
+  private let themes: [Theme]
+  private var themeIndex = 0
+  private var theme: Theme { themes[themeIndex] }
   private let sleepTheme: Theme?
   private let keyMap: KeyMap
   private let handler: (any ActionHandler)?
@@ -26,6 +29,8 @@ public final class AppLoop {
   private let afterTurn: ((inout AppState) -> Void)?
   /// The last frame presented: mouse presses are resolved against its hit regions.
   private var lastFrame = CellGrid(width: 0, height: 0)
+  /// When the loop was made: the wall clock banners and toasts leave on while time is paused.
+  private let started = ContinuousClock.now
 
   /// Creates a loop; nothing happens until ``run(maxTurns:)``.
   ///
@@ -35,6 +40,7 @@ public final class AppLoop {
   ///   - input: where keys, resizes and signals come from.
   ///   - clock: the simulation clock.
   ///   - theme: the full-colour theme; it is adapted to the screen's colour capability.
+  ///   - otherThemes: the themes the next-theme key moves on to, in order, after `theme`.
   ///   - sleepTheme: the theme for a Focus that dims the lock screen, if loaded.
   ///   - handler: where chosen actions go; without one, each action reports `.unhandled`.
   ///   - keyMap: key bindings.
@@ -43,7 +49,8 @@ public final class AppLoop {
   ///     persisting what the device did.
   public init(
     state: AppState, screen: any TerminalScreen, input: any InputSource, clock: SimulationClock,
-    theme: Theme, sleepTheme: Theme? = nil, handler: (any ActionHandler)? = nil, keyMap: KeyMap = .standard,
+    theme: Theme, otherThemes: [Theme] = [], sleepTheme: Theme? = nil, handler: (any ActionHandler)? = nil,
+    keyMap: KeyMap = .standard,
     inputTimeoutMilliseconds: Int = 250, afterTurn: ((inout AppState) -> Void)? = nil
   ) {
     self.afterTurn = afterTurn
@@ -53,7 +60,7 @@ public final class AppLoop {
     self.screen = screen
     self.input = input
     self.clock = clock
-    self.theme = theme.adapted(to: screen.colorCapability)
+    self.themes = ([theme] + otherThemes).map { $0.adapted(to: screen.colorCapability) }
     self.sleepTheme = sleepTheme?.adapted(to: screen.colorCapability)
     self.handler = handler
     self.keyMap = keyMap
@@ -80,6 +87,11 @@ public final class AppLoop {
         events.append(event)
       }
       events += inbox.drain().map { Event.actionFinished($0.id, $0.outcome) }
+      let wall = ContinuousClock.now - started
+      events.append(
+        .wallClock(
+          elapsed: SimDuration(
+            milliseconds: wall.components.seconds * 1000 + wall.components.attoseconds / 1_000_000_000_000_000)))
       // The tick reads the clock after the other events, which may have moved or seeked it.
       for event in events + [nil] {
         if let status = handle(event ?? .tick(clock.now())) {
@@ -129,6 +141,9 @@ public final class AppLoop {
       case .seekClock(let instant):
         clock.seek(to: instant)
         _ = reduce(into: &state, .tick(clock.now()))
+      case .nextTheme:
+        themeIndex = (themeIndex + 1) % themes.count
+        state.showToast("Theme: \(theme.name)")
       }
     }
     return nil
@@ -136,7 +151,7 @@ public final class AppLoop {
 
   private func perform(_ invocation: ActionInvocation) {
     guard let handler else {
-      inbox.post(id: invocation.id, outcome: .unhandled)
+      inbox.post(id: invocation.id, outcome: .unhandled(nil))
       return
     }
     let inbox = self.inbox

@@ -17,7 +17,10 @@ public final class SplitLoop {
   public let inputTimeoutMilliseconds: Int
   private let screen: any TerminalScreen
   private let input: any InputSource
-  private let theme: Theme
+  /// The themes `c` cycles through, adapted to the screen; the first is the one chosen.
+  private let themes: [Theme]
+  private var themeIndex = 0
+  private var theme: Theme { themes[themeIndex] }
   private let sleepTheme: Theme?
   private let keyMap: KeyMap
   private var clock: SimulationClock
@@ -29,9 +32,11 @@ public final class SplitLoop {
   /// - Parameters:
   ///   - panes: two to four devices (more are drawn, but the layout is made for four).
   ///   - clock: the one clock every pane follows.
+  ///   - otherThemes: the themes the next-theme key moves on to, in order, after `theme`.
   public init(
     panes: [SplitView.Pane], screen: any TerminalScreen, input: any InputSource, clock: SimulationClock,
-    theme: Theme, sleepTheme: Theme? = nil, keyMap: KeyMap = .standard, inputTimeoutMilliseconds: Int = 250
+    theme: Theme, otherThemes: [Theme] = [], sleepTheme: Theme? = nil, keyMap: KeyMap = .standard,
+    inputTimeoutMilliseconds: Int = 250
   ) {
     self.panes = panes
     for index in self.panes.indices {
@@ -41,7 +46,7 @@ public final class SplitLoop {
     self.screen = screen
     self.input = input
     self.clock = clock
-    self.theme = theme.adapted(to: screen.colorCapability)
+    self.themes = ([theme] + otherThemes).map { $0.adapted(to: screen.colorCapability) }
     self.sleepTheme = sleepTheme?.adapted(to: screen.colorCapability)
     self.keyMap = keyMap
     self.inputTimeoutMilliseconds = inputTimeoutMilliseconds
@@ -69,7 +74,9 @@ public final class SplitLoop {
       }
       let finished = unhandled
       unhandled = []
-      for (pane, id) in finished { _ = reduce(into: &panes[pane].state, .actionFinished(id, .unhandled)) }
+      for (pane, id) in finished {
+        _ = reduce(into: &panes[pane].state, .actionFinished(id, .unhandled("Actions are not run in the split view")))
+      }
       tickAll()
       let next = frame
       if next != lastFrame {
@@ -89,6 +96,7 @@ public final class SplitLoop {
     // The mouse is not routed to a pane: the split view is driven by keys.
     if case .mouse = inputEvent { return nil }
     var clockTaken = false
+    var themeTaken = false
     for index in panes.indices {
       guard let event = keyMap.event(for: inputEvent, mode: panes[index].state.inputMode) else { continue }
       let effects = reduce(into: &panes[index].state, event)
@@ -108,6 +116,11 @@ public final class SplitLoop {
         case .seekClock(let instant):
           asksClock = true
           if !clockTaken { clock.seek(to: instant) }
+        case .nextTheme:
+          // One theme for the whole screen: moved on once, said in every pane.
+          if !themeTaken { themeIndex = (themeIndex + 1) % themes.count }
+          themeTaken = true
+          panes[index].state.showToast("Theme: \(theme.name)")
         }
       }
       if asksClock { clockTaken = true }

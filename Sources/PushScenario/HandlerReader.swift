@@ -1,7 +1,7 @@
 import PushCore
 
 extension ProfileReader {
-  static let handlerKeys = ["app", "category", "action", "handler", "file", "argv", "url", "timeout"]
+  static let handlerKeys = ["app", "category", "action", "handler", "file", "argv", "url", "timeout", "message"]
 
   /// Reads one `handlers:` entry: `{app, category, action, handler, file | argv | url, timeout}`.
   ///
@@ -12,8 +12,10 @@ extension ProfileReader {
     let name = try handlerValue.oneOf(HandlerKind.names.map { ($0, $0) })
     let applicable: [String: [String]] = [
       "log": ["file"], "exec": ["argv", "timeout"], "http": ["url", "timeout"], "open": ["file"],
+      "echo": ["message"],
     ]
-    for key in ["file", "argv", "url", "timeout"] where map.has(key) && !(applicable[name] ?? []).contains(key) {
+    for key in ["file", "argv", "url", "timeout", "message"]
+    where map.has(key) && !(applicable[name] ?? []).contains(key) {
       throw map[key]!.error(
         "\(key) does not apply to the \(name) handler; it takes \((applicable[name] ?? []).joined(separator: ", "))")
     }
@@ -42,6 +44,11 @@ extension ProfileReader {
         throw urlValue.error("expected an http:// or https:// URL, got \(urlValue.described)")
       }
       kind = .http(url: url, timeoutSeconds: timeout)
+    case "echo":
+      kind = .echo(
+        message: try map["message"].map { value throws(ScenarioError) in
+          try value.nonEmptyString("the answer to show, such as \"Reply sent: {text}\"")
+        })
     default:
       kind = .open(
         file: try map["file"].map { value throws(ScenarioError) in

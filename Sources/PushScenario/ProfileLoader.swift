@@ -9,7 +9,7 @@ struct ProfileReader {
 
   static let keys = [
     "start", "timeZone", "locked", "silentMode", "installsUnknownApps", "apps", "focusModes", "activeFocus",
-    "summaryTimes", "silentPushesPerHour", "maxStoredNotifications", "engagement", "handlers", "apns",
+    "summaryTimes", "silentPushesPerHour", "maxStoredNotifications", "engagement", "handlers", "apns", "displayAs",
   ]
 
   /// The start used when a profile gives none: Monday 23 November 2026, 9:41 UTC.
@@ -50,6 +50,7 @@ struct ProfileReader {
     profile.utcOffsetSeconds = TimeText.offset(ofZone: profile.timeZoneName, at: profile.start) ?? 0
     if let locked = map["locked"] { profile.isLocked = try locked.bool() }
     if let silent = map["silentMode"] { profile.isSilentMode = try silent.bool() }
+    if let display = map["displayAs"] { profile.lockScreenDisplay = try display.oneOf(LockScreenDisplay.self) }
     if let installs = map["installsUnknownApps"] { profile.installsUnknownApps = try installs.bool() }
     if let budget = map["silentPushesPerHour"] { profile.silentPushesPerHour = try budget.int(in: 0...1000) }
     if let limit = map["maxStoredNotifications"] { profile.maxStoredNotifications = try limit.int(in: 1...10_000_000) }
@@ -123,7 +124,7 @@ struct ProfileReader {
 
   static let appKeys = [
     "bundle", "name", "icon", "authorization", "settings", "state", "foregroundPresentation", "categories",
-    "localizations", "serviceExtension", "backgroundMode", "entitlements",
+    "localizations", "serviceExtension", "backgroundMode", "entitlements", "liveActivities",
   ]
 
   func app(_ value: YAMLValue) throws(ScenarioError) -> AppProfile {
@@ -161,6 +162,11 @@ struct ProfileReader {
       app.hasServiceExtension = app.serviceExtension != nil
     }
     if let background = map["backgroundMode"] { app.backgroundRemoteNotifications = try background.bool() }
+    if let layouts = map["liveActivities"] {
+      for (type, layout) in try layouts.freeMapping() {
+        app.liveActivityLayouts[type] = try liveActivityLayout(layout)
+      }
+    }
     if let entitlements = map["entitlements"] {
       app.criticalAlertsEntitled = false
       app.timeSensitiveEntitled = false
@@ -259,10 +265,79 @@ struct ProfileReader {
       }
     }
     if let placeholder = map["hiddenPreviewsPlaceholder"] {
-      category.hiddenPreviewsBodyPlaceholder = try placeholder.string()
+      category.hiddenPreviewsBodyPlaceholder = try Self.pluralFormat(placeholder)
     }
-    if let format = map["summaryFormat"] { category.summaryFormat = try format.string() }
+    if let format = map["summaryFormat"] { category.summaryFormat = try Self.pluralFormat(format) }
     return category
+  }
+
+  /// A `%u` format: one string for every count, or `{one: …, other: …}` as a `.stringsdict`
+  /// gives the plural forms.
+  static func pluralFormat(_ value: YAMLValue) throws(ScenarioError) -> PluralFormat {
+    guard case .mapping = value.node else { return PluralFormat(other: try value.string()) }
+    let map = try value.mapping(allowed: ["one", "other"])
+    return PluralFormat(
+      one: try map["one"]?.string(),
+      other: try map.required("other", "the form for every count but 1, such as \"%u new messages\"").string())
+  }
+
+  // MARK: Live Activities
+
+  static let liveActivityKeys = ["title", "detail", "progress", "time"]
+
+  /// A Live Activity layout: which content-state keys make its title, detail line, progress
+  /// bar and relative time.
+  func liveActivityLayout(_ value: YAMLValue) throws(ScenarioError) -> LiveActivityLayout {
+    let map = try value.mapping(allowed: Self.liveActivityKeys)
+    func text(_ key: String) throws(ScenarioError) -> LiveActivityText? {
+      guard let item = map[key] else { return nil }
+      let text = LiveActivityText(try item.nonEmptyString("a content-state key or a template such as \"{status}\""))
+      if text.isTemplate {
+        let opened = text.source.filter { $0 == "{" }.count
+        let closed = text.source.filter { $0 == "}" }.count
+        guard opened == closed, !text.keys.contains(where: \.isEmpty) else {
+          throw item.error(
+            "unbalanced or empty braces in \(item.described); write each key as {key}, such as \"{courier} · {etaMinutes} min\""
+          )
+        }
+      }
+      return text
+    }
+    var layout = LiveActivityLayout(title: try text("title"), detail: try text("detail"))
+    if let progress = map["progress"] {
+      if case .mapping = progress.node {
+        let fields = try progress.mapping(allowed: ["key", "from", "to"])
+        let key = try fields.required("key", "the content-state key holding the number").nonEmptyString("a key")
+        let from = try fields["from"].map { (item: YAMLValue) throws(ScenarioError) in try Self.finite(item) } ?? 0
+        let to = try fields["to"].map { (item: YAMLValue) throws(ScenarioError) in try Self.finite(item) } ?? 1
+        guard from != to else {
+          throw progress.error(
+            "from and to are both \(from); the bar needs two different ends, such as from: 35, to: 0")
+        }
+        layout.progress = LiveActivityProgress(key: key, from: from, to: to)
+      } else {
+        layout.progress = LiveActivityProgress(key: try progress.nonEmptyString("a content-state key holding 0…1"))
+      }
+    }
+    if let time = map["time"] {
+      if case .mapping = time.node {
+        let fields = try time.mapping(allowed: ["key", "as"])
+        layout.time = LiveActivityTime(
+          key: try fields.required("key", "the content-state key holding the time").nonEmptyString("a key"),
+          unit: try fields["as"]?.oneOf(LiveActivityTime.Unit.self) ?? .date)
+      } else {
+        layout.time = LiveActivityTime(key: try time.nonEmptyString("a content-state key holding a date"))
+      }
+    }
+    return layout
+  }
+
+  /// A finite number, unquoted.
+  static func finite(_ value: YAMLValue) throws(ScenarioError) -> Double {
+    guard value.isPlain, let text = value.scalarText, let number = YAMLValue.number(text), abs(number) <= 1e12 else {
+      throw value.error("expected a number from -1e12 to 1e12, got \(value.described)")
+    }
+    return number
   }
 
   func action(_ value: YAMLValue) throws(ScenarioError) -> NotificationAction {
@@ -322,12 +397,7 @@ struct ProfileReader {
     let map = try value.mapping(allowed: Self.focusKeys)
     let kind = try map["kind"]?.oneOf(FocusKind.self) ?? .custom
     let id = try map.required("id", "a short id for the Focus, such as work").nonEmptyString("an id")
-    let defaultName: String =
-      switch kind {
-      case .doNotDisturb: "Do Not Disturb"
-      case .custom: id
-      default: kind.rawValue.prefix(1).uppercased() + kind.rawValue.dropFirst()
-      }
+    let defaultName = kind == .custom ? id : kind.defaultName
     var filters: [String: Set<String>] = [:]
     if let criteria = map["filterCriteria"] {
       for (bundle, values) in try criteria.freeMapping() {

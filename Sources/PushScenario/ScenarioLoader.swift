@@ -39,6 +39,20 @@ public struct ScenarioLoader: Sendable {
   public func loadScenario(text: String, file: String, defaultProfile: DeviceProfile? = nil) throws(ScenarioError)
     -> Scenario
   {
+    try loadCheckedScenario(text: text, file: file, defaultProfile: defaultProfile).scenario
+  }
+
+  /// Loads a scenario file with the expectations of its `expect:` blocks.
+  public func loadCheckedScenario(path: String, defaultProfile: DeviceProfile? = nil) throws(ScenarioError)
+    -> CheckedScenario
+  {
+    try loadCheckedScenario(text: read(path), file: path, defaultProfile: defaultProfile)
+  }
+
+  /// Loads a scenario from text with the expectations of its `expect:` blocks.
+  public func loadCheckedScenario(text: String, file: String, defaultProfile: DeviceProfile? = nil)
+    throws(ScenarioError) -> CheckedScenario
+  {
     let root = try YAMLValue.parse(text, file: file)
     let map = try root.mapping(allowed: ["title", "description", "profile", "timeline"])
     let directory = ScenarioFiles.directory(of: file)
@@ -64,10 +78,24 @@ public struct ScenarioLoader: Sendable {
     }
     let timeline = try map.required("timeline", "a list of events")
     var reader = TimelineReader(files: files, directory: directory, profile: scenario.profile)
+    var steps: [ExpectationStep] = []
     for item in try timeline.list() {
       scenario.timeline += try reader.event(item)
+      if var step = reader.step {
+        step.eventsBefore = scenario.timeline.count
+        steps.append(step)
+        reader.step = nil
+      }
     }
-    return scenario
+    return CheckedScenario(scenario: scenario, steps: steps, file: file)
+  }
+
+  /// Whether a YAML file is a scenario (has a `timeline:`) rather than a profile or other YAML,
+  /// looking only at its top-level keys; nil when it cannot be read or parsed.
+  public func isScenario(path: String) -> Bool? {
+    guard let text = try? read(path), let root = try? YAMLValue.parse(text, file: path) else { return nil }
+    guard case .mapping(let mapping) = root.node else { return false }
+    return mapping.keys.contains { $0.scalar?.string == "timeline" }
   }
 
   private func read(_ path: String) throws(ScenarioError) -> String {
@@ -87,6 +115,8 @@ struct TimelineReader {
   /// The time of the previous event (the start before the first).
   var clock: SimInstant
   var pushes = 0
+  /// The expectations of the entry just read, if it has `expect:`.
+  var step: ExpectationStep?
   /// The inline payloads' anchored values as JSON, what aliases repeat of them, and the pushes
   /// that share a record.
   let aliases = AliasExpansions()
@@ -104,10 +134,20 @@ struct TimelineReader {
   ]
 
   mutating func event(_ value: YAMLValue) throws(ScenarioError) -> [TimedEvent] {
-    let map = try value.mapping(allowed: ["at", "after", "note"] + Self.eventKeys)
+    let map = try value.mapping(allowed: ["at", "after", "note", "expect"] + Self.eventKeys)
     let present = map.entries.map(\.key).filter { Self.eventKeys.contains($0) }
+    let expectations = ExpectationReader(directory: directory, profile: profile)
     guard let kind = present.first else {
-      throw value.error("expected one event: \(Self.eventKeys.joined(separator: ", "))")
+      if let expect = map["expect"] {
+        // A moment: the checks happen at this time, after the events before it.
+        let at = try time(map)
+        clock = at
+        step = ExpectationStep(
+          push: nil, eventsBefore: 0, at: at, line: value.line, path: value.path,
+          expectations: try expectations.read(expect, push: nil))
+        return []
+      }
+      throw value.error("expected one event: \(Self.eventKeys.joined(separator: ", ")), or an expect: block")
     }
     guard present.count == 1 else {
       throw value.error(
@@ -118,11 +158,24 @@ struct TimelineReader {
     let body = map[kind] ?? value
     let source = value.source
     func timed(_ event: TimelineEvent) -> [TimedEvent] { [TimedEvent(at: at, event: event, source: source)] }
+    if kind != "push", let expect = map["expect"] {
+      // Checked after the entry's event.
+      step = ExpectationStep(
+        push: nil, eventsBefore: 0, at: at, line: value.line, path: value.path,
+        expectations: try expectations.read(expect, push: nil))
+    }
     switch kind {
     case "push":
       pushes += 1
       // An entry or push reused through an alias reads the same payload each time: share it.
-      return timed(try push(body, isAliased: value.node.anchor != nil || body.node.anchor != nil))
+      let event = try push(body, isAliased: value.node.anchor != nil || body.node.anchor != nil)
+      if let expect = map["expect"] {
+        guard case .device(.push(let record, _)) = event else { return timed(event) }
+        step = ExpectationStep(
+          push: pushes, eventsBefore: 0, at: at, line: value.line, path: value.path,
+          expectations: try expectations.read(expect, push: record))
+      }
+      return timed(event)
     case "focus":
       return timed(.device(.focus(try focus(body))))
     case "lock":
@@ -157,6 +210,7 @@ struct TimelineReader {
           text: try fields.required("text", "the typed reply").string()))
     default:
       clock = try Self.later(at, by: try Self.duration(body), body)
+      step?.at = clock
       return [TimedEvent(at: clock, event: .advance, source: source)]
     }
   }
@@ -169,22 +223,17 @@ struct TimelineReader {
       throw at.error("give either at: or after:, not both")
     case (.some(let at), nil):
       let text = try at.string()
-      if text.hasPrefix("+") || text.hasPrefix("-") {
-        guard text.hasPrefix("+"), let offset = TimeText.duration(text) else {
-          throw at.error(
-            "expected a time after the start such as +2m, or a date and time such as 2026-11-23T09:45:00Z, got \(at.described)"
-          )
-        }
-        instant = try Self.later(profile.start, by: offset, at)
-      } else if let stamp = TimeText.stamp(text) {
-        instant = stamp.instant(fallbackOffset: profile.utcOffsetSeconds)
-        guard instant.isInRange else {
+      // The one time grammar: +2m from the start, 09:45 on the start's day, or a date and time.
+      do {
+        instant = try TimeGrammar.instant(text, now: profile.start, utcOffsetSeconds: profile.utcOffsetSeconds)
+      } catch .outOfRange {
+        guard text.hasPrefix("+") else {
           throw at.error("\(at.described) is outside the simulated time \(EpochRange.text)")
         }
-      } else {
         throw at.error(
-          "expected a date and time such as 2026-11-23T09:45:00Z or 2026-11-23 09:45, or a time after the start such as +2m, got \(at.described)"
-        )
+          "\(at.described) goes past \(CivilTime.iso8601(SimInstant.latest)), the last instant Pushdeck simulates")
+      } catch {
+        throw at.error("expected a time such as \(TimeGrammar.instantForms), got \(at.described)")
       }
       guard instant >= clock else {
         throw at.error(
@@ -211,10 +260,17 @@ struct TimelineReader {
   }
 
   static func duration(_ value: YAMLValue) throws(ScenarioError) -> SimDuration {
-    guard let text = value.scalarText, !value.isNull, let duration = TimeText.duration(text) else {
-      throw value.error("expected a duration such as 30s, 5m, 1h30m or 250ms, got \(value.described)")
+    guard let text = value.scalarText, !value.isNull else {
+      throw value.error("expected a duration such as \(TimeGrammar.durationForms), got \(value.described)")
     }
-    return duration
+    do {
+      return try TimeGrammar.duration(text)
+    } catch .outOfRange {
+      throw value.error(
+        "\(value.described) goes past \(CivilTime.iso8601(SimInstant.latest)), the last instant Pushdeck simulates")
+    } catch {
+      throw value.error("expected a duration such as \(TimeGrammar.durationForms), got \(value.described)")
+    }
   }
 
   func noArgument(_ value: YAMLValue) throws(ScenarioError) {

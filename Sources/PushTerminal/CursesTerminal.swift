@@ -305,6 +305,10 @@ public final class CursesTerminal: TerminalScreen, InputSource {
     case KEY_RIGHT: .key(.right)
     case KEY_ENTER: .key(.enter)
     case KEY_BACKSPACE, KEY_DC: .key(.backspace)
+    case KEY_PPAGE: .key(.pageUp)
+    case KEY_NPAGE: .key(.pageDown)
+    case KEY_HOME, KEY_FIND: .key(.home)
+    case KEY_END, KEY_SELECT, KEY_LL: .key(.end)
     default: .key(.unknown(code))
     }
   }

@@ -41,8 +41,8 @@ public enum ActionOutcome: Equatable, Sendable {
   case succeeded(String?)
   /// The handler failed, with a message.
   case failed(String)
-  /// No handler is registered for this action.
-  case unhandled
+  /// No handler is bound for this response: information for the toast, not a failure.
+  case unhandled(String?)
 }
 
 /// Performs notification actions: the plug-in point the runtime forwards chosen actions to.

@@ -29,12 +29,15 @@ public struct Playback: Equatable, Sendable {
   public var isPlaying = true
   /// The index into ``PlaybackSpeed/all``.
   public var speedIndex = 1
+  /// A speed given on the command line that is not one of ``PlaybackSpeed/all`` (`--speed 60`):
+  /// shown and used as given until `+` or `-` moves to a listed one.
+  public var customRate: Double?
 
   /// Creates a playing 1× playback.
   public init() {}
 
   /// The speed.
-  public var speed: PlaybackSpeed { PlaybackSpeed.all[speedIndex] }
+  public var speed: PlaybackSpeed { customRate.map(PlaybackSpeed.times) ?? PlaybackSpeed.all[speedIndex] }
 
   /// The rate the runtime's clock runs at (instant jumps instead, so its clock stops).
   public var clockRate: Double {
@@ -48,12 +51,20 @@ extension AppState {
   /// and at which speed (the nearest of ``PlaybackSpeed/all``).
   public mutating func configurePlayback(isPlaying: Bool, speed: Double) {
     playback.isPlaying = isPlaying
-    var best = 1
-    for (index, candidate) in PlaybackSpeed.all.enumerated() {
-      guard case .times(let rate) = candidate, case .times(let current) = PlaybackSpeed.all[best] else { continue }
-      if abs(rate - speed) < abs(current - speed) { best = index }
+    playback.customRate = nil
+    if let index = PlaybackSpeed.all.firstIndex(of: .times(speed)) {
+      playback.speedIndex = index
+      return
     }
-    playback.speedIndex = best
+    // Not a listed speed: kept as given (the clock runs at it), and `+` / `-` step from the
+    // listed speeds on either side of it.
+    guard speed.isFinite, speed > 0 else { return }
+    playback.customRate = speed
+    playback.speedIndex =
+      PlaybackSpeed.all.lastIndex {
+        if case .times(let rate) = $0 { return rate < speed }
+        return false
+      } ?? 0
   }
 
   /// The index of the first timeline entry not yet applied: entries before it have arrived.
@@ -80,7 +91,16 @@ extension AppState {
 
   /// One speed faster or slower.
   mutating func changeSpeed(by step: Int) -> [Effect] {
-    let index = min(max(playback.speedIndex + step, 0), PlaybackSpeed.all.count - 1)
+    // From a custom speed, `-` goes to the listed speed just below it (``speedIndex``) and
+    // `+` to the one just above.
+    let next: Int
+    if playback.customRate != nil {
+      next = step < 0 ? playback.speedIndex : playback.speedIndex + 1
+    } else {
+      next = playback.speedIndex + step
+    }
+    let index = min(max(next, 0), PlaybackSpeed.all.count - 1)
+    playback.customRate = nil
     playback.speedIndex = index
     if playback.isPlaying, playback.speed == .instant { return jumpToEnd() }
     showToast("Speed \(playback.speed.label)")
@@ -139,6 +159,9 @@ extension AppState {
     timelineCursor = 0
     banners = []
     summary = []
+    rejections = []
+    rejectedCount = 0
+    inspectedRejection = nil
     followedRemovals = device.store.removalCount
     followedReleases = device.store.releaseCount
     toast = nil
@@ -165,9 +188,9 @@ extension AppState {
     return "\(two(time.hour)):\(two(time.minute)):\(two(time.second))"
   }
 
-  /// Reads a seek target: `+5m`, `-30s`, `+1h30m`, `90s` (relative to now), or `09:45` /
-  /// `9:45:30` (that time on the simulated day); nil when it cannot be read or is outside
-  /// ``EpochRange``.
+  /// Reads a seek target with the one time grammar (``TimeGrammar``): `+5m`, `-30s`,
+  /// `+1h30m` (relative to now), `09:45` / `08:00:30` (that time on the simulated day) or an
+  /// ISO 8601 time; nil when it cannot be read or is outside ``EpochRange``.
   public func seekTarget(_ text: String) -> SimInstant? {
     if case .instant(let instant) = readSeekTarget(text) { return instant }
     return nil
@@ -182,71 +205,12 @@ extension AppState {
   }
 
   func readSeekTarget(_ text: String) -> SeekReading {
-    let trimmed = text.trimmingCharacters(in: " ")
-    guard !trimmed.isEmpty else { return .unreadable }
-    if trimmed.contains(":") {
-      let parts = trimmed.split(separator: ":", omittingEmptySubsequences: false).map { Int($0) }
-      guard (2...3).contains(parts.count), parts.allSatisfy({ $0 != nil }) else { return .unreadable }
-      let hour = parts[0]!, minute = parts[1]!, second = parts.count == 3 ? parts[2]! : 0
-      guard (0..<24).contains(hour), (0..<60).contains(minute), (0..<60).contains(second) else { return .unreadable }
-      let offset = Int64(device.profile.utcOffsetSeconds)
-      let local = now.milliseconds / 1000 + offset
-      let dayStart = (local >= 0 ? local / 86_400 : (local - 86_399) / 86_400) * 86_400
-      let seconds = dayStart + Int64(hour * 3600 + minute * 60 + second) - offset
-      return SimInstant(exactlyEpochSeconds: Double(seconds)).map { .instant($0) } ?? .outOfRange
-    }
-    var sign: Int64 = 1
-    var rest = Substring(trimmed)
-    if rest.first == "+" {
-      rest = rest.dropFirst()
-    } else if rest.first == "-" {
-      sign = -1
-      rest = rest.dropFirst()
-    }
-    // Seconds; nil once they overflow (still read to the end, to tell a typo from a huge offset).
-    var total: Int64? = 0
-    var number = ""
-    var sawUnit = false
-    func add(_ digits: String, times unit: Int64) {
-      guard let sum = total, let value = Int64(digits) else {
-        total = nil
-        return
-      }
-      let (product, overflow) = value.multipliedReportingOverflow(by: unit)
-      let (next, sumOverflow) = sum.addingReportingOverflow(product)
-      total = overflow || sumOverflow ? nil : next
-    }
-    for character in rest {
-      if character.isNumber {
-        number.append(character)
-        continue
-      }
-      guard !number.isEmpty, number.allSatisfy(\.isASCII) else { return .unreadable }
-      switch character {
-      case "s": add(number, times: 1)
-      case "m": add(number, times: 60)
-      case "h": add(number, times: 3600)
-      case "d": add(number, times: 86_400)
-      default: return .unreadable
-      }
-      number = ""
-      sawUnit = true
-    }
-    if !number.isEmpty {
-      guard number.allSatisfy(\.isASCII) else { return .unreadable }
-      add(number, times: sawUnit ? 1 : 60)  // a bare number means minutes
-    } else if !sawUnit {
+    do {
+      return .instant(try TimeGrammar.instant(text, now: now, utcOffsetSeconds: device.profile.utcOffsetSeconds))
+    } catch .outOfRange {
+      return .outOfRange
+    } catch {
       return .unreadable
     }
-    guard let seconds = total, let span = SimDuration(exactly: sign * seconds, unitMilliseconds: 1000),
-      let target = now.adding(span)
-    else { return .outOfRange }
-    return .instant(target)
-  }
-}
-
-extension String {
-  fileprivate func trimmingCharacters(in character: Character) -> String {
-    String(drop { $0 == character }.reversed().drop { $0 == character }.reversed())
   }
 }

@@ -2,7 +2,7 @@ import PushCore
 
 /// One row of the settings pane.
 public enum SettingsRow: Equatable, Sendable, CaseIterable {
-  case focus, locked, app
+  case focus, locked, displayAs, app
   case authorization, runState
   case lockScreen, notificationCenter, banners, bannerStyle, sounds, badges, showPreviews, grouping
   case timeSensitive, criticalAlerts, directMessages, delivery
@@ -12,8 +12,9 @@ public enum SettingsRow: Equatable, Sendable, CaseIterable {
     switch self {
     case .focus: "Focus"
     case .locked: "Phone"
+    case .displayAs: "Display As"
     case .app: "App"
-    case .authorization: "Authorization"
+    case .authorization: "Allow Notifications"
     case .runState: "App state"
     case .lockScreen: "Lock Screen"
     case .notificationCenter: "Notification Center"
@@ -26,14 +27,14 @@ public enum SettingsRow: Equatable, Sendable, CaseIterable {
     case .timeSensitive: "Time Sensitive"
     case .criticalAlerts: "Critical Alerts"
     case .directMessages: "Direct Messages"
-    case .delivery: "Delivery"
+    case .delivery: "Notification Delivery"
     }
   }
 
   /// Whether the row is an on/off switch (Enter and Space flip it); the others cycle.
   public var isSwitch: Bool {
     switch self {
-    case .locked, .lockScreen, .notificationCenter, .banners, .sounds, .badges, .timeSensitive, .criticalAlerts,
+    case .lockScreen, .notificationCenter, .banners, .sounds, .badges, .timeSensitive, .criticalAlerts,
       .directMessages:
       true
     default: false
@@ -50,33 +51,35 @@ extension AppState {
 
   /// The settings pane's rows: Focus, lock, the app, then the app's authorization and settings.
   public func settingsRows() -> [SettingsRow] {
-    settingsAppProfile == nil ? [.focus, .locked, .app] : SettingsRow.allCases
+    settingsAppProfile == nil ? [.focus, .locked, .displayAs, .app] : SettingsRow.allCases
   }
 
-  /// A row's current value as shown: `On`, `Off`, or the enum's name.
+  /// A row's current value as iOS's Settings app words it: `On`, `Off`, `When Unlocked`,
+  /// `Temporary`, `Immediate Delivery`…
   public func settingsValue(_ row: SettingsRow) -> String {
     if row == .focus { return device.activeFocus?.name ?? "Off" }
     if row == .locked { return device.isLocked ? "Locked" : "Unlocked" }
+    if row == .displayAs { return device.profile.lockScreenDisplay.title }
     guard let app = settingsAppProfile else { return "—" }
     let settings = app.settings
     func onOff(_ value: Bool) -> String { value ? "On" : "Off" }
     switch row {
-    case .focus, .locked: return ""
+    case .focus, .locked, .displayAs: return ""
     case .app: return app.info.displayName
-    case .authorization: return app.authorization.rawValue
-    case .runState: return app.state.rawValue
+    case .authorization: return app.authorization.settingsLabel
+    case .runState: return app.state.settingsLabel
     case .lockScreen: return onOff(settings.lockScreen)
     case .notificationCenter: return onOff(settings.notificationCenter)
     case .banners: return onOff(settings.banners)
-    case .bannerStyle: return settings.bannerStyle.rawValue
+    case .bannerStyle: return settings.bannerStyle.settingsLabel
     case .sounds: return onOff(settings.sounds)
     case .badges: return onOff(settings.badges)
-    case .showPreviews: return settings.showPreviews.rawValue
-    case .grouping: return settings.grouping.rawValue
+    case .showPreviews: return settings.showPreviews.settingsLabel
+    case .grouping: return settings.grouping.settingsLabel
     case .timeSensitive: return onOff(settings.timeSensitive)
     case .criticalAlerts: return onOff(settings.criticalAlerts)
     case .directMessages: return onOff(settings.directMessages)
-    case .delivery: return settings.delivery.rawValue
+    case .delivery: return settings.delivery.settingsLabel
     }
   }
 
@@ -110,6 +113,10 @@ extension AppState {
       apply(device.isLocked ? .unlock : .lock, at: now)
       showToast(device.isLocked ? "Locked" : "Unlocked")
       return
+    case .displayAs:
+      device.setLockScreenDisplay(cycled(device.profile.lockScreenDisplay))
+      showToast("Display As \(device.profile.lockScreenDisplay.title)")
+      return
     case .app:
       let apps = device.profile.apps.map(\.bundleID)
       guard !apps.isEmpty else { return }
@@ -122,7 +129,7 @@ extension AppState {
     let settings = app.settings
     let change: AppSettingChange
     switch row {
-    case .focus, .locked, .app: return
+    case .focus, .locked, .displayAs, .app: return
     case .authorization: change = .authorization(cycled(app.authorization))
     case .runState: change = .state(cycled(app.state))
     case .lockScreen: change = .lockScreen(!settings.lockScreen)
@@ -184,6 +191,10 @@ extension AppState {
 
   /// The wheel: moves the selection of the list under it.
   mutating func scroll(by rows: Int) {
+    if overlay == .help {
+      helpScroll = min(max(0, helpScroll + rows), helpMaxScroll)
+      return
+    }
     if pane == .settings {
       settingsSelection = min(max(settingsSelection + rows, 0), settingsRows().count - 1)
       return
@@ -194,6 +205,75 @@ extension AppState {
     case .lock:
       lockSelection = min(max(lockSelection + rows, 0), max(lockScreenStacks().count - 1, 0))
     case .detail: break
+    }
+  }
+}
+
+// The words iOS's Settings app uses for each value (Settings ▸ Notifications ▸ app).
+
+extension AuthorizationStatus {
+  /// The Allow Notifications row: On, Off, or how the app was allowed.
+  public var settingsLabel: String {
+    switch self {
+    case .notDetermined: "Not Asked Yet"
+    case .denied: "Off"
+    case .authorized: "On"
+    case .provisional: "Deliver Quietly"
+    case .ephemeral: "App Clip (8 hours)"
+    }
+  }
+}
+
+extension AppRunState {
+  /// The app's state as a person says it.
+  public var settingsLabel: String {
+    switch self {
+    case .foreground: "In Use (Foreground)"
+    case .background: "In Background"
+    case .notRunning: "Not Running"
+    case .forceQuit: "Force Quit"
+    }
+  }
+}
+
+extension BannerStyle {
+  /// Banner Style: Temporary or Persistent.
+  public var settingsLabel: String {
+    switch self {
+    case .temporary: "Temporary"
+    case .persistent: "Persistent"
+    }
+  }
+}
+
+extension PreviewSetting {
+  /// Show Previews: Always, When Unlocked or Never.
+  public var settingsLabel: String {
+    switch self {
+    case .always: "Always"
+    case .whenUnlocked: "When Unlocked"
+    case .never: "Never"
+    }
+  }
+}
+
+extension GroupingSetting {
+  /// Notification Grouping: Automatic, By App or Off.
+  public var settingsLabel: String {
+    switch self {
+    case .automatic: "Automatic"
+    case .byApp: "By App"
+    case .off: "Off"
+    }
+  }
+}
+
+extension DeliverySetting {
+  /// Notification Delivery: Immediate Delivery or Scheduled Summary.
+  public var settingsLabel: String {
+    switch self {
+    case .immediate: "Immediate Delivery"
+    case .scheduledSummary: "Scheduled Summary"
     }
   }
 }

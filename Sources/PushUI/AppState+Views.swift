@@ -161,6 +161,9 @@ extension AppState {
   ///     default, what its stack holds in Notification Center (as the stack's card says).
   public func displayed(_ stored: StoredNotification, threadCount: Int? = nil) -> PushNotification {
     var notification = stored.notification
+    // Cards are labelled by the level the device delivered at (a critical alert without the
+    // entitlement shows as an ordinary one).
+    notification.level = stored.decision.effectiveLevel
     guard previewsHidden(stored) else { return notification }
     let threadCount =
       threadCount ?? device.store.stack(stored.group, filter: .notificationCenter, memberLimit: 0)?.count ?? 1
@@ -169,7 +172,7 @@ extension AppState {
     if !options.contains(.hiddenPreviewsShowTitle) { notification.title = nil }
     if !options.contains(.hiddenPreviewsShowSubtitle) { notification.subtitle = nil }
     let placeholder = category?.hiddenPreviewsBodyPlaceholder ?? "Notification"
-    notification.body = placeholder.replacingPercentU(with: threadCount)
+    notification.body = placeholder.format(threadCount)
     return notification
   }
 }
@@ -187,23 +190,38 @@ extension AppState {
   }
 }
 
-extension String {
-  /// Replaces `%u` (and `%d`) with a number, as the summary and placeholder formats use it.
-  func replacingPercentU(with number: Int) -> String {
-    var result = ""
-    var iterator = makeIterator()
-    while let character = iterator.next() {
-      guard character == "%" else {
-        result.append(character)
-        continue
-      }
-      switch iterator.next() {
-      case "u"?, "d"?: result += String(number)
-      case "%"?: result.append("%")
-      case let other?: result.append("%"); result.append(other)
-      case nil: result.append("%")
-      }
-    }
-    return result
+extension AppState {
+  /// The line under a stack's front card: the category's `summaryFormat` with the count of
+  /// the notifications behind it ("2 more messages"), or "2 more notifications"; nil for none.
+  public func stackSummary(front: StoredNotification, hiddenCount: Int) -> String? {
+    guard hiddenCount > 0 else { return nil }
+    if let format = category(of: front.notification)?.summaryFormat { return format.format(hiddenCount) }
+    return PluralFormat.counted(hiddenCount, "more notification")
+  }
+
+  /// The title of an expanded stack: the app's name, and for a thread the title its newest
+  /// notification shows (a conversation's name), never the raw `thread-id`.
+  public func stackTitle(_ group: NotificationGroup) -> String {
+    let app = appInfo(group.key.bundleID)
+    guard group.key.thread != nil, let front = group.notifications.first,
+      let title = displayed(front, threadCount: group.count).title, !title.isEmpty, title != app.displayName
+    else { return app.displayName }
+    return "\(app.displayName) · \(title)"
+  }
+
+  /// A communication notification's sender as initials for the avatar ("Ana Sousa" → "AS",
+  /// "Kenji (courier)" → "K"); nil when there is no sender or previews are hidden.
+  public func senderInitials(_ stored: StoredNotification) -> String? {
+    guard let sender = stored.notification.sender, !previewsHidden(stored) else { return nil }
+    return Self.initials(of: sender)
+  }
+
+  /// Up to two initials: the first letters of the first and last words that start with a letter.
+  public static func initials(of name: String) -> String? {
+    let words = name.split(whereSeparator: { $0.isWhitespace }).filter { $0.first?.isLetter ?? false }
+    guard let first = words.first?.first else { return nil }
+    var text = String(first).uppercased()
+    if words.count > 1, let last = words.last?.first { text += String(last).uppercased() }
+    return text
   }
 }

@@ -37,6 +37,8 @@ public enum Overlay: Equatable, Sendable {
   case help
   /// The action sheet (iOS's long press) for a notification.
   case actionSheet(ActionSheet)
+  /// "Clear all notifications?": `C` asks first; Enter or `y` clears, anything else keeps them.
+  case confirmClearAll
 }
 
 /// The action sheet's state: the notification, the highlighted action and what is being asked.
@@ -72,6 +74,9 @@ public struct Toast: Equatable, Sendable {
   public var text: String
   /// When it leaves (simulated time).
   public var expiresAt: SimInstant
+  /// The real time it was first seen (``AppState/wallElapsed``): with the clock paused it
+  /// leaves after the same span of real time.
+  public var wallShownAt: SimDuration? = nil
 }
 
 /// How keys are read: as commands, or as text typed into a field.
@@ -136,6 +141,19 @@ public struct AppState: Sendable {
   public var settingsApp: String?
   /// Banners waiting or showing; the first one is on screen.
   public internal(set) var banners: [Banner] = []
+  /// Rejected pushes, newest last, by their delivery record's ``DeliveryRecord/index`` (at most
+  /// ``rejectionLimit`` kept; ``rejectedCount`` counts them all).
+  public internal(set) var rejections: [Int] = []
+  /// How many pushes were rejected so far.
+  public internal(set) var rejectedCount = 0
+  /// The rejected push the inspector shows (a record index), instead of the selected notification.
+  public internal(set) var inspectedRejection: Int?
+  /// The most rejected pushes kept for the inspector.
+  public static let rejectionLimit = 10_000
+  /// The help overlay's first row shown (it scrolls when the terminal is short).
+  public internal(set) var helpScroll = 0
+  /// Real time since the front end started, as the shell last reported it (``Event/wallClock(elapsed:)``).
+  public internal(set) var wallElapsed: SimDuration?
   /// The message above the status bar, if any.
   public internal(set) var toast: Toast?
   /// Notifications released by the last Scheduled Summary, shown as one card on the lock screen.
@@ -199,6 +217,7 @@ public struct AppState: Sendable {
   /// How keys are read now.
   public var inputMode: InputMode {
     if case .actionSheet(let sheet)? = overlay, case .reply = sheet.stage { return .textEntry }
+    if overlay == .confirmClearAll { return .textEntry }
     if prompt != nil { return .textEntry }
     if overlay == nil, pane == .settings { return .settings }
     return .commands
@@ -237,6 +256,14 @@ public struct AppState: Sendable {
     let offset = index - device.firstRecordIndex
     guard offset >= 0, offset < device.records.count else { return nil }
     return device.records[offset]
+  }
+
+  /// A rejected push's delivery record, by record index, while the device still keeps it.
+  public func rejectedRecord(_ index: Int) -> DeliveryRecord? {
+    let offset = index - device.firstRecordIndex
+    guard offset >= 0, offset < device.records.count else { return nil }
+    let record = device.records[offset]
+    return record.index == index && record.decision.disposition == .rejected ? record : nil
   }
 
   /// The app's description for display.

@@ -16,6 +16,9 @@ public struct Banner: Equatable, Sendable {
   public var isPersistent: Bool
   /// When it reached the front of the queue, once it has.
   public var shownAt: SimInstant?
+  /// The real time (``AppState/wallElapsed``) at which it was first seen at the front, for
+  /// leaving on the wall clock while the simulated clock is paused or manual.
+  public var wallShownAt: SimDuration?
   /// A Live Activity's banner: the activity is not in Notification Center, so the banner does
   /// not leave with a notification.
   public var isLiveActivity: Bool

@@ -4,6 +4,8 @@ import PushCore
 public enum Command: Equatable, Sendable {
   /// Leave the front end normally.
   case quit
+  /// Switch to the next theme.
+  case nextTheme
   /// Move the simulated clock forward.
   case advanceClock(SimDuration)
   /// Move the simulated clock to the next timeline event.
@@ -16,6 +18,10 @@ public enum Command: Equatable, Sendable {
   case back
   /// Move the selection.
   case moveUp, moveDown
+  /// Move the selection (or scroll the help) by a page.
+  case pageUp, pageDown
+  /// Move the selection (or scroll the help) to the first or the last row.
+  case jumpToFirst, jumpToLast
   /// Enter: expand or collapse a stack, open a notification, choose an action.
   case activate
   /// Space: expand or collapse the selected stack.
@@ -28,6 +34,8 @@ public enum Command: Equatable, Sendable {
   case showActions
   /// Show or hide the inspector pane.
   case toggleInspector
+  /// Open the inspector on the newest rejected push, then on earlier ones.
+  case inspectRejected
   /// Show or hide the help overlay.
   case toggleHelp
   /// Lock or unlock the phone.
@@ -88,6 +96,9 @@ public enum Event: Equatable, Sendable {
   case terminationRequested(signal: Int32)
   /// An action handler finished.
   case actionFinished(ActionInvocation.ID, ActionOutcome)
+  /// Real time since the front end started, read by the shell each turn: with the simulated
+  /// clock paused or manual, temporary banners leave after ``Banner/temporaryDuration`` of it.
+  case wallClock(elapsed: SimDuration)
 }
 
 /// Work the shell must do after an event; the reducer itself performs none.
@@ -103,6 +114,8 @@ public enum Effect: Equatable, Sendable {
   case setClock(running: Bool, speed: Double)
   /// Set the simulation clock back to an earlier instant (the state was rebuilt to it).
   case seekClock(to: SimInstant)
+  /// Show the next theme (the shell holds the themes and says which in a toast).
+  case nextTheme
 }
 
 /// How long a toast stays, in simulated time.
@@ -124,11 +137,16 @@ public func reduce(into state: inout AppState, _ event: Event) -> [Effect] {
   case .terminationRequested(let signal):
     // The shell convention: 128 + signal number (130 for SIGINT, 143 for SIGTERM, 129 for SIGHUP).
     return [.exit(status: 128 + signal)]
+  case .wallClock(let elapsed):
+    state.followWallClock(elapsed)
+    return []
   case .actionFinished(_, let outcome):
     switch outcome {
     case .succeeded(let message): state.showToast(message ?? "Action done")
     case .failed(let message): state.showToast("Action failed: \(message)")
-    case .unhandled: state.showToast("No action handler is registered: the action was not run")
+    case .unhandled(let message):
+      state.showToast(
+        message ?? "No handler bound: the response went nowhere (bind one under handlers: in the profile)")
     }
     return []
   }
@@ -187,6 +205,7 @@ extension AppState {
 
   /// Keeps the UI's bookkeeping in step with what the device just did.
   private mutating func follow(_ record: DeliveryRecord?) {
+    if let record, record.decision.disposition == .rejected { noteRejection(record) }
     if let record, let notification = record.notification {
       if device.recordWindow == nil { recordIndex[notification.id] = record.index }
       let isLiveActivity = record.decision.surfaces.contains(.liveActivity)
@@ -266,6 +285,69 @@ extension AppState {
     }
   }
 
+  /// A push was rejected: nothing hides it. A toast says so on arrival, the status line counts
+  /// it, and `r` opens it in the inspector with its diagnostics.
+  private mutating func noteRejection(_ record: DeliveryRecord) {
+    rejectedCount += 1
+    rejections.append(record.index)
+    if rejections.count > Self.rejectionLimit {
+      bookkeepingSteps += rejections.count
+      rejections.removeFirst(rejections.count - Self.rejectionLimit / 2)
+    }
+    let firstError = record.diagnostics.first { $0.severity == .error }
+    let why = firstError.map { $0.code.rawValue } ?? "invalid payload"
+    showToast("✗ Rejected \(record.source): \(why) · r inspects")
+  }
+
+  /// A push the `--listen` endpoint refused before it reached the device (a bad token, no
+  /// topic, a payload too large or not JSON): answered with its APNs error, and said here too.
+  public mutating func noteEndpointRefusal(status: Int, reason: String, app: String?) {
+    rejectedCount += 1
+    showToast("✗ Refused on the endpoint: \(status) \(reason)" + (app.map { " (\($0))" } ?? ""))
+  }
+
+  /// `r`: the inspector opens on the newest rejected push; again, on the one before it.
+  mutating func inspectRejected() {
+    let kept = rejections.filter { rejectedRecord($0) != nil }
+    guard let newest = kept.last else {
+      showToast(rejectedCount == 0 ? "No push was rejected" : "The rejected pushes are no longer kept")
+      return
+    }
+    if isInspectorOpen, let current = inspectedRejection, let position = kept.lastIndex(where: { $0 < current }) {
+      inspectedRejection = kept[position]
+    } else {
+      inspectedRejection = newest
+    }
+    isInspectorOpen = true
+    pane = nil
+  }
+
+  /// Real time moved on. While the simulated clock stands still (paused, a manual clock, or
+  /// after instant playback) a temporary banner leaves after ``Banner/temporaryDuration`` of
+  /// real time at the front of the queue, as it would on a phone; while the clock plays it
+  /// leaves on simulated time (``advance(to:)``), whatever the speed.
+  mutating func followWallClock(_ elapsed: SimDuration) {
+    wallElapsed = elapsed
+    while !banners.isEmpty {
+      guard let shown = banners[0].wallShownAt else {
+        banners[0].wallShownAt = elapsed
+        break
+      }
+      let showing = SimDuration(milliseconds: elapsed.milliseconds &- shown.milliseconds)
+      guard !playback.isPlaying, !banners[0].isPersistent, showing >= Banner.temporaryDuration else { break }
+      banners.removeFirst()
+      if !banners.isEmpty { banners[0].shownAt = now }
+    }
+    guard let toast else { return }
+    guard let shown = toast.wallShownAt else {
+      self.toast?.wallShownAt = elapsed
+      return
+    }
+    if !playback.isPlaying, elapsed.milliseconds &- shown.milliseconds >= toastDuration.milliseconds {
+      self.toast = nil
+    }
+  }
+
   public mutating func showToast(_ text: String) {
     toast = Toast(text: text, expiresAt: now + toastDuration)
   }
@@ -275,6 +357,8 @@ extension AppState {
     switch command {
     case .quit:
       return [.exit(status: 0)]
+    case .nextTheme:
+      return [.nextTheme]
     case .advanceClock(let duration):
       return [.advanceClock(duration)]
     case .stepToNextEvent:
@@ -315,17 +399,27 @@ extension AppState {
       }
       leaveDetailIfGone()
     case .clearAll:
-      apply(.clearAll, at: now)
-      expanded = []
-      leaveDetailIfGone()
+      guard device.store.count > 0 else {
+        showToast("Nothing to clear")
+        return []
+      }
+      overlay = .confirmClearAll
+    case .pageUp, .pageDown:
+      page(by: command == .pageUp ? -1 : 1)
+    case .jumpToFirst, .jumpToLast:
+      jump(toLast: command == .jumpToLast)
     case .showActions:
       guard let id = selectedNotification else { return [] }
       overlay = .actionSheet(ActionSheet(notification: id))
     case .toggleInspector:
       isInspectorOpen.toggle()
+      inspectedRejection = nil
       if isInspectorOpen { pane = nil }
+    case .inspectRejected:
+      inspectRejected()
     case .toggleHelp:
       overlay = overlay == .help ? nil : .help
+      helpScroll = 0
     case .toggleLock:
       apply(device.isLocked ? .unlock : .lock, at: now)
       showToast(device.isLocked ? "Locked" : "Unlocked")
@@ -336,6 +430,11 @@ extension AppState {
     case .keepProvisional, .turnOffProvisional:
       setProvisional(keep: command == .keepProvisional)
     case .insertText(let text):
+      if overlay == .confirmClearAll {
+        overlay = nil
+        if text == "y" || text == "Y" { confirmClearAll() } else { showToast("Kept every notification") }
+        return []
+      }
       if case .seek(let typed)? = prompt {
         prompt = .seek(typed + text)
         return []
@@ -390,6 +489,7 @@ extension AppState {
       overlay = nil
     } else if isInspectorOpen {
       isInspectorOpen = false
+      inspectedRejection = nil
     } else if pane != nil {
       pane = nil
     } else if !banners.isEmpty {
@@ -416,7 +516,69 @@ extension AppState {
     }
   }
 
+  /// Clears every notification, once the user said yes.
+  private mutating func confirmClearAll() {
+    let count = device.store.count
+    apply(.clearAll, at: now)
+    expanded = []
+    leaveDetailIfGone()
+    clampSelections()
+    showToast("Cleared \(count) notification\(count == 1 ? "" : "s")")
+  }
+
+  /// The help overlay's key rows that fit: its box is at most the terminal's height less two,
+  /// less its borders and the mouse line.
+  public var helpVisibleRows: Int { max(1, min(terminalRows - 2, KeyMap.documented.count + 3) - 3) }
+
+  /// The furthest the help scrolls: its last key row at the bottom of the box.
+  public var helpMaxScroll: Int { max(0, KeyMap.documented.count - helpVisibleRows) }
+
+  /// Rows a page moves: what fits on screen (cards take about four rows each on the lock
+  /// screen, one row per stack in Notification Center).
+  public var pageRows: Int {
+    let visible = max(1, terminalRows - 4)
+    if overlay == .help { return helpVisibleRows }
+    return screen == .lock ? max(1, visible / 4) : visible
+  }
+
+  /// PgUp and PgDn: the help scrolls, or the selection moves a page.
+  private mutating func page(by pages: Int) {
+    if overlay == .help {
+      helpScroll = min(max(0, helpScroll + pages * pageRows), helpMaxScroll)
+      return
+    }
+    guard overlay == nil else { return }
+    if pane == .settings {
+      settingsSelection = min(max(settingsSelection + pages * pageRows, 0), settingsRows().count - 1)
+      return
+    }
+    move(by: pages * pageRows)
+  }
+
+  /// Home and End: to the first or the last row.
+  private mutating func jump(toLast: Bool) {
+    if overlay == .help {
+      helpScroll = toLast ? helpMaxScroll : 0
+      return
+    }
+    guard overlay == nil else { return }
+    if pane == .settings {
+      settingsSelection = toLast ? settingsRows().count - 1 : 0
+      return
+    }
+    switch screen {
+    case .lock: lockSelection = toLast ? max(lockScreenStacks().count - 1, 0) : 0
+    case .center: centerSelection = toLast ? max(centerRows().count - 1, 0) : 0
+    case .detail: break
+    }
+  }
+
   private mutating func move(by step: Int) {
+    if overlay == nil, pane == nil { inspectedRejection = nil }
+    if overlay == .help {
+      helpScroll = min(max(0, helpScroll + step), helpMaxScroll)
+      return
+    }
     if case .actionSheet(var sheet)? = overlay {
       guard case .choosing = sheet.stage else { return }
       let count = actions(for: sheet.notification).count
@@ -460,8 +622,13 @@ extension AppState {
       switch readSeekTarget(text) {
       case .instant(let target): return seek(to: target)
       case .outOfRange: showToast("Go to: \(text) is outside the years 1970 to 9999")
-      case .unreadable: showToast("Go to: try +5m, -30s or 09:45")
+      case .unreadable: showToast("Go to: try +5m, -30s, +1h30m, 09:45, 08:00:30 or 2026-11-23T09:45:00Z")
       }
+      return []
+    }
+    if overlay == .confirmClearAll {
+      overlay = nil
+      confirmClearAll()
       return []
     }
     if overlay == nil, pane == .settings { return toggleSetting() }

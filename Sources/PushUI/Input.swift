@@ -8,6 +8,8 @@ public enum Key: Equatable, Hashable, Sendable {
   case control(Character)
   /// Arrow keys.
   case up, down, left, right
+  /// Page Up, Page Down, Home and End.
+  case pageUp, pageDown, home, end
   /// Return or Enter.
   case enter
   /// Escape.
@@ -57,17 +59,21 @@ public struct KeyMap: Equatable, Sendable {
       "↑ ↓  k j", "move the selection",
       [(.up, .moveUp), (.character("k"), .moveUp), (.down, .moveDown), (.character("j"), .moveDown)]
     ),
+    (
+      "PgUp PgDn", "a page up · down · Home End: the first · last",
+      [(.pageUp, .pageUp), (.pageDown, .pageDown), (.home, .jumpToFirst), (.end, .jumpToLast)]
+    ),
     ("Enter", "open · tap an opened one · expand · choose", [(.enter, .activate)]),
     ("Space", "expand or collapse a stack", [(.character(" "), .toggleExpand)]),
     ("o", "open the notification in full", [(.character("o"), .openSelected)]),
-    ("n  Tab", "Notification Center ⇄ lock screen", [(.character("n"), .openCenter), (.tab, .toggleCenter)]),
+    ("n  Tab", "Notification Center ⇄ lock screen", [(.character("n"), .toggleCenter), (.tab, .toggleCenter)]),
     (
       "Esc  h ←", "back: close overlay, banner, pane or screen",
       [(.escape, .back), (.character("h"), .back), (.left, .back)]
     ),
     ("a", "actions (long press)", [(.character("a"), .showActions)]),
     (
-      "x  X  C", "clear one · its group · all",
+      "x  X  C", "clear one · its group · all (asks first)",
       [(.character("x"), .clearSelected), (.character("X"), .clearGroup), (.character("C"), .clearAll)]
     ),
     (
@@ -75,11 +81,16 @@ public struct KeyMap: Equatable, Sendable {
       [(.character("K"), .keepProvisional), (.character("T"), .turnOffProvisional)]
     ),
     (
-      "i  t  s", "inspector · timeline · settings pane (← → edit)",
-      [(.character("i"), .toggleInspector), (.character("t"), .toggleTimeline), (.character("s"), .toggleSettings)]
+      "i  t  s  r", "inspector · timeline · settings · rejected push",
+      [
+        (.character("i"), .toggleInspector), (.character("t"), .toggleTimeline), (.character("s"), .toggleSettings),
+        (.character("r"), .inspectRejected),
+      ]
     ),
-    ("l", "lock or unlock the phone", [(.character("l"), .toggleLock)]),
-    ("d", "Do Not Disturb on/off", [(.character("d"), .toggleDoNotDisturb)]),
+    (
+      "l  d", "lock or unlock the phone · Do Not Disturb on/off",
+      [(.character("l"), .toggleLock), (.character("d"), .toggleDoNotDisturb)]
+    ),
     (
       "]  }", "clock +1 minute · +1 hour",
       [(.character("]"), .advanceClock(.minutes(1))), (.character("}"), .advanceClock(.hours(1)))]
@@ -88,12 +99,15 @@ public struct KeyMap: Equatable, Sendable {
       ",  .", "seek to the previous · next push",
       [(.character(","), .stepToPreviousPush), (.character("."), .stepToNextEvent)]
     ),
-    ("p", "play or pause the timeline", [(.character("p"), .togglePlay)]),
     (
-      "+  -", "faster · slower: 0.5× … 1000×, instant",
-      [(.character("+"), .faster), (.character("="), .faster), (.character("-"), .slower)]
+      "p  +  -", "play/pause · faster · slower (0.5× … instant)",
+      [
+        (.character("p"), .togglePlay), (.character("+"), .faster), (.character("="), .faster),
+        (.character("-"), .slower),
+      ]
     ),
-    ("g", "go to a time: +5m, -30s, 09:45", [(.character("g"), .beginSeek)]),
+    ("g", "go to a time: +5m, -30s, 09:45, 08:00:30", [(.character("g"), .beginSeek)]),
+    ("c", "next theme (default, light, high-contrast, sleep)", [(.character("c"), .nextTheme)]),
     ("?", "this help", [(.character("?"), .toggleHelp)]),
     ("q", "quit", [(.character("q"), .quit), (.character("Q"), .quit)]),
   ]

@@ -1,4 +1,5 @@
 import ArgumentParser
+import PushCheck
 import PushCore
 import PushHandlers
 import PushScenario
@@ -97,7 +98,7 @@ struct ExplainCommand: ParsableCommand {
           scenario.timeline, profile: scenario.profile)
         let run = scenario.run()
         rejected = rejected || run.records.contains { $0.decision.disposition == .rejected }
-        let ran = handlers ? Self.runHandlers(run, profile: scenario.profile) : [:]
+        let ran = handlers ? ScenarioHandlers.run(run, profile: scenario.profile) : [:]
         out.write(render(run.records, device: run.device, color: color, ran: ran))
       } catch {
         problems.append(error.description)
@@ -265,39 +266,6 @@ struct ExplainCommand: ParsableCommand {
     }
   }
 
-  /// Sends the responses a scenario's timeline made (taps, actions, replies, dismissals) to the
-  /// handlers its profile binds, in order, as `run` would: what ran and how it ended, by
-  /// notification.
-  static func runHandlers(_ run: ScenarioRun, profile: DeviceProfile) -> [NotificationID: [HandlerRun]] {
-    guard !profile.handlers.isEmpty, !run.device.responses.isEmpty else { return [:] }
-    let registry = HandlerRegistry(profile: profile)
-    var notifications: [NotificationID: PushNotification] = [:]
-    for record in run.records {
-      if let notification = record.notification { notifications[notification.id] = notification }
-    }
-    var ran: [NotificationID: [HandlerRun]] = [:]
-    for (index, response) in run.device.responses.enumerated() {
-      guard let notification = notifications[response.id] else { continue }
-      let title =
-        switch response.actionID {
-        case defaultActionIdentifier: "Open"
-        case dismissActionIdentifier: "Dismiss"
-        default:
-          profile.app(notification.bundleID)?.category(notification.category)?.actions.first {
-            $0.identifier == response.actionID
-          }?.title ?? response.actionID
-        }
-      let invocation = ActionInvocation(
-        id: index + 1, notification: response.id, bundleID: notification.bundleID, categoryID: notification.category,
-        actionID: response.actionID, actionTitle: title, text: response.text, payload: notification.rawPayload)
-      let route = registry.route(app: notification.bundleID, category: notification.category, action: response.actionID)
-      let outcome = waitFor { await registry.perform(invocation) }
-      ran[response.id, default: []].append(
-        HandlerRun(action: response.actionID, handler: route?.summary, outcome: outcome))
-    }
-    return ran
-  }
-
   func render(
     _ records: [DeliveryRecord], device: DeviceSimulator, color: Bool, ran: [NotificationID: [HandlerRun]] = [:]
   ) -> String {
@@ -392,13 +360,7 @@ struct ExplainPrinter {
     return "{" + fields.joined(separator: ",") + "}"
   }
 
-  static func soundName(_ sound: SoundRequest) -> String {
-    switch sound {
-    case .systemDefault: "default"
-    case .named(let name): name
-    case .critical(let name, let volume): "critical \(name) at \(Int((volume * 100).rounded()))%"
-    }
-  }
+  static func soundName(_ sound: SoundRequest) -> String { SoundText.name(sound) }
 
   private func paint(_ text: String, _ code: String) -> String {
     color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
@@ -572,33 +534,4 @@ extension String {
   fileprivate func replacingSuffix() -> String {
     count == 2 && hasSuffix("0") ? String(dropLast()) : self
   }
-}
-
-/// One response a scenario made, as its handler answered.
-struct HandlerRun {
-  var action: String
-  /// The route's summary; nil when no binding covers it.
-  var handler: String?
-  var outcome: ActionOutcome
-
-  /// `succeeded`, `failed` or `unhandled`.
-  var outcomeName: String {
-    switch outcome {
-    case .succeeded: "succeeded"
-    case .failed: "failed"
-    case .unhandled: "unhandled"
-    }
-  }
-
-  /// The handler's message, if any.
-  var message: String? {
-    switch outcome {
-    case .succeeded(let message): message
-    case .failed(let message): message
-    case .unhandled: nil
-    }
-  }
-
-  /// `succeeded: Shop: order 1234 cancelled`.
-  var outcomeText: String { outcomeName + (message.map { ": " + $0 } ?? "") }
 }

@@ -10,9 +10,15 @@ struct Pushdeck: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "pushdeck",
     abstract: "A terminal notification-center emulator for APNs payloads.",
+    discussion: """
+      Without a subcommand, `run` opens: with no inputs, the built-in demo. Everything it needs \
+      (themes, the demo) is compiled in, so the binary works from any directory. Shell \
+      completion: pushdeck --generate-completion-script bash|zsh|fish.
+      """,
+    version: PushdeckVersion.text,
     subcommands: [
       RunCommand.self, RenderCommand.self, ValidateCommand.self, ExplainCommand.self, ReplayCommand.self,
-      ServeCommand.self, PushCommand.self, StoryboardCommand.self,
+      ServeCommand.self, PushCommand.self, StoryboardCommand.self, TestCommand.self,
     ],
     defaultSubcommand: RunCommand.self
   )

@@ -12,8 +12,9 @@ struct RenderCommand: ParsableCommand {
     abstract: "Print one frame at a simulated time: text, ANSI, SVG or the screen's state as JSON.",
     discussion: """
       INPUT is the same as for `run`: scenarios (.yaml), payload files, captures; none renders the \
-      built-in demo. --at takes an ISO 8601 time (2026-11-23T09:45:00Z), a time of day in the \
-      device's time zone (09:45), or an offset from the start (+5m, +90s, +2h).
+      built-in demo. --at takes a time of day in the device's time zone (09:45, 08:00:30), an \
+      ISO 8601 time (2026-11-23T09:45:00Z) or an offset from the start (+0s, +5m, +1h30m, \
+      +250ms). --advance takes a duration (90s, 5m, 1h30m, 250ms; a bare number is minutes).
       """
   )
 
@@ -75,8 +76,10 @@ struct RenderCommand: ParsableCommand {
   @Option(name: .long, help: "The app for payload files that name none.")
   var bundle: String?
 
-  @Option(name: .long, help: "Minutes to advance the simulated clock before rendering.")
-  var advance: Int = 0
+  @Option(
+    name: .long,
+    help: "How far to advance the simulated clock before rendering: 90s, 5m, 1h30m (a bare number is minutes).")
+  var advance: String = "0"
 
   @Flag(name: .long, help: "Wrap text rows in | delimiters so trailing spaces show.")
   var frame = false
@@ -104,7 +107,7 @@ struct RenderCommand: ParsableCommand {
     else {
       throw ValidationError("--size must look like 80x24")
     }
-    let selectedTheme = try ThemeLocator.forCurrentProcess().load(theme)
+    let selectedTheme = try ThemeLocator.forCurrentProcess().commandLineTheme(theme)
     if style == .phone {
       try renderPhone(theme: selectedTheme)
       return
@@ -123,7 +126,7 @@ struct RenderCommand: ParsableCommand {
       state = try Session.load(inputs: inputs, profile: profile, bundle: bundle).state
       target = try renderTime(for: state)
     }
-    guard let advanced = SimDuration(exactly: Int64(advance), unitMilliseconds: 60_000).flatMap(target.adding) else {
+    guard let advanced = try advanceSpan().flatMap(target.adding) else {
       throw ValidationError(
         "--advance \(advance) moves the clock outside the simulated time \(EpochRange.text)")
     }
@@ -172,7 +175,7 @@ struct RenderCommand: ParsableCommand {
     }
     let session = try Session.load(inputs: inputs, profile: profile, bundle: bundle).state
     let target = try renderTime(for: session)
-    guard let advanced = SimDuration(exactly: Int64(advance), unitMilliseconds: 60_000).flatMap(target.adding) else {
+    guard let advanced = try advanceSpan().flatMap(target.adding) else {
       throw ValidationError(
         "--advance \(advance) moves the clock outside the simulated time \(EpochRange.text)")
     }
@@ -211,65 +214,46 @@ struct RenderCommand: ParsableCommand {
     }
   }
 
-  /// The instant `--at` names, or the moment after the timeline's last event.
+  /// The instant `--at` names (``TimeGrammar``, from the device's start), or the moment after
+  /// the timeline's last event.
   func renderTime(for state: AppState) throws -> SimInstant {
     let start = state.device.now
     guard let at else { return max(state.timeline.last?.at ?? start, start) }
-    if at.hasPrefix("+"), let duration = parseDuration(String(at.dropFirst())) {
-      guard let instant = start.adding(duration) else {
-        throw ValidationError(
-          "--at \(at) goes past \(CivilTime.iso8601(SimInstant.latest)), the last instant Pushdeck simulates")
-      }
-      return instant
-    }
-    if let date = parseISO8601(at) {
-      guard let instant = SimInstant(exactlyEpochSeconds: date.timeIntervalSince1970) else {
+    let instant: SimInstant
+    do {
+      instant = try TimeGrammar.instant(at, now: start, utcOffsetSeconds: state.device.profile.utcOffsetSeconds)
+    } catch .outOfRange {
+      guard at.hasPrefix("+") else {
         throw ValidationError("--at \(at) is outside \(EpochRange.text), the time Pushdeck simulates")
       }
-      return instant
+      throw ValidationError(
+        "--at \(at) goes past \(CivilTime.iso8601(SimInstant.latest)), the last instant Pushdeck simulates")
+    } catch {
+      throw ValidationError("--at takes \(TimeGrammar.instantForms), not \(at)")
     }
-    if let time = TimeOfDay(at) {
-      let offset = Int64(state.device.profile.utcOffsetSeconds) * 1000
-      let local = start.milliseconds + offset
-      let dayStart = local - ((local % 86_400_000) + 86_400_000) % 86_400_000
-      return SimInstant(milliseconds: dayStart + Int64(time.minutes) * 60_000 - offset)
+    guard instant >= start else {
+      let offset = state.device.profile.utcOffsetSeconds
+      throw ValidationError(
+        "--at \(at) is before the device starts (\(CivilTime.iso8601(start, utcOffsetSeconds: offset))): "
+          + "a frame shows the device at or after its start")
     }
-    throw ValidationError("--at takes 2026-11-23T09:45:00Z, 09:45 or +5m, not \(at)")
+    return instant
   }
 
-  func parseDuration(_ text: String) -> SimDuration? {
-    var total: Int64 = 0
-    var number = ""
-    for character in text {
-      if character.isNumber {
-        number.append(character)
-        continue
-      }
-      guard let value = Int64(number) else { return nil }
-      let unit: Int64
-      switch character {
-      case "s": unit = 1000
-      case "m": unit = 60_000
-      case "h": unit = 3_600_000
-      default: return nil
-      }
-      // Too long a span is not a syntax error: it is reported as past the simulated time.
-      let (product, overflow) = value.multipliedReportingOverflow(by: unit)
-      let (sum, sumOverflow) = total.addingReportingOverflow(product)
-      total = overflow || sumOverflow ? .max : sum
-      number = ""
+  /// The span `--advance` names: a duration (``TimeGrammar``), or a bare number of minutes as
+  /// before; nil when it is too long to compute.
+  func advanceSpan() throws -> SimDuration? {
+    if let minutes = Int64(advance) { return SimDuration(exactly: minutes, unitMilliseconds: 60_000) }
+    do {
+      return try TimeGrammar.duration(advance)
+    } catch .outOfRange {
+      return nil
+    } catch {
+      throw ValidationError(
+        "--advance takes \(TimeGrammar.durationForms) (a bare number is minutes), not \(advance)")
     }
-    guard number.isEmpty, total > 0 else { return nil }
-    return SimDuration(milliseconds: total)
   }
 
-  func parseISO8601(_ text: String) -> Date? {
-    let formatter = ISO8601DateFormatter()
-    formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-    if let date = formatter.date(from: text) { return date }
-    formatter.formatOptions = [.withInternetDateTime]
-    return formatter.date(from: text)
-  }
 }
 
 /// The structured state of a screen, as `render --format json` prints it.
@@ -279,6 +263,11 @@ enum ScreenJSON {
     let offset = device.profile.utcOffsetSeconds
     func iso(_ instant: SimInstant) -> String { JSONValue.quoted(CivilTime.iso8601(instant, utcOffsetSeconds: offset)) }
     func text(_ value: String?) -> String { value.map(JSONValue.quoted) ?? "null" }
+    /// What the activity's card shows (its layout applied to the latest content-state).
+    func faceJSON(_ face: LiveActivityFace) -> String {
+      "\"face\":{\"title\":\(JSONValue.quoted(face.title)),\"detail\":\(text(face.detail)),"
+        + "\"progress\":\(face.progress.map { String($0) } ?? "null"),\"time\":\(face.time.map(iso) ?? "null")}"
+    }
     let groups = screen == .lock ? state.lockScreenGroups() : device.store.rankedGroups()
     var json = "{\"screen\":\"\(screen.rawValue)\",\"at\":\(iso(device.now)),\"locked\":\(device.isLocked)"
     json +=
@@ -292,8 +281,11 @@ enum ScreenJSON {
       + device.liveActivities.map { activity in
         "{\"bundle\":\(JSONValue.quoted(activity.bundleID)),\"type\":\(JSONValue.quoted(activity.attributesType)),"
           + "\"title\":\(text(activity.title)),\"body\":\(text(activity.body)),\"stale\":\(activity.isStale(at: device.now)),"
-          + "\"ended\":\(activity.endedAt != nil),\"contentState\":\(activity.contentState?.compactText ?? "null")}"
+          + "\"ended\":\(activity.endedAt != nil),\"contentState\":\(activity.contentState?.compactText ?? "null"),"
+          + faceJSON(activity.face(layout: device.app(activity.bundleID)?.liveActivityLayouts[activity.attributesType]))
+          + "}"
       }.joined(separator: ",") + "]"
+    json += ",\"displayAs\":\"\(device.profile.lockScreenDisplay.rawValue)\""
     json += ",\"groups\":["
     for (index, group) in groups.enumerated() {
       if index > 0 { json += "," }

@@ -402,9 +402,12 @@ struct ReplaySummary {
     lines.append(
       isUnchanged
         ? "Notification Center: as saved (nothing replayed)"
-        : "Notification Center: \(stored) notifications in \(groups) stacks")
+        : "Notification Center: \(PluralFormat.counted(stored, "notification")) in \(PluralFormat.counted(groups, "stack"))"
+    )
     if evicted > 0 {
-      lines.append("  \(evicted) older notifications were removed: Notification Center holds at most \(limit)")
+      lines.append(
+        "  \(PluralFormat.counted(evicted, "older notification")) \(evicted == 1 ? "was" : "were") removed: Notification Center holds at most \(limit)"
+      )
     }
     for (place, group) in topGroups.enumerated() {
       lines.append("  \(place + 1). \(terminalSafe(group.key.description)) (\(group.count))")

@@ -25,7 +25,8 @@ struct RunCommand: AsyncParsableCommand {
       The mouse selects, opens and presses buttons; the wheel scrolls.
       --compare locked,dnd splits the screen: 2 to 4 devices (presets or profile files) on one \
       clock, side by side (a 2×2 grid for 3 or 4 on a narrow screen), every key acting on all.
-      NO_COLOR disables colour. Themes are looked up in $PUSHDECK_THEMES or the themes/ folder.
+      c cycles the themes. NO_COLOR disables colour. The themes default, light, high-contrast and \
+      sleep are built in; --theme also takes a theme file, or a NAME.yaml in $PUSHDECK_THEMES.
       """
   )
 
@@ -40,7 +41,9 @@ struct RunCommand: AsyncParsableCommand {
     help: "A device profile: a YAML file, or a preset: unlocked (default with inputs), locked, dnd or sleep.")
   var profile: String?
 
-  @Option(name: .long, help: "A theme name (default, light, high-contrast, sleep) or a YAML file.")
+  @Option(
+    name: .long, help: "A theme: default, light, high-contrast, sleep, a NAME.yaml in $PUSHDECK_THEMES, or a YAML file."
+  )
   var theme: String = "default"
 
   @Option(
@@ -105,6 +108,9 @@ struct RunCommand: AsyncParsableCommand {
 
   @MainActor
   func run() async throws {
+    // The theme first: an unknown one is an error before anything is opened.
+    let locator = ThemeLocator.forCurrentProcess()
+    let selectedTheme = try locator.commandLineTheme(theme)
     guard isatty(STDOUT_FILENO) == 1, isatty(STDIN_FILENO) == 1 else {
       FileHandle.standardError.write(
         Data(
@@ -120,7 +126,7 @@ struct RunCommand: AsyncParsableCommand {
       FileHandle.standardError.write(Data("pushdeck run: \(error.description)\n".utf8))
       throw ExitCode(2)
     }
-    if let compare { return try runCompare(compare) }
+    if let compare { return try runCompare(compare, theme: selectedTheme, locator: locator) }
     // Payloads and captures alone start at once and go on reading in the background.
     let streams = !inputs.isEmpty && !inputs.contains(where: Session.isScenario)
     var feed: TimelineFeed?
@@ -153,14 +159,6 @@ struct RunCommand: AsyncParsableCommand {
           .joined(separator: ", "), moreToCome: feed != nil)
     state = restoredState
     defer { persistence?.close() }
-    let locator = ThemeLocator.forCurrentProcess()
-    let selectedTheme: Theme
-    do {
-      selectedTheme = try locator.load(theme)
-    } catch {
-      FileHandle.standardError.write(Data("pushdeck: warning: \(error); using the built-in default theme\n".utf8))
-      selectedTheme = .builtInDefault
-    }
     // The endpoint, when asked for: accepted pushes go through the app's service extension (on
     // a queue of their own, in order, as `serve` and `replay` do), then wait in the inbox for
     // the loop's next turn; each is answered once that turn has saved it.
@@ -181,6 +179,10 @@ struct RunCommand: AsyncParsableCommand {
             extensionQueue.async {
               inbox.post(extensions.processBlocking(record, profile: extensionProfile), done: done)
             }
+          },
+          log: { exchange in
+            // Refused before the device: shown on the next turn, never hidden.
+            if exchange.status >= 400 { inbox.refuse(exchange) }
           })
       } catch {
         FileHandle.standardError.write(Data("pushdeck: cannot listen on \(bind):\(listen): \(error)\n".utf8))
@@ -196,10 +198,15 @@ struct RunCommand: AsyncParsableCommand {
       signals: SignalWatcher())
     let loop = AppLoop(
       state: state, screen: terminal, input: terminal,
-      clock: SimulationClock(start: state.now, mode: clock, speed: speed), theme: selectedTheme,
-      sleepTheme: try? locator.load("sleep"), handler: handlers,
+      clock: SimulationClock(start: state.now, mode: clock, speed: speed),
+      theme: selectedTheme, otherThemes: locator.others(than: selectedTheme), sleepTheme: try? locator.load("sleep"),
+      handler: handlers,
       afterTurn: { state in
         if let feed { reading.follow(feed, into: &state) }
+        for refusal in inbox.drainRefusals() {
+          state.noteEndpointRefusal(
+            status: refusal.status, reason: refusal.reason ?? "Refused", app: refusal.bundleID ?? refusal.topic)
+        }
         let arrived = inbox.drain()
         for push in arrived { state.receive(push.record) }
         // Acknowledged means saved: the endpoint answers once this turn's journal is committed.
@@ -240,6 +247,22 @@ extension SimulationClock.Mode: ExpressibleByArgument {}
 final class LiveInbox: Sendable {
   typealias Arrival = (record: PushRecord, done: @Sendable (APNsServer.SaveOutcome) -> Void)
   private let records = Mutex<[Arrival]>([])
+  private let refusals = Mutex<[APNsExchange]>([])
+
+  /// Keeps an exchange the endpoint refused (at most 100 waiting: a flood shows the newest).
+  func refuse(_ exchange: APNsExchange) {
+    refusals.withLock {
+      if $0.count >= 100 { $0.removeFirst() }
+      $0.append(exchange)
+    }
+  }
+
+  func drainRefusals() -> [APNsExchange] {
+    refusals.withLock { pending in
+      defer { pending = [] }
+      return pending
+    }
+  }
 
   func post(_ record: PushRecord, done: @escaping @Sendable (APNsServer.SaveOutcome) -> Void) {
     records.withLock { $0.append((record, done)) }

@@ -23,6 +23,11 @@ struct ServeCommand: AsyncParsableCommand {
       answers exactly as APNs does: 200 with apns-id, or the APNs status and {"reason": …}. One \
       line per request is printed: status, reason or apns-id, and the bundle id.
 
+      The first line, printed once the listener is bound, is machine-readable: \
+      "pushdeck serve: listening on h2c://127.0.0.1:PORT" (with --port 0, the port chosen). \
+      --ready-file PATH writes the port to PATH once every start-up line is printed: a test \
+      script starts serve in the background and waits for the file (Examples/mock-apns).
+
       Try it: curl --http2-prior-knowledge -H 'apns-topic: com.example.app' \
       -d '{"aps":{"alert":"Hi"}}' http://127.0.0.1:2197/3/device/<64 hex digits>
       """
@@ -36,6 +41,13 @@ struct ServeCommand: AsyncParsableCommand {
 
   @Option(name: .long, help: "Append each accepted push to this JSON Lines capture, for replay.")
   var record: String?
+
+  @Option(
+    name: .long,
+    help: ArgumentHelp(
+      "Once listening, write the port (one line) to this file: a script waits for it to appear.",
+      valueName: "path"))
+  var readyFile: String?
 
   @Option(
     name: .long,
@@ -53,6 +65,8 @@ struct ServeCommand: AsyncParsableCommand {
   }
 
   func run() async throws {
+    // A ready file left by an earlier run must not look like this one's.
+    if let readyFile { try? FileManager.default.removeItem(atPath: readyFile) }
     let (keys, registry) = try endpointOptions.endpoint(profile: deviceOptions.profile)
     let tls = try endpointOptions.serverTLS(statePath: deviceOptions.state)
     let recorder: CaptureRecorder?
@@ -132,6 +146,19 @@ struct ServeCommand: AsyncParsableCommand {
     printer.line("pushdeck serve: state " + (device.statePath.map(terminalSafe) ?? "ephemeral (nothing saved)"))
     if connections < maxConnections {
       printer.line("pushdeck serve: at most \(connections) connections (the descriptor limit is \(descriptors))")
+    }
+    if let readyFile {
+      // Written last and renamed into place: a script that sees the file sees the whole port.
+      do {
+        let url = URL(fileURLWithPath: readyFile)
+        try Data("\(server.port)\n".utf8).write(to: url, options: .atomic)
+      } catch {
+        FileHandleError.write("pushdeck: cannot write the ready file \(terminalSafe(readyFile)): \(error)\n")
+        await server.drain(timeout: .seconds(1))
+        device.finish()
+        try? await server.shutdown()
+        throw ExitCode(2)
+      }
     }
     for await _ in stops { break }
     // The drain waits for every answer, and each answer waits for its commit.

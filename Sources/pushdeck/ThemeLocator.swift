@@ -1,70 +1,64 @@
+import ArgumentParser
 import Foundation
 import PushRender
 
 /// Finds and loads themes for the command line.
 ///
-/// A `--theme` value that names an existing file is loaded from there. Otherwise it is a theme
-/// name looked up as `NAME.yaml` in the first `themes/` folder found: `$PUSHDECK_THEMES`, then
-/// the folders above the executable, then the folders above the current directory (a folder
-/// counts when it holds `themes/default.yaml`). `default` always works: without a folder it is
-/// the theme compiled into the binary.
+/// A `--theme` value that names a file (it contains `/` or ends in `.yaml`, `.yml` or `.json`)
+/// is loaded from there. Otherwise it is a theme name: `NAME.yaml` in `$PUSHDECK_THEMES` when
+/// that folder has one (your own themes, or edited copies of the built-in ones), else one of the
+/// themes compiled into the binary (`themes/*.yaml` at build time: default, light,
+/// high-contrast, sleep). Nothing is read from the checkout, so the binary works anywhere.
 struct ThemeLocator {
   /// The largest theme file read (the built-in themes are about 2 KB).
   static let maximumThemeBytes = 1 << 20
 
   /// Environment variables (passed in, so tests can supply their own).
   var environment: [String: String]
-  /// The running executable's path.
-  var executablePath: String
-  /// The current directory.
-  var currentDirectory: String
 
   /// A locator for this process.
   static func forCurrentProcess() -> ThemeLocator {
-    let executable =
-      (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-      ?? CommandLine.arguments.first ?? ""
-    return ThemeLocator(
-      environment: ProcessInfo.processInfo.environment, executablePath: executable,
-      currentDirectory: FileManager.default.currentDirectoryPath)
+    ThemeLocator(environment: ProcessInfo.processInfo.environment)
   }
 
-  /// The `themes` folder in use, if any.
+  /// The user's themes folder (`$PUSHDECK_THEMES`), if set.
   func themesDirectory() -> URL? {
-    let fileManager = FileManager.default
-    if let explicit = environment["PUSHDECK_THEMES"], !explicit.isEmpty {
-      return URL(fileURLWithPath: explicit, isDirectory: true)
-    }
-    let starts = [
-      URL(fileURLWithPath: executablePath).deletingLastPathComponent(),
-      URL(fileURLWithPath: currentDirectory, isDirectory: true),
-    ]
-    for start in starts {
-      var directory = start.standardizedFileURL
-      while true {
-        let candidate = directory.appendingPathComponent("themes", isDirectory: true)
-        if fileManager.fileExists(atPath: candidate.appendingPathComponent("default.yaml").path) {
-          return candidate
-        }
-        let parent = directory.deletingLastPathComponent()
-        if parent.path == directory.path { break }
-        directory = parent
-      }
-    }
-    return nil
+    guard let explicit = environment["PUSHDECK_THEMES"], !explicit.isEmpty else { return nil }
+    return URL(fileURLWithPath: explicit, isDirectory: true)
   }
 
-  /// The theme names available in the themes folder.
+  /// The theme names available: the built-in ones, then the user's folder's others, sorted.
   func availableNames() -> [String] {
-    guard let directory = themesDirectory(),
+    var names = Theme.builtInNames
+    if let directory = themesDirectory(),
       let files = try? FileManager.default.contentsOfDirectory(atPath: directory.path)
-    else { return ["default"] }
-    return files.filter { $0.hasSuffix(".yaml") }.map { String($0.dropLast(5)) }.sorted()
+    {
+      let own = files.filter { $0.hasSuffix(".yaml") }.map { String($0.dropLast(5)) }
+      names += own.filter { !names.contains($0) }.sorted()
+    }
+    return names
+  }
+
+  /// The theme a `--theme` value names, with a problem as a usage error (exit status 2), so
+  /// `run` refuses it before the screen opens.
+  func commandLineTheme(_ value: String) throws -> Theme {
+    do {
+      return try load(value)
+    } catch {
+      throw ValidationError("--theme \(value): \(error)")
+    }
+  }
+
+  /// The themes `run` cycles through with `c` after the chosen one: the other available ones
+  /// (a theme in `$PUSHDECK_THEMES` that does not load is left out).
+  func others(than first: Theme) -> [Theme] {
+    availableNames().filter { $0 != first.name }.compactMap { try? load($0) }
   }
 
   /// Loads the theme a `--theme` value names.
   ///
-  /// - Throws: ``ThemeError`` when the file is broken, or a lookup error for unknown names.
+  /// - Throws: ``ThemeError`` when the file is broken, or ``ThemeLookupError`` for unknown
+  ///   names and unreadable files.
   func load(_ value: String) throws -> Theme {
     let fileManager = FileManager.default
     var path: String?
@@ -77,10 +71,11 @@ struct ThemeLocator {
       if fileManager.fileExists(atPath: candidate) { path = candidate }
     }
     guard let path else {
-      if value == "default" { return .builtInDefault }
+      if let theme = try Theme.builtIn(named: value) { return theme }
       throw ThemeLookupError(
         message:
-          "unknown theme \"\(value)\" (available: \(availableNames().joined(separator: ", ")))")
+          "unknown theme \"\(value)\" (available: \(availableNames().joined(separator: ", "))); "
+          + "give a built-in name, a theme file's path, or put NAME.yaml in $PUSHDECK_THEMES")
     }
     // Read at most one byte past the limit, so `--theme /dev/zero` cannot exhaust memory.
     let handle = FileHandle(forReadingAtPath: path)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import PushCheck
 import PushWire
 
 /// `pushdeck validate`: the payload linter for people and CI.
@@ -23,10 +24,14 @@ struct ValidateCommand: ParsableCommand {
   )
 
   enum Format: String, ExpressibleByArgument, CaseIterable {
-    case text, json
+    case text, json, github
   }
 
-  @Option(name: .long, help: "Output format: text (compiler style) or json (JSON Lines, one object per payload).")
+  @Option(
+    name: .long,
+    help:
+      "Output format: text (compiler style), json (JSON Lines, one object per payload) or github (GitHub Actions annotations)."
+  )
   var format: Format = .text
 
   @Flag(name: .long, help: "Treat warnings as errors.")
@@ -67,6 +72,8 @@ struct ValidateCommand: ParsableCommand {
             switch format {
             case .text: return (delta, record.diagnostics.isEmpty ? nil : printer.render(record))
             case .json: return (delta, ValidationJSON.line(for: record, strict: strict) + "\n")
+            case .github:
+              return (delta, record.diagnostics.isEmpty ? nil : ValidationAnnotations.render(record, strict: strict))
             }
           }
         ) { result in
@@ -81,7 +88,7 @@ struct ValidateCommand: ParsableCommand {
     for problem in ioProblems {
       err.line("pushdeck: \(terminalSafe(problem.path)): \(problem.message)")
     }
-    if format == .text || quiet {
+    if format != .json || quiet {
       err.line(tally.summary(strict: strict, ioProblems: ioProblems.count))
     }
     err.flush()
@@ -195,6 +202,34 @@ struct DiagnosticPrinter: Sendable {
 extension String {
   fileprivate func replacingTabs() -> String {
     String(unicodeScalars.map { $0 == "\t" ? " " : Character($0) })
+  }
+}
+
+/// GitHub Actions annotations for a record's diagnostics, at their file, line and column.
+enum ValidationAnnotations {
+  static func render(_ record: PushRecord, strict: Bool) -> String {
+    var text = ""
+    for diagnostic in record.diagnostics {
+      let severity = strict && diagnostic.severity == .warning ? Severity.error : diagnostic.severity
+      let kind =
+        switch severity {
+        case .error: "error"
+        case .warning: "warning"
+        case .info: "notice"
+        }
+      let verdict = diagnostic.code.verdict
+      var message = terminalSafe(diagnostic.message)
+      if let path = diagnostic.path { message += " (at \(terminalSafe(path)))" }
+      message += "\n" + terminalSafe(diagnostic.effect)
+      message += "\nverdict: APNs \(verdict.apns.words); the device \(verdict.device.words)"
+      if let hint = diagnostic.hint { message += "\nhint: " + terminalSafe(hint) }
+      text +=
+        GitHubAnnotation.command(
+          kind, file: terminalSafe(record.file), line: diagnostic.location?.line ?? record.line,
+          column: diagnostic.location?.column, title: "pushdeck validate: \(diagnostic.code.rawValue)",
+          message: message) + "\n"
+    }
+    return text
   }
 }
 

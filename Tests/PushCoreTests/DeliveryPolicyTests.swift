@@ -176,6 +176,24 @@ func decide(
         focus: FocusMode(id: "p", name: "Personal", kind: .personal, showsSilencedOnLockScreen: true)),
       disposition: .deliveredQuietly, surfaces: [.lockScreen, .notificationCenter], sound: false, reason: .focusSilenced
     ),
+    Row(
+      name: "a Focus silences a passive notification too, off the lock screen", notification: note(level: .passive),
+      app: app(), context: DeliveryContext(now: now, isLocked: true, focus: work), disposition: .deliveredQuietly,
+      surfaces: [.notificationCenter], sound: false, reason: .focusSilenced),
+    Row(
+      name: "a silenced passive notification shows on the lock screen when the Focus says so",
+      notification: note(level: .passive), app: app(),
+      context: DeliveryContext(
+        now: now, isLocked: true,
+        focus: FocusMode(id: "p", name: "Personal", kind: .personal, showsSilencedOnLockScreen: true)),
+      disposition: .deliveredQuietly, surfaces: [.lockScreen, .notificationCenter], sound: false, reason: .focusSilenced
+    ),
+    Row(
+      name: "a passive notification of an allowed app stays on the lock screen",
+      notification: note(level: .passive, bundle: "com.example.allowed"),
+      app: app { $0.info = AppInfo(bundleID: "com.example.allowed", displayName: "Allowed", iconGlyph: "A") },
+      context: DeliveryContext(now: now, isLocked: true, focus: work), disposition: .deliveredQuietly,
+      surfaces: [.lockScreen, .notificationCenter], sound: false, reason: .passiveLevel),
     // Scheduled Summary (§8)
     Row(
       name: "summary app: active notification held", notification: note(),

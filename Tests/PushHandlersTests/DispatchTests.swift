@@ -74,14 +74,29 @@ func invocation(
     #expect(await registry.perform(invocation(action: "REPLY")).message?.hasSuffix("other") == true)
   }
 
-  @Test func aMissingRouteSaysWhatWasNotBound() async {
+  @Test func aMissingRouteIsInformationSayingWhatWasNotBound() async {
     let registry = HandlerRegistry(appNames: ["com.shop": "Shop"])
     let outcome = await registry.perform(invocation())
     #expect(
-      outcome == .failed("Shop: no handler for action CANCEL (category ORDER); bind one under handlers: in the profile")
+      outcome
+        == .unhandled(
+          "Shop: no handler bound for action CANCEL (category ORDER); bind one under handlers: in the profile")
     )
     let tap = await registry.perform(invocation(category: nil, action: defaultActionIdentifier))
-    #expect(tap.message?.contains("no handler for a tap") == true)
+    #expect(tap.message?.contains("no handler bound for a tap") == true)
+  }
+
+  @Test func echoAnswersWithItsMessageAndRunsNothing() async {
+    // Answers, not deadlines, are tested here (see registry(_:) on loaded machines).
+    var registry = HandlerRegistry(appNames: ["com.shop": "Shop"], deadlineSeconds: 600)
+    registry.register(
+      action: "CANCEL", summary: "echo", HandlerRegistry.builtIn(.echo(message: "{action}: done, you said {text}")))
+    registry.register(summary: "echo", HandlerRegistry.builtIn(.echo(message: nil)))
+    let cancel = await registry.perform(invocation())
+    #expect(cancel == .succeeded("Shop: Cancel order: done, you said "))
+    let reply = invocation(action: "REPLY", title: "Reply", text: "On my way")
+    #expect(await registry.perform(reply) == .succeeded("Shop: sent “On my way”"))
+    #expect(await registry.perform(invocation(action: "TRACK")) == .succeeded("Shop: Cancel order done"))
   }
 
   @Test func aHandlerThatHangsIsReportedAfterTheDeadline() async {
@@ -125,7 +140,7 @@ extension ActionOutcome {
     switch self {
     case .succeeded(let message): message
     case .failed(let message): message
-    case .unhandled: nil
+    case .unhandled(let message): message
     }
   }
 }

@@ -154,7 +154,8 @@ func scratch(_ name: String) throws -> String {
     var state = AppState(
       device: DeviceSimulator(profile: profile),
       timeline: [TimelineEntry(at: start + .seconds(1), event: .push(record))])
-    _ = reduce(into: &state, .tick(start + .seconds(2)))
+    // Past the banner's five seconds: the banner's card would show the thumbnail too.
+    _ = reduce(into: &state, .tick(start + .seconds(10)))
     _ = reduce(into: &state, .command(.openCenter))
     _ = reduce(into: &state, .command(.activate))
     let grid = render(state, size: Size(columns: 80, rows: 30), theme: .builtInDefault)

@@ -1,5 +1,6 @@
 import PushCore
 import PushRender
+import PushTestSupport
 import PushUI
 import Testing
 

@@ -1,5 +1,6 @@
 import PushCore
 import PushRender
+import PushTestSupport
 import PushUI
 import Testing
 
@@ -25,9 +26,9 @@ struct TimelinePaneTests {
     let grid = frame(state)
     expectGolden(grid, "timeline_demo_80x24.txt")
     let dump = grid.textDump()
-    #expect(dump.contains("1 of 3 arrived"))
+    #expect(dump.contains("1 of 9 arrived"))
     #expect(dump.contains("▶ now 09:41:30"))
-    // The two pushes still to come are drawn dim.
+    // The pushes still to come are drawn dim.
     let lines = dump.split(separator: "\n")
     let row = try #require(lines.firstIndex { $0.contains("Unusual sign-in") })
     #expect((0..<grid.width).contains { grid[$0, row].style.isDim })
@@ -50,9 +51,10 @@ struct TimelinePaneTests {
     _ = reduce(into: &state, .command(.faster))
     _ = reduce(into: &state, .command(.faster))
     #expect(reduce(into: &state, .command(.faster)) == [.setClock(running: true, speed: 1000)])
-    // Instant: everything left on the timeline arrives now, and the clock stops.
+    // Instant: everything left on the timeline arrives now (the demo's last push is at 09:47),
+    // and the clock stops.
     #expect(
-      reduce(into: &state, .command(.faster)) == [.setClock(running: false, speed: 1), .advanceClock(.seconds(90))])
+      reduce(into: &state, .command(.faster)) == [.setClock(running: false, speed: 1), .advanceClock(.minutes(6))])
     #expect(state.playback.speed == .instant && !state.playback.isPlaying)
     for _ in 0..<10 { _ = reduce(into: &state, .command(.slower)) }
     #expect(state.playback.speed == .times(0.5))
@@ -61,19 +63,20 @@ struct TimelinePaneTests {
   }
 
   @Test func previousPushRebuildsTheDeviceAndReplaysUpToIt() {
+    // The demo's pushes after 09:41: +20 s, +50 s, +90 s, then six more from 09:43 on.
     var state = demo(at: 100)
-    #expect(state.pendingEventCount == 0)
+    #expect(state.pendingEventCount == 6)
     let effects = reduce(into: &state, .command(.stepToPreviousPush))
     #expect(effects == [.seekClock(to: start + .seconds(50))])
     #expect(state.now == start + .seconds(50))
-    #expect(state.pendingEventCount == 1)
+    #expect(state.pendingEventCount == 7)
     let fresh = demo(at: 50)
     #expect(ids(state) == ids(fresh))
     #expect(state.device.store.count == fresh.device.store.count)
     // Again: back to Ana's message; then once more: to the start.
     #expect(reduce(into: &state, .command(.stepToPreviousPush)) == [.seekClock(to: start + .seconds(20))])
     #expect(reduce(into: &state, .command(.stepToPreviousPush)) == [.seekClock(to: start)])
-    #expect(state.pendingEventCount == 3)
+    #expect(state.pendingEventCount == 9)
     #expect(ids(state) == ids(AppState.demo()))
     // Forward again is the ordinary step.
     #expect(reduce(into: &state, .command(.stepToNextEvent)) == [.advanceClock(.seconds(20))])
@@ -162,18 +165,34 @@ struct SettingsPaneTests {
     #expect(state.device.isLocked)
   }
 
+  @Test func displayAsCyclesCountStackListAndRedrawsTheLockScreen() {
+    var state = settingsState()
+    select(.displayAs, in: &state)
+    #expect(state.settingsValue(.displayAs) == "List")
+    _ = reduce(into: &state, .command(.activate))
+    #expect(state.device.profile.lockScreenDisplay == .count)
+    #expect(state.settingsValue(.displayAs) == "Count")
+    let dump = frame(state, columns: 120, rows: 40).textDump()
+    #expect(dump.contains("Display As") && dump.contains("Count"))
+    #expect(dump.contains("6 Notifications") || dump.contains("5 Notifications") || dump.contains("Notifications"))
+    _ = reduce(into: &state, .command(.adjustSetting(1)))
+    #expect(state.device.profile.lockScreenDisplay == .stack)
+    _ = reduce(into: &state, .command(.adjustSetting(1)))
+    #expect(state.device.profile.lockScreenDisplay == .list)
+  }
+
   @Test func everyAppSettingChangesThroughDeviceEvents() {
     var state = settingsState()
     state.settingsApp = "com.example.messages"
     _ = state.takeAppliedEvents()
-    for row in SettingsRow.allCases.dropFirst(3) {
+    for row in SettingsRow.allCases.dropFirst(4) {
       select(row, in: &state)
       let before = state.settingsValue(row)
       _ = reduce(into: &state, .command(.activate))
       #expect(state.settingsValue(row) != before, "\(row)")
     }
     let events = state.takeAppliedEvents().map(\.event)
-    #expect(events.count == SettingsRow.allCases.count - 3)
+    #expect(events.count == SettingsRow.allCases.count - 4)
     #expect(
       events.allSatisfy { event in
         if case .device(.setting(let bundleID, _)) = event { return bundleID == "com.example.messages" }
@@ -185,9 +204,9 @@ struct SettingsPaneTests {
     var state = settingsState()
     state.settingsApp = "com.example.messages"
     select(.showPreviews, in: &state)
-    #expect(state.settingsValue(.showPreviews) == "whenUnlocked")
+    #expect(state.settingsValue(.showPreviews) == "When Unlocked")
     _ = reduce(into: &state, .command(.adjustSetting(-1)))  // always
-    #expect(state.settingsValue(.showPreviews) == "always")
+    #expect(state.settingsValue(.showPreviews) == "Always")
     let messages = state.device.store.rankedGroups().first { $0.key.bundleID == "com.example.messages" }!
     #expect(!state.previewsHidden(messages.notifications[0]))
   }

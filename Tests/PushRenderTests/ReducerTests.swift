@@ -1,4 +1,5 @@
 import PushCore
+import PushTestSupport
 import PushUI
 import Testing
 

@@ -24,6 +24,7 @@ struct ThemeTests {
 
   @Test func builtInThemeIsTheDefaultFile() throws {
     #expect(Theme.builtInDefaultYAML == (try themeText("default.yaml")))
+    #expect(Theme.builtInDefaultYAML.contains("name: default"))
     #expect(Theme.builtInDefault.name == "default")
     #expect(Theme.builtInDefault[.cardTitle].isBold)
   }

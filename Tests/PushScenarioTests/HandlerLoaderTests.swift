@@ -30,7 +30,7 @@ struct HandlerLoaderTests {
   @Test(arguments: [
     (
       "handlers:\n  - {handler: logg, file: x}",
-      "p.yaml:2:15: handlers[0].handler: expected one of log, exec, http, open, got \"logg\" (did you mean \"log\"?)"
+      "p.yaml:2:15: handlers[0].handler: expected one of log, exec, http, open, echo, got \"logg\" (did you mean \"log\"?)"
     ),
     (
       "handlers:\n  - {handler: exec, argv: \"rm -rf /\"}",
@@ -55,7 +55,7 @@ struct HandlerLoaderTests {
     ("handlers:\n  - {handler: exec, argv: []}", "p.yaml:2:27: handlers[0].argv: expected at least the program to run"),
     (
       "handlers:\n  - {handler: open, acton: X}",
-      "p.yaml:2:21: handlers[0].acton: unknown key \"acton\" (did you mean \"action\"?); expected one of app, category, action, handler, file, argv, url, timeout"
+      "p.yaml:2:21: handlers[0].acton: unknown key \"acton\" (did you mean \"action\"?); expected one of app, category, action, handler, file, argv, url, timeout, message"
     ),
   ])
   func badEntriesAreLocated(text: String, expected: String) {

@@ -34,7 +34,7 @@ struct AppLoopTests {
     let loop = makeLoop(terminal)
     loop.run(maxTurns: 3)
     #expect(loop.state.now == DemoScenario.start + .seconds(20))
-    #expect(loop.state.pendingEventCount == 2)
+    #expect(loop.state.pendingEventCount == 8)
   }
 
   @Test func playingRunsTheClockAndSpeedChangesReachIt() {
@@ -108,7 +108,7 @@ struct AppLoopTests {
       script: [.key(.character("n")), .key(.character("a")), .key(.down), .key(.enter), nil])
     let loop = makeLoop(terminal)
     loop.run(maxTurns: 6)
-    #expect(terminal.frames.last?.textDump().contains("No action handler") == true)
+    #expect(terminal.frames.last?.textDump().contains("No handler bound") == true)
   }
 
   private func centerRow(_ state: AppState, bundle: String, lockRow: Int) -> Int {

@@ -4,11 +4,11 @@ import PushTestSupport
 import Testing
 
 /// Where the tmux binary is, if installed.
-private let tmuxPath: String? = ["/usr/bin/tmux", "/usr/local/bin/tmux", "/opt/homebrew/bin/tmux"]
+let tmuxPath: String? = ["/usr/bin/tmux", "/usr/local/bin/tmux", "/opt/homebrew/bin/tmux"]
   .first { FileManager.default.isExecutableFile(atPath: $0) }
 
 /// The built `pushdeck` binary: beside the test bundle, or in the package's `.build/debug`.
-private func pushdeckBinary() -> String? {
+func pushdeckBinary() -> String? {
   let besideTests = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
     .appendingPathComponent("pushdeck").path
   let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
@@ -18,7 +18,7 @@ private func pushdeckBinary() -> String? {
 }
 
 /// A tmux server on a private socket, killed when the test ends.
-private struct TmuxServer {
+struct TmuxServer {
   let executable: String
   let socket = "pushdeck-\(UUID().uuidString)"
 
@@ -166,24 +166,24 @@ struct EndToEndTests {
   @Test func timelineStepsForwardAndSeeksBackToThePreviousPush() async throws {
     try await withDemo { server, _ in
       try server.run(["send-keys", "-t", "t", "t"])
-      guard try await server.waitUntil("the timeline pane", { $0.contains("0 of 3 arrived") }) else { return }
+      guard try await server.waitUntil("the timeline pane", { $0.contains("0 of 9 arrived") }) else { return }
       try server.run(["send-keys", "-t", "t", "."])
-      guard try await server.waitUntil("the first push", { $0.contains("1 of 3 arrived") }) else { return }
+      guard try await server.waitUntil("the first push", { $0.contains("1 of 9 arrived") }) else { return }
       try server.run(["send-keys", "-t", "t", "."])
-      guard try await server.waitUntil("the second push", { $0.contains("2 of 3 arrived") }) else { return }
+      guard try await server.waitUntil("the second push", { $0.contains("2 of 9 arrived") }) else { return }
       try server.run(["send-keys", "-t", "t", ","])
       guard
         try await server.waitUntil(
           "back to the first push",
           { screen in
-            screen.contains("1 of 3 arrived") && screen.contains("▶ now 09:41:20")
+            screen.contains("1 of 9 arrived") && screen.contains("▶ now 09:41:20")
           })
       else { return }
       try server.run(["send-keys", "-t", "t", "g"])
       try server.run(["send-keys", "-t", "t", "-l", "+5m"])
       try server.run(["send-keys", "-t", "t", "Enter"])
-      try await server.waitUntil("everything arrived at 09:46:20") { screen in
-        screen.contains("3 of 3 arrived") && screen.contains("▶ now 09:46:20")
+      try await server.waitUntil("all but the 09:47 push arrived at 09:46:20") { screen in
+        screen.contains("8 of 9 arrived") && screen.contains("▶ now 09:46:20")
       }
       try server.run(["send-keys", "-t", "t", "q"])
       try await server.waitUntil("exit=0") { $0.contains("exit=0") }
@@ -193,7 +193,7 @@ struct EndToEndTests {
   @Test func mouseClickSelectsAndPressesSettings() async throws {
     try await withDemo { server, _ in
       try server.run(["send-keys", "-t", "t", "s"])
-      guard try await server.waitUntil("the settings pane", { $0.contains("○ Locked") }) else { return }
+      guard try await server.waitUntil("the settings pane", { $0.contains("🔒 Locked") }) else { return }
       // An X10 mouse report (what ncurses reads for tmux): ESC [ M, button+32, column+33, row+33;
       // a press and a release make a click. The "Phone" row is the pane's second line (row 2).
       func click(column: Int, row: Int) -> String {
@@ -203,7 +203,7 @@ struct EndToEndTests {
       try server.run(["send-keys", "-t", "t", "-l", click(column: 5, row: 2)])
       guard try await server.waitUntil("the Phone row selected", { $0.contains("▸ Phone") }) else { return }
       try server.run(["send-keys", "-t", "t", "-l", click(column: 5, row: 2)])
-      try await server.waitUntil("the phone unlocked by the second click") { $0.contains("● Unlocked") }
+      try await server.waitUntil("the phone unlocked by the second click") { $0.contains("🔓 Unlocked") }
       try server.run(["send-keys", "-t", "t", "q"])
       try await server.waitUntil("exit=0") { $0.contains("exit=0") }
     }
@@ -611,14 +611,14 @@ struct EndToEndTests {
   @Test func doNotDisturbMakesTheNextPushArriveQuietly() async throws {
     try await withDemo { server, _ in
       try server.run(["send-keys", "-t", "t", "d"])
-      guard try await server.waitUntil("Do Not Disturb on", { $0.contains("☾ Do Not Disturb") }) else { return }
+      guard try await server.waitUntil("Do Not Disturb on", { $0.contains("🌙 Do Not Disturb") }) else { return }
       // Ana's message arrives while Do Not Disturb is on: stored, but not on the lock screen.
       try server.run(["send-keys", "-t", "t", "."])
       guard try await server.waitUntil("the seventh notification stored", { $0.contains("7 stored") }) else { return }
       #expect(!server.capture().contains("Great, see you there"), "a silenced push must not light the lock screen")
       // With Do Not Disturb off again, the next push shows on the lock screen.
       try server.run(["send-keys", "-t", "t", "d"])
-      try await server.waitUntil("Do Not Disturb off") { !$0.contains("☾ Do Not Disturb") }
+      try await server.waitUntil("Do Not Disturb off") { !$0.contains("🌙 Do Not Disturb") }
       try server.run(["send-keys", "-t", "t", "."])
       try await server.waitUntil("the bank's alert on the lock screen") { $0.contains("Unusual sign-in") }
       try server.run(["send-keys", "-t", "t", "q"])
@@ -659,10 +659,10 @@ struct EndToEndTests {
 
 @Suite("Theme lookup from the command line")
 struct ThemeLookupTests {
-  @Test func namedThemeIsFoundBesideTheExecutable() throws {
+  @Test func namedThemeIsBuiltIn() throws {
     let binary = try #require(pushdeckBinary())
     let result = try runSubprocess(
-      binary, ["render", "--size", "40x12", "--theme", "high-contrast", "--styles"],
+      binary, ["render", "--size", "60x24", "--theme", "high-contrast", "--styles"],
       captureOutput: true)
     #expect(result.status == 0)
     // high-contrast.yaml draws app names in bright yellow (ANSI 11).

@@ -140,3 +140,25 @@ struct ListenTmux {
     }
   }
 }
+
+extension ListenTmuxTests {
+  /// A push the endpoint refuses (not JSON: 400 before it reaches the device) is not hidden:
+  /// the front end says so in a toast and counts it on the status line.
+  @Test func aPushTheEndpointRefusesIsShownNotHidden() async throws {
+    let tmux = ListenTmux()
+    defer { tmux.kill() }
+    let binary = try #require(PushdeckProcess.binary)
+    try tmux.run([
+      "new-session", "-d", "-s", "t", "-x", "80", "-y", "24",
+      "LANG=C.UTF-8 TERM=tmux-256color \"\(binary)\" run --clock manual --listen 0; echo exit=$?; sleep 5",
+    ])
+    let listening = try await tmux.listeningPort()
+    let status = try ListenTmux.push(#"{"aps":{"alert":"cut off"#, port: listening)
+    #expect(status == "400")
+    try await tmux.waitUntil("the refusal shown") { screen in
+      screen.contains("✗ Refused on the endpoint: 400") && screen.contains("✗ 1 rejected")
+    }
+    try tmux.run(["send-keys", "-t", "t", "q"])
+    try await tmux.waitUntil("exit=0") { $0.contains("exit=0") }
+  }
+}

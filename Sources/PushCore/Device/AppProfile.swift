@@ -118,19 +118,65 @@ public struct CategoryOptions: OptionSet, Sendable, Hashable {
   public static let hiddenPreviewsShowSubtitle = CategoryOptions(rawValue: 1 << 3)
 }
 
+/// A format with `%u` and its plural forms, as an app's `.stringsdict` gives them: `one` for
+/// a count of 1, `other` for every other count. A plain string is used for every count.
+public struct PluralFormat: Equatable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
+  /// The form for 1, if the app gives one.
+  public var one: String?
+  /// The form for every other count.
+  public var other: String
+
+  public init(one: String? = nil, other: String) {
+    self.one = one
+    self.other = other
+  }
+
+  public init(stringLiteral value: String) { self.init(other: value) }
+
+  /// The form for a count, with `%u` (or `%d`) replaced by it and `%%` by `%`.
+  public func format(_ count: Int) -> String {
+    let form = count == 1 ? (one ?? other) : other
+    var result = ""
+    var iterator = form.makeIterator()
+    while let character = iterator.next() {
+      guard character == "%" else {
+        result.append(character)
+        continue
+      }
+      switch iterator.next() {
+      case "u"?, "d"?: result += String(count)
+      case "%"?: result.append("%")
+      case let next?:
+        result.append("%")
+        result.append(next)
+      case nil: result.append("%")
+      }
+    }
+    return result
+  }
+
+  public var description: String { one.map { "{one: \($0), other: \(other)}" } ?? other }
+
+  /// English counted nouns for Pushdeck's own wording: `counted(1, "notification")` is
+  /// "1 notification", `counted(2, "notification")` "2 notifications".
+  public static func counted(_ count: Int, _ noun: String, plural: String? = nil) -> String {
+    "\(count) " + (count == 1 ? noun : plural ?? noun + "s")
+  }
+}
+
 /// A registered category: the actions a notification with this `category` shows.
 public struct NotificationCategory: Equatable, Sendable {
   public var identifier: String
   public var actions: [NotificationAction]
   public var options: CategoryOptions
   /// Body shown when previews are hidden; `%u` is the number of notifications in the thread.
-  public var hiddenPreviewsBodyPlaceholder: String?
-  /// The group summary; `%u` is the count.
-  public var summaryFormat: String?
+  public var hiddenPreviewsBodyPlaceholder: PluralFormat?
+  /// The line under a stack ("2 more messages"); `%u` is how many are behind the front card.
+  public var summaryFormat: PluralFormat?
 
   public init(
     identifier: String, actions: [NotificationAction] = [], options: CategoryOptions = [],
-    hiddenPreviewsBodyPlaceholder: String? = nil, summaryFormat: String? = nil
+    hiddenPreviewsBodyPlaceholder: PluralFormat? = nil, summaryFormat: PluralFormat? = nil
   ) {
     self.identifier = identifier
     self.actions = actions
@@ -163,6 +209,8 @@ public struct AppProfile: Equatable, Sendable {
   public var criticalAlertsEntitled: Bool
   /// Whether the app has the time-sensitive capability.
   public var timeSensitiveEntitled: Bool
+  /// How its Live Activities draw their content-state, by `attributes-type`.
+  public var liveActivityLayouts: [String: LiveActivityLayout] = [:]
 
   /// Creates an installed app with iOS's defaults: authorized, in the background, presenting
   /// banners, list, sound and badge in the foreground.

@@ -38,14 +38,12 @@ public struct DeliveryContext: Equatable, Sendable {
     guard !summaryTimes.isEmpty else { return nil }
     // Saturating: `now` is in EpochRange on every checked path, and a clock that is not must
     // give a wrong summary time, not a trap.
-    let offset = Int64(utcOffsetSeconds).saturatingMultiply(1000)
-    let local = now.milliseconds.saturatingAdd(offset)
-    let dayStart = local.floorDivided(by: 86_400_000).saturatingMultiply(86_400_000)
+    let dayStart = now.startOfLocalDay(utcOffsetSeconds: utcOffsetSeconds).milliseconds
     let candidates = summaryTimes.sorted().map { Int64($0.minutes).saturatingMultiply(60_000) }
     let next =
-      candidates.map { dayStart.saturatingAdd($0) }.first { $0 > local }
+      candidates.map { dayStart.saturatingAdd($0) }.first { $0 > now.milliseconds }
       ?? dayStart.saturatingAdd(86_400_000).saturatingAdd(candidates[0])
-    return SimInstant(milliseconds: next.saturatingSubtract(offset))
+    return SimInstant(milliseconds: next)
   }
 }
 
@@ -190,6 +188,21 @@ public enum DeliveryPolicy {
             : "A \(level.rawValue) notification bypasses the Scheduled Summary."))
     }
 
+    // A Focus silences an app whatever the level, passive included (reference §6): its
+    // "show on Lock Screen" option then decides whether silenced notifications appear there.
+    if let focus = context.focus,
+      let silenced = focusSilences(
+        notification, level: level, app: app, focus: focus, isLocked: context.isLocked, decision: &decision),
+      silenced
+    {
+      let lockScreen = showsSilencedOnLockScreen(level: level, app: app, focus: focus, isLocked: context.isLocked)
+      decision.surfaces =
+        (lockScreen ? [.lockScreen] : []) + (settings.notificationCenter ? [.notificationCenter] : [])
+      applyPreviews(app: app, context: context, decision: &decision)
+      decision.disposition = .deliveredQuietly
+      return decision
+    }
+
     if level == .passive {
       decision.surfaces =
         (settings.lockScreen && context.isLocked ? [.lockScreen] : [])
@@ -197,17 +210,6 @@ public enum DeliveryPolicy {
       applyPreviews(app: app, context: context, decision: &decision)
       return finish(
         .deliveredQuietly, .passiveLevel, "Passive: added to the list without sound, banner or waking the screen.")
-    }
-
-    if let focus = context.focus,
-      let silenced = focusSilences(notification, level: level, app: app, focus: focus, decision: &decision), silenced
-    {
-      decision.surfaces =
-        (focus.showsSilencedOnLockScreen && settings.lockScreen ? [.lockScreen] : [])
-        + (settings.notificationCenter ? [.notificationCenter] : [])
-      applyPreviews(app: app, context: context, decision: &decision)
-      decision.disposition = .deliveredQuietly
-      return decision
     }
 
     if context.isLocked {
@@ -308,7 +310,7 @@ public enum DeliveryPolicy {
 
   /// Whether the Focus silences the notification (nil never happens; the reason is recorded).
   static func focusSilences(
-    _ notification: PushNotification, level: InterruptionLevel, app: AppProfile, focus: FocusMode,
+    _ notification: PushNotification, level: InterruptionLevel, app: AppProfile, focus: FocusMode, isLocked: Bool,
     decision: inout DeliveryDecision
   ) -> Bool? {
     if level == .critical {
@@ -342,9 +344,20 @@ public enum DeliveryPolicy {
     decision.reasons.append(
       Reason(
         .focusSilenced,
-        "\(focus.name) is on and does not allow \(app.info.displayName): silenced, delivered to Notification Center without sound."
+        showsSilencedOnLockScreen(level: level, app: app, focus: focus, isLocked: isLocked)
+          ? "\(focus.name) is on and does not allow \(app.info.displayName): silenced, delivered to Notification Center and the lock screen without sound."
+          : "\(focus.name) is on and does not allow \(app.info.displayName): silenced, delivered to Notification Center without sound."
       ))
     return true
+  }
+
+  /// Whether a notification the Focus silenced still goes to the lock screen: the Focus's
+  /// option and the app's Lock Screen setting say so; a passive one lights nothing, so it is
+  /// there only when the phone is locked as it arrives.
+  static func showsSilencedOnLockScreen(level: InterruptionLevel, app: AppProfile, focus: FocusMode, isLocked: Bool)
+    -> Bool
+  {
+    focus.showsSilencedOnLockScreen && app.settings.lockScreen && (level != .passive || isLocked)
   }
 
   static func applySound(

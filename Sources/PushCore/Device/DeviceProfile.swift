@@ -5,13 +5,12 @@ public struct TimeOfDay: Comparable, Hashable, Sendable, CustomStringConvertible
 
   public init(hour: Int, minute: Int) { minutes = hour * 60 + minute }
 
-  /// Parses `8:00` or `18:30`.
+  /// Parses `8:00` or `18:30` (``TimeGrammar/clockTime(_:)`` without seconds).
   public init?(_ text: String) {
-    let parts = text.split(separator: ":")
-    guard parts.count == 2, let hour = Int(parts[0]), let minute = Int(parts[1]), (0..<24).contains(hour),
-      (0..<60).contains(minute)
-    else { return nil }
-    self.init(hour: hour, minute: minute)
+    guard let time = TimeGrammar.clockTime(text), time.second == 0, time.millisecond == 0, !text.contains(".") else {
+      return nil
+    }
+    self.init(hour: time.hour, minute: time.minute)
   }
 
   public static func < (lhs: TimeOfDay, rhs: TimeOfDay) -> Bool { lhs.minutes < rhs.minutes }
@@ -33,6 +32,25 @@ public struct Engagement: Equatable, Sendable {
 
   /// A score from -0.5 (always dismissed) to +0.5 (always opened); 0 without history.
   public var score: Double { Double(taps + 1) / Double(taps + dismissals + 2) - 0.5 }
+}
+
+/// How the lock screen shows notifications (Settings ▸ Notifications ▸ Display As, iOS 16+).
+public enum LockScreenDisplay: String, Sendable, CaseIterable, Codable {
+  /// Only "N Notifications" at the bottom.
+  case count
+  /// Piled cards, newest in front (iOS's default).
+  case stack
+  /// Every stack as its own card (the look before iOS 16).
+  case list
+
+  /// The word the Settings app shows.
+  public var title: String {
+    switch self {
+    case .count: "Count"
+    case .stack: "Stack"
+    case .list: "List"
+    }
+  }
 }
 
 /// Everything that describes the simulated phone before the timeline starts.
@@ -62,6 +80,9 @@ public struct DeviceProfile: Equatable, Sendable {
   public var silentPushesPerHour: Int
   /// Past engagement per app.
   public var engagement: [String: Engagement]
+  /// How the lock screen shows notifications (Display As). iOS's default is Stack; Pushdeck
+  /// starts in List so every stack is in view (see DECISIONS.md), and a profile may say stack.
+  public var lockScreenDisplay = LockScreenDisplay.list
   /// Where the user's responses (actions, taps, dismissals) go, in the order the profile lists them.
   public var handlers: [HandlerBinding] = []
   /// The most notifications Notification Center holds; past it the oldest is removed to make

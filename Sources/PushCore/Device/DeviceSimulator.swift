@@ -59,6 +59,12 @@ public struct DeliveryRecord: Equatable, Sendable {
   /// The oldest notifications removed to make room: Notification Center was full
   /// (``DeviceProfile/maxStoredNotifications``).
   public var evicted: [NotificationID] = []
+  /// A rejected push's text as received (at most ``rejectedTextLimit`` bytes, cut at a
+  /// character), for the inspector; nil for accepted pushes and when payload details are off.
+  public var rejectedText: String? = nil
+
+  /// The most of a rejected push's text a record keeps.
+  public static let rejectedTextLimit = 4096
 }
 
 /// A Live Activity on the lock screen.
@@ -283,6 +289,12 @@ public struct DeviceSimulator: Sendable {
 
   /// Applies one event at `instant`; returns the delivery record for a push.
   @discardableResult
+  /// Changes how the lock screen shows notifications (Settings ▸ Notifications ▸ Display As):
+  /// only what is drawn changes, so it is not a timeline event.
+  public mutating func setLockScreenDisplay(_ display: LockScreenDisplay) {
+    profile.lockScreenDisplay = display
+  }
+
   public mutating func apply(_ event: DeviceEvent, at instant: SimInstant) -> DeliveryRecord? {
     advance(to: instant)
     switch event {
@@ -392,6 +404,11 @@ public struct DeviceSimulator: Sendable {
       delivery.decision.reasons = [
         Reason(.invalidPayload, "Rejected: " + (verdict.refusalText ?? "the payload is not valid."))
       ]
+      if keepsPayloadDetails {
+        let bytes = record.rawBytes.prefix(DeliveryRecord.rejectedTextLimit)
+        // Decoding repairs a character cut at the limit (U+FFFD); controls stay for the viewer to show.
+        delivery.rejectedText = String(decoding: bytes, as: UTF8.self)
+      }
       keep(delivery)
       return delivery
     }

@@ -1,6 +1,32 @@
-/// The kinds of Focus iOS offers; all behave alike except for their defaults.
+/// The kinds of Focus iOS offers; all behave alike except for their defaults and icon.
 public enum FocusKind: String, Sendable, CaseIterable, Codable {
-  case doNotDisturb, sleep, work, personal, driving, custom
+  case doNotDisturb, sleep, work, personal, driving, fitness, gaming, mindfulness, reading, custom
+
+  /// The icon shown beside the Focus's name, as iOS draws one per kind: each an emoji with
+  /// emoji presentation by default, so every terminal gives it two columns.
+  public var glyph: String {
+    switch self {
+    case .doNotDisturb: "🌙"
+    case .sleep: "💤"
+    case .work: "💼"
+    case .personal: "👤"
+    case .driving: "🚗"
+    case .fitness: "🏃"
+    case .gaming: "🎮"
+    case .mindfulness: "🧘"
+    case .reading: "📖"
+    case .custom: "✨"
+    }
+  }
+
+  /// The name iOS gives a Focus of this kind.
+  public var defaultName: String {
+    switch self {
+    case .doNotDisturb: "Do Not Disturb"
+    case .custom: "Focus"
+    default: rawValue.prefix(1).uppercased() + rawValue.dropFirst()
+    }
+  }
 }
 
 /// A Focus: who and what may still interrupt while it is on.

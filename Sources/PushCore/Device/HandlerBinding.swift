@@ -13,6 +13,10 @@ public enum HandlerKind: Equatable, Sendable {
   case http(url: String, timeoutSeconds: Double)
   /// Record the deep link or `target-content-id` the app would open; optionally append it to a file.
   case open(file: String?)
+  /// Answer at once with a message, running nothing: the app's part played with no program, so
+  /// a demo or a design review works on any machine. `{text}` and `{action}` in the message
+  /// become what the user typed and the action's title.
+  case echo(message: String?)
 
   /// The handler's name as written in profiles.
   public var name: String {
@@ -21,11 +25,12 @@ public enum HandlerKind: Equatable, Sendable {
     case .exec: "exec"
     case .http: "http"
     case .open: "open"
+    case .echo: "echo"
     }
   }
 
   /// The names profiles may use.
-  public static let names = ["log", "exec", "http", "open"]
+  public static let names = ["log", "exec", "http", "open", "echo"]
   /// The timeout when a binding gives none.
   public static let defaultTimeoutSeconds = 5.0
 }

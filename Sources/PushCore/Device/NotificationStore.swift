@@ -92,6 +92,13 @@ public struct StoredNotification: Equatable, Sendable, Identifiable {
 
   public var id: NotificationID { notification.id }
 
+  /// When the user sees it: at arrival, or, when it waited for a Scheduled Summary, at the
+  /// summary's delivery (so a summary delivered a minute ago reads "now", not the arrival).
+  public var deliveredAt: SimInstant {
+    guard let held = decision.heldUntil, held > notification.receivedAt else { return notification.receivedAt }
+    return held
+  }
+
   /// Whether it shows on the lock screen once not held: it lit the lock screen, or it
   /// bannered while unlocked (it stays on the lock screen's list afterwards, as on iOS).
   public var showsOnLockScreen: Bool { Self.showsOnLockScreen(decision.surfaces) }

@@ -6,12 +6,15 @@ import PushUI
 struct ActionSheetView {
   var state: AppState
   var sheet: ActionSheet
+  /// Where the notification's card was drawn: the sheet sits there, as wide as the card (iOS
+  /// lifts the long-pressed card in place); centred when nil.
+  var anchor: Rect? = nil
 
   func draw(into grid: inout CellGrid, theme: Theme) {
     guard let stored = state.device.store[sheet.notification] else { return }
     let notification = state.displayed(stored)
     let app = state.appInfo(notification.bundleID)
-    let columns = min(grid.width - 8, 56)
+    let columns = anchor.map { min($0.columns, grid.width) } ?? min(grid.width - 8, 56)
     let inner = columns - 4
     var lines: [(String, StyleRole)] = []
     if let title = notification.title, !title.isEmpty {
@@ -55,8 +58,9 @@ struct ActionSheetView {
       lines.append(("Enter \(action?.textInputButtonTitle ?? "Send") · Esc cancels", .cardMeta))
     }
     let rows = lines.count + 2
+    let top = anchor.map { min($0.row, grid.height - rows) } ?? (grid.height - rows) / 2
     let rect = Rect(
-      column: (grid.width - columns) / 2, row: max(1, (grid.height - rows) / 2), columns: columns, rows: rows)
+      column: anchor?.column ?? (grid.width - columns) / 2, row: max(1, top), columns: columns, rows: rows)
     Chrome.drawBox(rect, title: "\(app.iconGlyph) \(app.displayName)", into: &grid, theme: theme)
     grid.addHit(rect, nil)
     for (line, index) in actionLines {

@@ -22,10 +22,22 @@ struct BannerView {
       return
     }
     var shown = card
+    if let stored = state.device.store[banner.notification] { shown.decorate(stored, in: state) }
     // Space is limited in a banner: at most two of the category's actions (iOS).
     shown.actionTitles = state.actions(for: banner.notification, space: .limited).map(\.title)
-    shown.label = banner.isPersistent ? "Persistent" : nil
-    if banner.isPersistent == false, shown.notification.level >= .timeSensitive { shown.label = nil }
+    // A persistent banner says so, unless its level's label (Critical Alert, Time Sensitive) matters more.
+    if banner.isPersistent, shown.levelLabel == nil { shown.label = "Persistent" }
+    // The banner covers what is under it: the rows it takes are cleared across the screen, and
+    // so is the rest of any card it covers in part, so no covered edge reads as a stack behind it.
+    var end = 1 + shown.rows(columns: columns)
+    for region in grid.hitRegions where region.rect.row < end && region.rect.endRow > 1 {
+      switch region.target {
+      case .lockRow?, .centerRow?, .provisional?: end = max(end, region.rect.endRow)
+      default: break
+      }
+    }
+    Chrome.clearToWallpaper(rows: 1..<end, into: &grid, theme: theme)
+    grid.addHit(Rect(column: 0, row: 1, columns: grid.width, rows: end - 1), nil)
     shown.draw(into: &grid, at: Point(column: left, row: 1), columns: columns, theme: theme)
     grid.addHit(Rect(column: left, row: 1, columns: columns, rows: shown.rows(columns: columns)), .banner)
   }

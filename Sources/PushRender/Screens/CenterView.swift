@@ -36,8 +36,8 @@ struct CenterView {
     // The count takes what the title leaves (a narrow terminal, or the inspector beside it),
     // shortened rather than run into the title.
     let stored = state.device.store.count
-    let groupsText = "\(groups) group\(groups == 1 ? "" : "s")"
-    let counts = ["\(stored) notification\(stored == 1 ? "" : "s") in \(groupsText)", "\(stored) in \(groupsText)"]
+    let groupsText = PluralFormat.counted(groups, "group")
+    let counts = ["\(PluralFormat.counted(stored, "notification")) in \(groupsText)", "\(stored) in \(groupsText)"]
     let room = columns - DisplayWidth.columns(of: title) - 2
     if let (count, width) = counts.lazy.map({ ($0, DisplayWidth.columns(of: $0)) }).first(where: { $0.1 <= room }) {
       grid.write(count, at: Point(column: left + columns - width, row: 1), style: theme[.cardMeta], role: .cardMeta)
@@ -92,17 +92,19 @@ struct CenterView {
         notification: state.displayed(front, threadCount: group.count),
         app: state.appInfo(front.notification.bundleID), hiddenCount: group.count - 1,
         now: state.now, maxBodyLines: 2)
+      card.decorate(front, in: state)
+      card.stackSummary = state.stackSummary(front: front, hiddenCount: group.count - 1)
       card.isSelected = isSelected
       return cardBlock(card, id: front.id, columns: columns)
     case .header(let group):
       let app = state.appInfo(group.key.bundleID)
+      let title = state.stackTitle(group)
       return Block(rows: 1) { grid, origin, columns, theme in
         let role: StyleRole = isSelected ? .selection : .groupHeader
         grid.fill(
           Rect(column: origin.column, row: origin.row, columns: columns, rows: 1), style: theme[role], role: role)
-        let thread = group.key.thread.map { " · \($0)" } ?? ""
         grid.write(
-          " \(app.iconGlyph) \(app.displayName)\(thread)", at: origin, style: theme[role], role: role,
+          " \(app.iconGlyph) \(title)", at: origin, style: theme[role], role: role,
           maxColumns: columns - 14)
         let hint = "Show less ▴ "
         grid.write(
@@ -113,6 +115,7 @@ struct CenterView {
       var card = NotificationCardView(
         notification: state.displayed(stored), app: state.appInfo(stored.notification.bundleID), hiddenCount: 0,
         now: state.now, maxBodyLines: 2)
+      card.decorate(stored, in: state)
       card.isSelected = isSelected
       return cardBlock(card, id: stored.id, columns: columns)
     }

@@ -12,6 +12,18 @@ enum Chrome {
     }
   }
 
+  /// Blanks a band of rows down to the wallpaper, so what an overlay covers leaves nothing
+  /// behind (no card border peeking out beside or below it).
+  static func clearToWallpaper(rows: Range<Int>, into grid: inout CellGrid, theme: Theme) {
+    for row in max(0, rows.lowerBound)..<min(grid.height, max(rows.lowerBound, rows.upperBound)) {
+      let band = Rect(column: 0, row: row, columns: grid.width, rows: 1)
+      grid.fill(band, style: theme[.background], role: .background)
+      if let color = theme.wallpaperColor(row: row, of: grid.height) {
+        grid.restyle(band, style: Style(background: color))
+      }
+    }
+  }
+
   /// The phone's top line: name, signal and battery.
   static func drawStatusBar(into grid: inout CellGrid, theme: Theme) {
     let style = theme[.statusBar]

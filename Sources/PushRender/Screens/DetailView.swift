@@ -20,7 +20,10 @@ struct DetailView {
     let left = (grid.width - columns) / 2
     let inner = columns - 4
     var lines: [(String, StyleRole)] = []
-    if let sender = notification.sender { lines.append(("From \(sender)", .cardMeta)) }
+    if let sender = notification.sender, !state.previewsHidden(stored) {
+      let initials = AppState.initials(of: sender).map { "(\($0)) " } ?? ""
+      lines.append(("\(initials)From \(sender)", .cardMeta))
+    }
     if let title = notification.title, !title.isEmpty {
       lines += TextLayout.wrap(title, toColumns: inner).map { ($0, .cardTitle) }
     }
@@ -61,16 +64,24 @@ struct DetailView {
       lines.append(("", .cardBody))
       lines.append((TextLayout.truncate(row, toColumns: inner), .actionButton))
     }
-    let received = CivilTime(notification.receivedAt, utcOffsetSeconds: state.device.profile.utcOffsetSeconds).clock
-    var meta = "Received \(received)"
-    if stored.decision.effectiveLevel >= .timeSensitive { meta = "⚠ Time Sensitive · " + meta }
+    let offset = state.device.profile.utcOffsetSeconds
+    var meta = "Received \(CivilTime(notification.receivedAt, utcOffsetSeconds: offset).clock)"
+    if stored.deliveredAt != notification.receivedAt {
+      meta += " · in the Scheduled Summary at \(CivilTime(stored.deliveredAt, utcOffsetSeconds: offset).clock)"
+    }
+    var metaRole = StyleRole.cardMeta
+    switch stored.decision.effectiveLevel {
+    case .critical:
+      meta = "⚠ Critical Alert · " + meta
+      metaRole = .destructiveAction
+    case .timeSensitive:
+      meta = "⚠ Time Sensitive · " + meta
+      metaRole = .timeSensitiveLabel
+    default: break
+    }
     if let category = notification.category { meta += " · category \(category)" }
     lines.append(("", .cardBody))
-    lines.append(
-      (
-        TextLayout.truncate(meta, toColumns: inner),
-        stored.decision.effectiveLevel >= .timeSensitive ? .timeSensitiveLabel : .cardMeta
-      ))
+    lines.append((TextLayout.truncate(meta, toColumns: inner), metaRole))
     let maxLines = max(1, grid.height - 5)
     if lines.count > maxLines { lines = Array(lines.prefix(maxLines - 1)) + [("…", .cardMeta)] }
     let rect = Rect(column: left, row: 2, columns: columns, rows: lines.count + 2)

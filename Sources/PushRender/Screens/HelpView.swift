@@ -1,16 +1,23 @@
 import PushUI
 
-/// The help overlay: every key, as ``KeyMap/documented`` lists them.
+/// The help overlay: every key, as ``KeyMap/documented`` lists them. On a short terminal it
+/// scrolls (↑ ↓, PgUp PgDn, Home End, the wheel) and its title says which rows show.
 struct HelpView {
+  var state: AppState
+
   func draw(into grid: inout CellGrid, theme: Theme) {
     let entries = KeyMap.documented
     let keyColumns = entries.map { DisplayWidth.columns(of: $0.keys) }.max() ?? 0
     let columns = min(grid.width - 4, 64)
     let rows = min(grid.height - 2, entries.count + 3)
+    let visible = max(1, rows - 3)
+    let first = min(max(0, state.helpScroll), max(0, entries.count - visible))
     let rect = Rect(
       column: (grid.width - columns) / 2, row: max(0, (grid.height - 1 - rows) / 2), columns: columns, rows: rows)
-    Chrome.drawBox(rect, title: "Keys", into: &grid, theme: theme)
-    for (index, entry) in entries.prefix(rows - 3).enumerated() {
+    let last = min(entries.count, first + visible)
+    let title = visible < entries.count ? "Keys \(first + 1)–\(last) of \(entries.count) · ↑↓ scroll" : "Keys"
+    Chrome.drawBox(rect, title: title, into: &grid, theme: theme)
+    for (index, entry) in entries[first..<last].enumerated() {
       let row = rect.row + 1 + index
       grid.write(
         entry.keys, at: Point(column: rect.column + 2, row: row), style: theme[.actionButton], role: .actionButton)
@@ -18,9 +25,36 @@ struct HelpView {
         entry.help, at: Point(column: rect.column + 4 + keyColumns, row: row), style: theme[.cardBody], role: .cardBody,
         maxColumns: columns - keyColumns - 6)
     }
+    if last < entries.count {
+      let more = " ▼ more "
+      grid.write(
+        more, at: Point(column: rect.endColumn - 2 - DisplayWidth.columns(of: more), row: rect.endRow - 1),
+        style: theme[.groupHeader], role: .groupHeader)
+    }
     grid.write(
       "Mouse: click selects, opens, presses · wheel scrolls", at: Point(column: rect.column + 2, row: rect.endRow - 2),
       style: theme[.cardMeta],
       role: .cardMeta, maxColumns: columns - 4)
+  }
+}
+
+/// "Clear all notifications?": `C` asks before clearing everything.
+struct ConfirmView {
+  var state: AppState
+
+  func draw(into grid: inout CellGrid, theme: Theme) {
+    let count = state.device.store.count
+    let question = "Clear all \(count) notification\(count == 1 ? "" : "s")?"
+    let hint = "⏎ or y clears · Esc or any other key keeps them"
+    let columns = min(grid.width - 4, max(DisplayWidth.columns(of: question), DisplayWidth.columns(of: hint)) + 4)
+    let rect = Rect(
+      column: (grid.width - columns) / 2, row: max(1, (grid.height - 1 - 4) / 2), columns: columns, rows: 4)
+    Chrome.drawBox(rect, title: "Notification Center", into: &grid, theme: theme)
+    grid.write(
+      question, at: Point(column: rect.column + 2, row: rect.row + 1), style: theme[.destructiveAction],
+      role: .destructiveAction, maxColumns: columns - 4)
+    grid.write(
+      hint, at: Point(column: rect.column + 2, row: rect.row + 2), style: theme[.cardMeta], role: .cardMeta,
+      maxColumns: columns - 4)
   }
 }

@@ -8,6 +8,9 @@ struct InspectorView {
 
   /// The pane's lines with their roles, before wrapping.
   func lines() -> [(String, StyleRole)] {
+    if let index = state.inspectedRejection, let record = state.rejectedRecord(index) {
+      return Self.rejectionLines(record, position: state.rejections.firstIndex(of: index), of: state.rejections.count)
+    }
     guard let id = state.selectedNotification, let stored = state.device.store[id] else {
       return [("Nothing selected.", .cardMeta)]
     }
@@ -68,6 +71,57 @@ struct InspectorView {
       lines.append((String(line), .cardBody))
     }
     return lines
+  }
+
+  /// A rejected push: where it came from, why, each diagnostic with its code, key path and
+  /// line:column, and the text as received with control characters shown as escapes.
+  static func rejectionLines(_ record: DeliveryRecord, position: Int?, of count: Int) -> [(String, StyleRole)] {
+    var lines: [(String, StyleRole)] = []
+    let which = position.map { " \($0 + 1) of \(count)" } ?? ""
+    lines.append(
+      ("✗ Rejected push\(which)" + (record.bundleID.isEmpty ? "" : " · \(record.bundleID)"), .destructiveAction))
+    lines.append(("source \(record.source)", .cardMeta))
+    lines.append(("Decision", .groupHeader))
+    lines.append(("rejected: nothing reached the device", .cardBody))
+    for reason in record.decision.reasons { lines.append(("• \(reason.code.rawValue): \(reason.text)", .cardBody)) }
+    lines.append(("Diagnostics", .groupHeader))
+    if record.diagnostics.isEmpty { lines.append(("none", .cardBody)) }
+    for diagnostic in record.diagnostics {
+      let role: StyleRole =
+        diagnostic.severity == .error ? .destructiveAction : diagnostic.severity == .warning ? .warning : .cardBody
+      var place: [String] = []
+      if let path = diagnostic.path { place.append(path) }
+      if let location = diagnostic.location { place.append("\(location.line):\(location.column)") }
+      let at = place.isEmpty ? "" : " at " + place.joined(separator: " ")
+      lines.append(("\(diagnostic.severity.rawValue) \(diagnostic.code.rawValue)\(at): \(diagnostic.message)", role))
+      if let hint = diagnostic.hint { lines.append(("  → \(hint)", .cardMeta)) }
+    }
+    lines.append(("Text as received", .groupHeader))
+    let text = record.rejectedText ?? ""
+    if text.isEmpty { lines.append(("(empty)", .cardMeta)) }
+    for line in text.split(separator: "\n", omittingEmptySubsequences: false).prefix(200) {
+      lines.append((visibleControls(String(line)), .cardBody))
+    }
+    if text.utf8.count >= DeliveryRecord.rejectedTextLimit {
+      lines.append(("… cut at \(DeliveryRecord.rejectedTextLimit) bytes", .cardMeta))
+    }
+    lines.append(("r: the rejected push before · i or Esc: close", .cardMeta))
+    return lines
+  }
+
+  /// Untrusted text with every control character (C0, DEL, C1) and bidi control shown as an
+  /// escape such as `\u{1B}`, so the inspector shows what arrived and the terminal gets none.
+  static func visibleControls(_ text: String) -> String {
+    var output = ""
+    for scalar in text.unicodeScalars {
+      switch scalar.value {
+      case 0x09: output += "  "
+      case 0x00...0x1F, 0x7F...0x9F, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069, 0x061C:
+        output += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+      default: output.unicodeScalars.append(scalar)
+      }
+    }
+    return output
   }
 
   private func format(_ value: Double) -> String {

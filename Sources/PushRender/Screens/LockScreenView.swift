@@ -18,7 +18,9 @@ public struct LockScreenView: Sendable {
     Chrome.drawWallpaper(into: &grid, theme: theme)
     Chrome.drawStatusBar(into: &grid, theme: theme)
     let cardsTop = drawClockArea(into: &grid, theme: theme)
-    drawCards(into: &grid, top: cardsTop, bottom: grid.height - 2, theme: theme)
+    // The cards gather at the bottom, above a free row (where iOS has the flashlight and
+    // camera, and where toasts appear; short terminals keep it for cards) and the status line.
+    drawCards(into: &grid, top: cardsTop, bottom: grid.height - (grid.height >= 20 ? 3 : 2), theme: theme)
   }
 
   /// Draws padlock, date, clock and Focus; returns the first row free for cards.
@@ -43,26 +45,30 @@ public struct LockScreenView: Sendable {
       row += 1
     }
     if let focus = device.activeFocus {
-      let glyph = focus.kind == .sleep ? "🛏" : "☾"
-      Chrome.centre(" \(glyph) \(focus.name) ", row: row, in: &grid, role: .focusIndicator, theme: theme)
+      Chrome.centre(" \(focus.kind.glyph) \(focus.name) ", row: row, in: &grid, role: .focusIndicator, theme: theme)
       row += 1
     }
     return row + 1
   }
 
   /// The cards in order: Live Activities, the Scheduled Summary, then the stacks by rank.
-  private func cards(stacks: [NotificationGroup]) -> [NotificationCardView] {
+  /// In Display As ▸ Stack the stacks are piled into one, the selected one in front; in
+  /// Count they are not drawn (the count line stands for them).
+  private func cards(stacks: [NotificationGroup], totalStacks: Int) -> [NotificationCardView] {
     var cards: [NotificationCardView] = []
     for activity in state.device.liveActivities.reversed() {
-      var body = activity.body
-      if body == nil, let content = activity.contentState { body = content.compactText }
+      let layout = state.device.app(activity.bundleID)?.liveActivityLayouts[activity.attributesType]
+      let face = activity.face(layout: layout)
       let notification = PushNotification(
-        id: NotificationID(0), bundleID: activity.bundleID,
-        title: activity.title ?? activity.attributesType, body: body, receivedAt: activity.startedAt)
+        id: NotificationID(0), bundleID: activity.bundleID, title: face.title, body: face.detail,
+        receivedAt: activity.startedAt)
       var card = NotificationCardView(
         notification: notification, app: state.appInfo(activity.bundleID), hiddenCount: 0, now: state.now,
-        maxBodyLines: 1)
+        maxBodyLines: 2)
       card.label = activity.endedAt == nil ? (activity.isStale(at: state.now) ? "Live · stale" : "Live") : "Ended"
+      card.showsTime = false
+      card.progress = face.progress
+      card.progressTime = face.time.map { RelativeTime.describeEither($0, now: state.now) }
       cards.append(card)
     }
     let summary = state.summaryNotifications()
@@ -72,47 +78,68 @@ public struct LockScreenView: Sendable {
         let name = state.appInfo(stored.notification.bundleID).displayName
         if !names.contains(name) { names.append(name) }
       }
-      let noun = summary.count == 1 ? "notification" : "notifications"
       let notification = PushNotification(
         id: NotificationID(0), bundleID: "scheduled-summary", title: "Your Scheduled Summary",
-        subtitle: "\(summary.count) \(noun)", body: names.joined(separator: ", "),
+        subtitle: PluralFormat.counted(summary.count, "notification"), body: names.joined(separator: ", "),
         receivedAt: summary[0].notification.receivedAt)
-      cards.append(
-        NotificationCardView(
-          notification: notification,
-          app: AppInfo(bundleID: "scheduled-summary", displayName: "Summary", iconGlyph: "🗓"),
-          hiddenCount: 0, now: state.now, maxBodyLines: 1))
+      var card = NotificationCardView(
+        notification: notification,
+        app: AppInfo(bundleID: "scheduled-summary", displayName: "Summary", iconGlyph: "🗓"),
+        hiddenCount: 0, now: state.now, maxBodyLines: 1)
+      // The card arrived when the summary was delivered, not when its first push did.
+      card.time = summary.map(\.deliveredAt).max()
+      cards.append(card)
     }
+    let display = state.device.profile.lockScreenDisplay
+    guard display != .count else { return cards }
     let selection = state.screen == .lock ? state.lockSelection : -1
     for (index, group) in stacks.enumerated() {
       guard let front = group.notifications.first else { continue }
-      var card = NotificationCardView(
-        notification: state.displayed(front, threadCount: group.count),
-        app: state.appInfo(front.notification.bundleID), hiddenCount: group.count - 1,
-        now: state.now, maxBodyLines: 2)
+      if display == .stack && index != max(0, min(selection, totalStacks - 1)) { continue }
+      var card = stackCard(group, front: front)
       card.isSelected = index == selection
+      if display == .stack {
+        let others = totalStacks - 1
+        card.hiddenCount = group.count - 1 + others
+        if others > 0 {
+          let behind = state.lockScreenStacks().reduce(0) { $0 + $1.count } - 1
+          card.stackSummary = PluralFormat.counted(behind, "more notification")
+        }
+      }
       cards.append(card)
     }
     return cards
+  }
+
+  /// A stack's card: its newest notification as the lock screen shows it.
+  private func stackCard(_ group: NotificationGroup, front: StoredNotification) -> NotificationCardView {
+    var card = NotificationCardView(
+      notification: state.displayed(front, threadCount: group.count),
+      app: state.appInfo(front.notification.bundleID), hiddenCount: group.count - 1,
+      now: state.now, maxBodyLines: 2)
+    card.decorate(front, in: state)
+    card.stackSummary = state.stackSummary(front: front, hiddenCount: group.count - 1)
+    return card
   }
 
   private func drawCards(into grid: inout CellGrid, top: Int, bottom: Int, theme: Theme) {
     let stacks = state.lockScreenStacks()
     guard bottom >= top else { return }
     let available = bottom - top + 1
+    let display = state.device.profile.lockScreenDisplay
     // Only stacks that could be on screen get cards: those up to the selection and, as a card
     // takes at least three rows and a gap, more after it than the rows can hold. The rest are
     // only counted, so a frame costs the same with a thousand stacks as with ten.
     let selectionIndex = state.screen == .lock ? max(state.lockSelection, 0) : 0
-    let cardLimit = min(stacks.count, selectionIndex + available / 3 + 2)
+    let cardLimit = display == .list ? min(stacks.count, selectionIndex + available / 3 + 2) : stacks.count
     let omitted = stacks.count - cardLimit
-    let cards = cards(stacks: Array(stacks.prefix(cardLimit)))
-    guard !cards.isEmpty else { return }
+    let cards = cards(stacks: Array(stacks.prefix(cardLimit)), totalStacks: stacks.count)
+    let stackCards = display == .list ? cardLimit : (display == .stack && !stacks.isEmpty ? 1 : 0)
     let columns = min(grid.width - 4, 66)
     let left = (grid.width - columns) / 2
     // Each card is laid out once, when first needed, and only cards that get near the screen are.
-    var layouts = [[(String, StyleRole)]?](repeating: nil, count: cards.count)
-    func lines(_ index: Int) -> [(String, StyleRole)] {
+    var layouts = [[CardLine]?](repeating: nil, count: cards.count)
+    func lines(_ index: Int) -> [CardLine] {
       if let lines = layouts[index] { return lines }
       let lines = cards[index].contentLines(columns: columns)
       layouts[index] = lines
@@ -130,9 +157,9 @@ public struct LockScreenView: Sendable {
       return true
     }
     // Scroll so the selected stack is on screen: drop stacks above it while it does not fit.
-    let fixed = cards.count - cardLimit
+    let fixed = cards.count - stackCards
     var first = 0
-    if let selected = cards.firstIndex(where: \.isSelected), selected > fixed {
+    if display == .list, let selected = cards.firstIndex(where: \.isSelected), selected > fixed {
       var start = fixed
       while start < selected, !fit(Array(0..<fixed) + Array(start...selected), leadingGap: 0, budget: available - 2) {
         start += 1
@@ -140,6 +167,9 @@ public struct LockScreenView: Sendable {
       first = start - fixed
     }
     let visible = Array(0..<fixed) + Array((fixed + first)..<cards.count)
+    // Laid out first, then drawn from the bottom up: since iOS 16 notifications gather at the
+    // bottom of the lock screen, under the clock's free space.
+    var placed: [(card: NotificationCardView, lines: [CardLine], row: Int, rows: Int, index: Int)] = []
     var used = 0
     var drawn = 0
     for (position, index) in visible.enumerated() {
@@ -161,32 +191,62 @@ public struct LockScreenView: Sendable {
         chosenLines = compact.contentLines(columns: columns)
       }
       let chosenRows = chosen.rows(lines: chosenLines)
-      chosen.draw(
-        into: &grid, at: Point(column: left, row: top + used + gap), columns: columns, lines: chosenLines, theme: theme)
-      if index >= fixed {
-        grid.addHit(
-          Rect(column: left, row: top + used + gap, columns: columns, rows: chosenRows), .lockRow(index - fixed))
-      }
+      placed.append((chosen, chosenLines, used + gap, chosenRows, index))
       used += gap + chosenRows
       drawn += 1
     }
-    let remaining = visible.count - drawn + omitted
-    guard remaining > 0 else { return }
-    let hiddenGroups = stacks.suffix(max(0, min(stacks.count, remaining)))
-    let count = hiddenGroups.reduce(0) { $0 + $1.count }
-    // Names until the line is full: more could not show.
-    var names: [String] = []
-    var nameColumns = 0
-    for group in hiddenGroups {
-      if nameColumns > columns { break }
-      let name = state.appInfo(group.key.bundleID).displayName
-      if !names.contains(name) {
-        names.append(name)
-        nameColumns += DisplayWidth.columns(of: name) + 2
+    // What is not drawn is counted on a line under the cards: the stacks that did not fit, or
+    // in Display As ▸ Count every notification.
+    var countLine: String?
+    if display == .count {
+      let count = stacks.reduce(0) { $0 + $1.count }
+      if count > 0 { countLine = PluralFormat.counted(count, "Notification") }
+    } else {
+      let remaining = visible.count - drawn + omitted
+      if remaining > 0 {
+        let hiddenGroups = stacks.suffix(max(0, min(stacks.count, remaining)))
+        let count = hiddenGroups.reduce(0) { $0 + $1.count }
+        // Names until the line is full: more could not show.
+        var names: [String] = []
+        var nameColumns = 0
+        for group in hiddenGroups {
+          if nameColumns > columns { break }
+          let name = state.appInfo(group.key.bundleID).displayName
+          if !names.contains(name) {
+            names.append(name)
+            nameColumns += DisplayWidth.columns(of: name) + 2
+          }
+        }
+        countLine = TextLayout.truncate(
+          "＋ \(PluralFormat.counted(count, "more notification")) · \(names.joined(separator: ", "))",
+          toColumns: columns)
       }
     }
-    let noun = count == 1 ? "notification" : "notifications"
-    let text = TextLayout.truncate("＋ \(count) more \(noun) · \(names.joined(separator: ", "))", toColumns: columns)
-    Chrome.centre(text, row: top + used + (drawn > 0 ? 1 : 0), in: &grid, role: .overflow, theme: theme)
+    let countRows = countLine == nil ? 0 : (drawn > 0 ? 2 : 1)
+    let shift = max(0, available - used - countRows)
+    for item in placed {
+      let row = top + shift + item.row
+      item.card.draw(into: &grid, at: Point(column: left, row: row), columns: columns, lines: item.lines, theme: theme)
+      if item.index >= fixed {
+        let stackIndex = display == .list ? item.index - fixed : max(0, min(state.lockSelection, stacks.count - 1))
+        grid.addHit(Rect(column: left, row: row, columns: columns, rows: item.rows), .lockRow(stackIndex))
+      }
+    }
+    if let countLine {
+      Chrome.centre(
+        countLine, row: top + shift + used + (drawn > 0 ? 1 : 0), in: &grid, role: .overflow, theme: theme)
+    }
+  }
+}
+
+extension NotificationCardView {
+  /// Adds what a stored notification brings to its card on every screen: the time the user
+  /// got it, its image thumbnail and its sender's initials (both hidden with its preview).
+  mutating func decorate(_ stored: StoredNotification, in state: AppState) {
+    time = stored.deliveredAt
+    initials = state.senderInitials(stored)
+    if !state.previewsHidden(stored) {
+      thumbnail = stored.notification.attachments.lazy.compactMap(\.thumbnail).first
+    }
   }
 }

@@ -10,4 +10,14 @@ public enum RelativeTime {
     if seconds < 86_400 { return "\(seconds / 3600)h ago" }
     return "\(seconds / 86_400)d ago"
   }
+
+  /// Like ``describe(_:now:)``, but a future instant reads "in 18 min", "in 2 h", "in 3 d"
+  /// (a Live Activity's arrival time).
+  public static func describeEither(_ instant: SimInstant, now: SimInstant) -> String {
+    let seconds = (instant - now).milliseconds / 1000
+    guard seconds >= 60 else { return describe(instant, now: now) }
+    if seconds < 3600 { return "in \(seconds / 60) min" }
+    if seconds < 86_400 { return "in \(seconds / 3600) h" }
+    return "in \(seconds / 86_400) d"
+  }
 }

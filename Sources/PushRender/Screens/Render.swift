@@ -34,8 +34,12 @@ public func render(_ state: AppState, size: Size, theme: Theme, sleepTheme: Them
   case .center: CenterView(state: state).draw(into: &screenGrid, theme: theme)
   case .detail(let id): DetailView(state: state, id: id).draw(into: &screenGrid, theme: theme)
   }
-  // Beside a pane the banner drops over the screen's half, so the pane stays readable.
-  if splitsInspector { BannerView(state: state).draw(into: &screenGrid, theme: theme) }
+  // Beside a pane the banner drops over the screen's half, so the pane stays readable. The
+  // help and the clear-all question are on top of everything: no banner while they show.
+  let showsBanner = state.overlay != .help && state.overlay != .confirmClearAll
+  // The action sheet sits at the card it belongs to: where the screen drew the selected row.
+  let anchor = actionSheetAnchor(state, in: screenGrid)
+  if splitsInspector, showsBanner { BannerView(state: state).draw(into: &screenGrid, theme: theme) }
   grid.paste(screenGrid, at: Point(column: 0, row: 0))
   if hasPane {
     let column = splitsInspector ? size.columns / 2 : 0
@@ -51,12 +55,28 @@ public func render(_ state: AppState, size: Size, theme: Theme, sleepTheme: Them
   // A pane as wide as the terminal hides the phone's screen, banner included: the banner is
   // still there, and shows when the pane closes (it would cover the pane's first rows, and with
   // a manual clock it stays until time moves).
-  if !hasPane { BannerView(state: state).draw(into: &grid, theme: theme) }
+  if !hasPane, showsBanner { BannerView(state: state).draw(into: &grid, theme: theme) }
   switch state.overlay {
   case .help?:
-    HelpView().draw(into: &grid, theme: theme)
+    // The help is a screen of its own over everything: nothing of what is under it shows.
+    Chrome.clearToWallpaper(rows: 0..<(size.rows - 1), into: &grid, theme: theme)
+    HelpView(state: state).draw(into: &grid, theme: theme)
     grid.addHit(Rect(size: size), nil)
-  case .actionSheet(let sheet)?: ActionSheetView(state: state, sheet: sheet).draw(into: &grid, theme: theme)
+  case .actionSheet(let sheet)?:
+    // iOS blurs everything behind a long-pressed notification: the sheet's screen is cleared,
+    // so no scraps of other cards show at its sides.
+    let width = splitsInspector ? size.columns / 2 : size.columns
+    var backdrop = CellGrid(
+      size: Size(columns: width, rows: size.rows - 1), style: theme[.background], role: .background)
+    Chrome.clearToWallpaper(rows: 0..<backdrop.height, into: &backdrop, theme: theme)
+    ActionSheetView(state: state, sheet: sheet, anchor: anchor).draw(into: &backdrop, theme: theme)
+    grid.paste(backdrop, at: Point(column: 0, row: 0))
+    grid.addHit(Rect(column: 0, row: 0, columns: width, rows: size.rows - 1), nil)
+    grid.hitRegions += backdrop.hitRegions
+  case .confirmClearAll?:
+    Chrome.clearToWallpaper(rows: 0..<(size.rows - 1), into: &grid, theme: theme)
+    ConfirmView(state: state).draw(into: &grid, theme: theme)
+    grid.addHit(Rect(size: size), nil)
   case nil: break
   }
   if let toast = state.toast {
@@ -65,6 +85,18 @@ public func render(_ state: AppState, size: Size, theme: Theme, sleepTheme: Them
   }
   StatusLineView(state: state).draw(into: &grid, theme: theme)
   return grid
+}
+
+/// Where the selected notification's card was drawn, for the action sheet to sit at.
+private func actionSheetAnchor(_ state: AppState, in grid: CellGrid) -> Rect? {
+  guard case .actionSheet? = state.overlay else { return nil }
+  let target: HitTarget
+  switch state.screen {
+  case .lock: target = .lockRow(state.lockSelection)
+  case .center: target = .centerRow(state.centerSelection)
+  case .detail: return nil
+  }
+  return grid.hitRegions.last { $0.target == target }?.rect
 }
 
 extension Theme {

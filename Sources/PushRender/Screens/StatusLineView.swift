@@ -9,7 +9,8 @@ struct StatusLineView {
   private var modeAndHints: (String, [(String, String)]) {
     if case .seek? = state.prompt { return ("Go to", [("⏎", "go"), ("Esc", "cancel")]) }
     switch state.overlay {
-    case .help?: return ("Help", [("?", "close")])
+    case .help?: return ("Help", [("↑↓", "scroll"), ("?", "close")])
+    case .confirmClearAll?: return ("Clear All", [("⏎ y", "clear"), ("Esc", "keep")])
     case .actionSheet(let sheet)?:
       if case .reply = sheet.stage { return ("Reply", [("⏎", "send"), ("Esc", "cancel")]) }
       return ("Actions", [("↑↓", "move"), ("⏎", "choose"), ("Esc", "close")])
@@ -60,7 +61,7 @@ struct StatusLineView {
     column += grid.write(" \(clock) ", at: Point(column: column, row: row), style: theme[.footerKey], role: .footerKey)
     if case .seek(let text)? = state.prompt {
       column += grid.write(
-        " Go to time (+5m, -30s, 09:45): ", at: Point(column: column, row: row), style: theme[.statusBar],
+        " Go to time (+5m, -30s, 09:45, 08:00:30): ", at: Point(column: column, row: row), style: theme[.statusBar],
         role: .statusBar)
       grid.write(
         text + "█", at: Point(column: column, row: row), style: theme[.cardBody], role: .cardBody,
@@ -71,6 +72,7 @@ struct StatusLineView {
       " \(mode)\(clockLabel) ", at: Point(column: column, row: row), style: theme[.statusBar], role: .statusBar)
     let count = state.device.store.count
     var right = "\(count) stored"
+    if state.rejectedCount > 0 { right += " · ✗ \(state.rejectedCount) rejected" }
     if state.pendingEventCount > 0 { right += " · \(state.pendingEventCount) to come" }
     if let reading = state.readingProgress { right += " · reading \(Int(min(max(reading, 0), 0.99) * 100))%" }
     right += " "

@@ -66,7 +66,7 @@ struct TimelineView {
         count, at: Point(column: left + inner - countColumns, row: rect.row + 1), style: theme[.cardMeta],
         role: .cardMeta)
     }
-    let hints = ", . prev/next push · p play · + - speed · g go to"
+    let hints = ", . prev/next push · p play · + - speed · g go to · r rejected"
     let listTop = rect.row + 2
     let listBottom = rect.endRow - 3  // inclusive: the hint line and the border below
     grid.write(
@@ -99,10 +99,19 @@ struct TimelineView {
         let written = grid.write(
           clock(entry.at) + "  ", at: Point(column: left, row: row), style: timeStyle,
           role: arrived ? .cardMeta : .overflow)
-        grid.write(
-          describe(entry), at: Point(column: left + written, row: row), style: textStyle,
-          role: arrived ? .cardBody : .overflow,
-          maxColumns: inner - written)
+        if let code = Self.rejection(entry) {
+          // A push the device refuses: marked, in the destructive style, with why.
+          var style = theme[.destructiveAction]
+          if !arrived { style.isDim = true }
+          grid.write(
+            "✗ " + describe(entry) + " · rejected: " + code, at: Point(column: left + written, row: row),
+            style: style, role: .destructiveAction, maxColumns: inner - written)
+        } else {
+          grid.write(
+            describe(entry), at: Point(column: left + written, row: row), style: textStyle,
+            role: arrived ? .cardBody : .overflow,
+            maxColumns: inner - written)
+        }
       }
       row += 1
       index += 1
@@ -112,6 +121,13 @@ struct TimelineView {
         "Nothing on the timeline: open a scenario or capture.", at: Point(column: left, row: listTop + 1),
         style: theme[.cardMeta], role: .cardMeta, maxColumns: inner)
     }
+  }
+
+  /// The first error's code when the entry is a push the device rejects, nil otherwise.
+  static func rejection(_ entry: TimelineEntry) -> String? {
+    guard case .device(.push(let record, _)) = entry.event else { return nil }
+    guard !record.verdict.isDelivered || record.payload == nil else { return nil }
+    return record.diagnostics.first { $0.severity == .error }?.code.rawValue ?? "invalid payload"
   }
 
   private func clock(_ instant: SimInstant) -> String {
@@ -146,13 +162,19 @@ struct SettingsView {
       let base: StyleRole = setting == .app ? .groupHeader : .cardBody
       var labelStyle = theme[base]
       if isSelected { labelStyle = labelStyle.over(theme[.selection]) }
-      let indent = index > 2 ? "  " : ""
+      let indent = index > (rows.firstIndex(of: .app) ?? rows.count) ? "  " : ""
       let label = TextLayout.truncate(indent + setting.title, toColumns: labelColumns - 1)
       grid.write(
         (isSelected ? "▸ " : "  ") + label, at: Point(column: left - 1, row: row), style: labelStyle, role: base,
         maxColumns: labelColumns + 2)
       let value = state.settingsValue(setting)
-      let shown = setting.isSwitch ? (["On", "Unlocked"].contains(value) ? "● " : "○ ") + value : "◂ \(value) ▸"
+      let shown: String
+      if setting == .locked {
+        // The phone's lock is not an on/off switch: it shows as a padlock, shut or open.
+        shown = (state.device.isLocked ? "🔒 " : "🔓 ") + value
+      } else {
+        shown = setting.isSwitch ? (value == "On" ? "● " : "○ ") + value : "◂ \(value) ▸"
+      }
       var valueStyle = theme[.actionButton]
       if isSelected { valueStyle = valueStyle.over(theme[.selection]) }
       grid.write(

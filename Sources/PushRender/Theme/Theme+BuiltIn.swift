@@ -1,61 +1,25 @@
 extension Theme {
-  /// The text of `themes/default.yaml`, compiled in so the binary works without the folder.
-  ///
-  /// `PushRenderTests` checks that this and the file stay identical.
-  public static let builtInDefaultYAML: String = #"""
-    # Pushdeck default theme: dark, like an iPhone lock screen at night.
-    # Colours: "#RRGGBB", a palette name, an ANSI name (red, brightBlue, ...), default, or 0-255.
-    # A role without fg/bg is transparent there: it shows what is drawn underneath.
-    name: default
-    palette:
-      ink: "#F5F5F7"
-      secondary: "#C7C7CC"
-      tertiary: "#8E8E98"
-      card: "#383852"
-      edge: "#5A5A7A"
-      amber: "#FFB340"
-      violet: "#BF9BFF"
-      blue: "#64A8FF"
-      red: "#FF6961"
-    wallpaper:
-      top: "#1E1B40"
-      bottom: "#0A0A14"
-    roles:
-      background: { fg: ink, bg: "#0A0A14" }
-      statusBar: { fg: ink, bold: true }
-      lockIcon: { fg: ink }
-      lockClock: { fg: ink, bold: true }
-      lockDate: { fg: secondary, bold: true }
-      focusIndicator: { fg: violet, bold: true }
-      card: { fg: ink, bg: card }
-      cardBorder: { fg: edge }
-      appName: { fg: secondary, bold: true }
-      cardMeta: { fg: tertiary }
-      cardTitle: { fg: ink, bold: true }
-      cardSubtitle: { fg: secondary }
-      cardBody: { fg: ink }
-      timeSensitiveLabel: { fg: amber, bold: true }
-      stackEdge: { fg: edge }
-      stackCount: { fg: tertiary, italic: true }
-      groupHeader: { fg: secondary, bold: true }
-      overflow: { fg: tertiary }
-      selection: { fg: ink, bg: "#4A4A6E", bold: true }
-      bannerTitle: { fg: ink, bold: true }
-      bannerBody: { fg: ink }
-      actionButton: { fg: blue, bold: true }
-      destructiveAction: { fg: red, bold: true }
-      footer: { fg: tertiary }
-      footerKey: { fg: ink, bg: edge, bold: true }
-      warning: { fg: amber, bold: true }
-    monochrome:
-      lockClock: [bold]
-      lockDate: [bold]
-      cardTitle: [bold]
-      timeSensitiveLabel: [bold, underline]
-      focusIndicator: [reverse]
-      selection: [reverse]
-      footerKey: [reverse]
-      warning: [bold]
+  /// The built-in themes' YAML, by name, in name order: `themes/*.yaml`, compiled into the
+  /// binary at build time by the `EmbedFiles` plugin, so it works without the folder.
+  public static let builtInYAML: [(name: String, text: String)] = EmbeddedThemes.files
 
-    """#
+  /// The names of the built-in themes, `default` first, then in name order.
+  public static var builtInNames: [String] {
+    let names = builtInYAML.map(\.name)
+    return names.contains("default") ? ["default"] + names.filter { $0 != "default" } : names
+  }
+
+  /// The text of `themes/default.yaml`.
+  public static var builtInDefaultYAML: String {
+    builtInYAML.first { $0.name == "default" }?.text ?? ""
+  }
+
+  /// A built-in theme by name (roles it leaves out come from `default`), or nil.
+  ///
+  /// - Throws: ``ThemeError`` only if an embedded file is broken, which `ThemeTests` rules out.
+  public static func builtIn(named name: String) throws(ThemeError) -> Theme? {
+    if name == "default" { return builtInDefault }
+    guard let text = builtInYAML.first(where: { $0.name == name })?.text else { return nil }
+    return try Theme.load(yaml: text, file: "<built-in \(name)>")
+  }
 }

@@ -30,7 +30,12 @@ struct Session {
           throw ValidationError(error.description)
         }
       }
-      var state = AppState.demo()
+      var state: AppState
+      do throws(ScenarioError) {
+        state = AppState(opening: try BuiltInDemo.scenario(), at: BuiltInDemo.opensAt)
+      } catch {
+        throw ValidationError(error.description)
+      }
       if let profileOption {
         let preset = try presetProfile(profileOption, start: state.now)
         var device = state.device

@@ -31,18 +31,10 @@ extension RunCommand {
 
   /// Runs the split view until `q` (or a signal); the panes keep no state.
   @MainActor
-  func runCompare(_ compare: String) throws {
+  func runCompare(_ compare: String, theme selectedTheme: Theme, locator: ThemeLocator) throws {
     let variants = try DeviceVariant.parse(compare)
     let session = try makeState()
     let panes = variants.map { SplitView.Pane(label: $0.label, state: $0.state(from: session)) }
-    let locator = ThemeLocator.forCurrentProcess()
-    let selectedTheme: Theme
-    do {
-      selectedTheme = try locator.load(theme)
-    } catch {
-      FileHandle.standardError.write(Data("pushdeck: warning: \(error); using the built-in default theme\n".utf8))
-      selectedTheme = .builtInDefault
-    }
     let environment = ProcessInfo.processInfo.environment
     let terminal = try CursesTerminal(
       noColor: !(environment["NO_COLOR"] ?? "").isEmpty, colorTerm: environment["COLORTERM"],
@@ -51,7 +43,7 @@ extension RunCommand {
     let loop = SplitLoop(
       panes: panes, screen: terminal, input: terminal,
       clock: SimulationClock(start: start, mode: clock, speed: speed), theme: selectedTheme,
-      sleepTheme: try? locator.load("sleep"))
+      otherThemes: locator.others(than: selectedTheme), sleepTheme: try? locator.load("sleep"))
     let status = loop.run() ?? 0
     terminal.restore()
     if status != 0 { throw ExitCode(status) }
