@@ -23,6 +23,8 @@ struct RunCommand: AsyncParsableCommand {
       a shows actions, i the inspector, t the timeline (p plays, , . previous/next push, + - speed, \
       g goes to a time), s settings (Focus, lock, each app's settings), ] one minute on, q quits. \
       The mouse selects, opens and presses buttons; the wheel scrolls.
+      --compare locked,dnd splits the screen: 2 to 4 devices (presets or profile files) on one \
+      clock, side by side (a 2×2 grid for 3 or 4 on a narrow screen), every key acting on all.
       c cycles the themes. NO_COLOR disables colour. The themes default, light, high-contrast and \
       sleep are built in; --theme also takes a theme file, or a NAME.yaml in $PUSHDECK_THEMES.
       """
@@ -71,6 +73,13 @@ struct RunCommand: AsyncParsableCommand {
   @Option(name: .long, help: "The address the --listen endpoint binds.")
   var bind: String = "127.0.0.1"
 
+  @Option(
+    name: .long,
+    help: ArgumentHelp(
+      "Split the screen: 2 to 4 devices on one clock, every key acting on all (\(DeviceVariant.presetNames.joined(separator: ", ")) or profile files).",
+      valueName: "devices"))
+  var compare: String?
+
   @OptionGroup var endpointOptions: EndpointOptions
 
   /// `--listen` may stand alone (`run --listen`, `run --listen payload.json`): the default port
@@ -94,6 +103,7 @@ struct RunCommand: AsyncParsableCommand {
     if let listen, !(0...65535).contains(listen) { throw ValidationError("--listen takes a port from 0 to 65535") }
     try endpointOptions.validateTLS()
     if inputs.contains("-") { throw ValidationError("run reads keys from standard input; give payloads as files") }
+    try validateCompare()
   }
 
   @MainActor
@@ -116,6 +126,7 @@ struct RunCommand: AsyncParsableCommand {
       FileHandle.standardError.write(Data("pushdeck run: \(error.description)\n".utf8))
       throw ExitCode(2)
     }
+    if let compare { return try runCompare(compare, theme: selectedTheme, locator: locator) }
     // Payloads and captures alone start at once and go on reading in the background.
     let streams = !inputs.isEmpty && !inputs.contains(where: Session.isScenario)
     var feed: TimelineFeed?
