@@ -187,10 +187,16 @@ struct Drawer {
     return fields
   }
 
+  /// What the activity shows: its app's layout applied to the latest content-state, the same
+  /// face the terminal's lock screen draws (``LiveActivity/face(layout:)``).
+  private func face(_ activity: LiveActivity) -> LiveActivityFace {
+    activity.face(layout: state.device.app(activity.bundleID)?.liveActivityLayouts[activity.attributesType])
+  }
+
   private func liveActivityHeight(_ activity: LiveActivity, width: Double) -> Double {
-    let fields = Self.contentFields(activity)
-    var height = m.platterPadding * 2 + 28 + (activity.body == nil ? 0 : m.lineHeight)
-    if !fields.isEmpty { height += 36 }
+    let face = face(activity)
+    var height = m.platterPadding * 2 + 28 + (face.detail == nil ? 0 : m.lineHeight)
+    if face.progress != nil || face.time != nil { height += 26 }
     return min(m.liveActivityMaxHeight, max(m.liveActivityMinHeight, height))
   }
 
@@ -199,15 +205,16 @@ struct Drawer {
   ) {
     let stale = activity.isStale(at: state.now)
     let ended = activity.endedAt != nil
+    let face = face(activity)
     b.rect(x: x, y: y, width: width, height: height, radius: m.platterRadius, fill: "#000000", opacity: 0.62)
     let app = state.appInfo(activity.bundleID)
     let pad = m.platterPadding
     Icon.draw(&b, app: app, x: x + pad, y: y + pad, size: 28)
-    let title = SVGText.clean(activity.title ?? activity.attributesType)
     let chip = ended ? "Ended" : (stale ? "Stale" : "Live")
     let chipWidth = TextMetrics.width(chip, size: 11, bold: true) + 16
     b.text(
-      TextMetrics.truncate(title, size: 15, maxWidth: width - pad * 2 - 36 - chipWidth - 8, bold: true),
+      TextMetrics.truncate(
+        SVGText.clean(face.title), size: 15, maxWidth: width - pad * 2 - 36 - chipWidth - 8, bold: true),
       x: x + pad + 36,
       y: y + pad + 19, size: 15, weight: 600, fill: "#FFFFFF", role: "title")
     b.rect(
@@ -217,23 +224,30 @@ struct Drawer {
       chip, x: x + width - pad - chipWidth / 2, y: y + pad + 18, size: 11, weight: 600, fill: "#000000",
       anchor: .middle, role: "label")
     var baseline = y + pad + 28 + 18
-    if let body = activity.body {
+    if let detail = face.detail {
       b.text(
-        TextMetrics.truncate(SVGText.clean(body), size: 15, maxWidth: width - pad * 2), x: x + pad, y: baseline,
+        TextMetrics.truncate(SVGText.clean(detail), size: 15, maxWidth: width - pad * 2), x: x + pad, y: baseline,
         size: 15, fill: "#FFFFFF", opacity: stale ? 0.6 : 0.9, role: "body")
       baseline += m.lineHeight
     }
-    let fields = Self.contentFields(activity).prefix(3)
-    guard !fields.isEmpty else { return }
-    let column = (width - pad * 2) / Double(fields.count)
-    for (index, (key, value)) in fields.enumerated() {
-      let left = x + pad + Double(index) * column
+    guard face.progress != nil || face.time != nil else { return }
+    // The progress bar with the relative time at its end ("in 17 min"), as the card draws it.
+    let time = face.time.map { RelativeTime.describeEither($0, now: state.now) }
+    let timeWidth = time.map { TextMetrics.width($0, size: 13, bold: true) + 10 } ?? 0
+    if let time {
       b.text(
-        TextMetrics.truncate(SVGText.clean(key), size: 11, maxWidth: column - 6), x: left, y: baseline + 2, size: 11,
-        fill: "#FFFFFF", opacity: 0.6, role: "content-key")
-      b.text(
-        TextMetrics.truncate(SVGText.clean(value), size: 17, maxWidth: column - 6, bold: true), x: left,
-        y: baseline + 22, size: 17, weight: 700, fill: stale ? "#AEAEB2" : "#FFFFFF", role: "content-value")
+        time, x: x + width - pad, y: baseline + 8, size: 13, weight: 600, fill: stale ? "#AEAEB2" : "#FFFFFF",
+        anchor: .end, role: "live-time")
+    }
+    if let progress = face.progress {
+      let track = width - pad * 2 - timeWidth
+      let done = track * min(max(progress, 0), 1)
+      b.rect(x: x + pad, y: baseline + 2, width: track, height: 6, radius: 3, fill: "#FFFFFF", opacity: 0.25)
+      if done > 0 {
+        b.rect(
+          x: x + pad, y: baseline + 2, width: done, height: 6, radius: 3, fill: stale ? "#AEAEB2" : "#30D158",
+          extra: " data-role=\"live-progress\"")
+      }
     }
   }
 
@@ -445,9 +459,13 @@ struct Drawer {
     guard let activity else { return }
     let app = state.appInfo(activity.bundleID)
     Icon.draw(&b, app: app, x: x + 10, y: m.islandTop + 7, size: 23)
-    // The compact trailing view has room for a number (an ETA, a score) more than for words.
+    // The compact trailing view has room for a time or a number (an ETA, a score) more than
+    // for words: the face's relative time where the layout has one.
     let fields = Self.contentFields(activity)
-    let trailing = (fields.first { Double($0.1) != nil } ?? fields.first)?.1 ?? activity.body ?? ""
+    let shown = face(activity)
+    let trailing =
+      shown.time.map { RelativeTime.describeEither($0, now: state.now) }
+      ?? (fields.first { Double($0.1) != nil } ?? fields.first)?.1 ?? shown.detail ?? ""
     b.text(
       TextMetrics.truncate(SVGText.clean(trailing), size: 14, maxWidth: side - 12, bold: true), x: x + width - 12,
       y: m.islandTop + 24, size: 14, weight: 600, fill: activity.isStale(at: state.now) ? "#FF9F0A" : "#30D158",

@@ -24,6 +24,20 @@ struct MockupCLITests {
     #expect(output.standardOutput.contains(">Nordbank</text>"))
   }
 
+  /// The mockup's Live Activity is the face the terminal draws: the profile's layout applied to
+  /// the latest content-state (picked up by Kenji at +13m), not the start alert's text.
+  @Test func thePhonesLiveActivityFollowsItsContentState() throws {
+    let output = try pushdeck([
+      "render", "Examples/food-delivery.yaml", "--at", "+13m", "--style", "phone", "--format", "svg",
+    ])
+    #expect(output.status == 0, "\(output.standardError)")
+    #expect(output.standardOutput.contains(">Picked up · Order 5821</text>"))
+    #expect(output.standardOutput.contains(">Courier: Kenji · Ramen Ichiban</text>"))
+    #expect(output.standardOutput.contains("data-role=\"live-progress\""))
+    #expect(output.standardOutput.contains(">in 17 min</text>"))
+    #expect(!output.standardOutput.contains("Preparing"))
+  }
+
   @Test func renderStylePhoneWritesAPNG() throws {
     let directory = try PushdeckProcess.temporaryDirectory()
     let file = directory.appendingPathComponent("lock.png")
