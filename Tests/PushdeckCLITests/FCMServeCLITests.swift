@@ -86,4 +86,59 @@ struct FCMServeCLITests {
     let keys = notification.customKeys.map(\.key)
     #expect(keys == ["order", "gcm.message_id", "google.c.a.e", "google.c.sender.id", "google.c.fid"])
   }
+
+  /// `validate` and `explain` read an FCM message file as the APNs push FCM makes from it;
+  /// `push --fcm` sends one.
+  @Test func validateExplainAndPushReadFCMMessageFiles() throws {
+    let root = Corpus.repositoryRoot()
+    let example = "Examples/payloads/fcm-courier.json"
+    let explained = try PushdeckProcess.run(["explain", example], directory: root)
+    #expect(explained.status == 0, "\(explained.standardError)")
+    // apns.payload's title and subtitle over the notification's title; its body kept.
+    #expect(explained.standardOutput.contains("“Courier nearby · Sam, on a bike — Arriving in about 12 minutes”"))
+    #expect(
+      explained.standardOutput.contains("Food (com.example.food)")
+        || explained.standardOutput.contains("(com.example.food)"))
+    #expect(
+      explained.standardOutput.contains(
+        "info[FCMPayload]: FCM sends APNs apns-topic: com.example.food, apns-push-type: alert, apns-priority: 10"))
+    #expect(
+      explained.standardOutput.contains(
+        #""order":"A-1042","screen":"tracking","gcm.message_id":"0:1000000000000000","google.c.a.e":"1""#))
+    #expect(explained.standardOutput.contains(#""fcm_options":{"image":"https://example.com/map.png"}"#))
+
+    let directory = try PushdeckProcess.temporaryDirectory()
+    let big = directory.appendingPathComponent("big.json")
+    let body = String(repeating: "x", count: 3_990)
+    try
+      #"{"message": {"token": "\#(Self.token)", "notification": {"body": "\#(body)"}, "apns": {"headers": {"apns-topic": "com.example.app"}}}}"#
+      .write(to: big, atomically: true, encoding: .utf8)
+    let tooBig = try PushdeckProcess.run(["validate", big.path])
+    #expect(tooBig.status == 1)
+    #expect(
+      tooBig.standardOutput.contains("big.json:1:13: error[PayloadTooLarge]: the APNs payload FCM makes is"),
+      "\(tooBig.standardOutput)")
+    #expect(tooBig.standardOutput.contains("FCM answers 400 INVALID_ARGUMENT \"Message is too big\""))
+
+    let bad = directory.appendingPathComponent("bad.json")
+    try "{\"message\": {\n  \"token\": \"\(Self.token)\",\n  \"data\": {\"n\": 3}}}".write(
+      to: bad, atomically: true, encoding: .utf8)
+    let refused = try PushdeckProcess.run(["validate", bad.path])
+    #expect(refused.status == 1)
+    #expect(
+      refused.standardOutput.contains("bad.json:3:17: error[InvalidFCMMessage]: Invalid value at 'message.data[n]'"),
+      "\(refused.standardOutput)")
+
+    let server = try ServeProcess(["--ephemeral"])
+    defer { server.stop() }
+    let port = String(server.port)
+    let sent = try PushdeckProcess.run(
+      ["push", "--fcm", example, "--project", "demo-proj", "--port", port], directory: root)
+    #expect(sent.status == 0 && sent.standardOutput.hasPrefix("200 projects/demo-proj/messages/0:"), "\(sent)")
+    let noTopic = try PushdeckProcess.run(["push", "--fcm", bad.path, "--project", "demo-proj", "--port", port])
+    #expect(noTopic.status == 1 && noTopic.standardOutput == "400 INVALID_ARGUMENT\n")
+    #expect(noTopic.standardError.contains("message.data[n]"))
+    let noProject = try PushdeckProcess.run(["push", "--fcm", example])
+    #expect(noProject.status != 0 && noProject.standardError.contains("--fcm needs --project"))
+  }
 }

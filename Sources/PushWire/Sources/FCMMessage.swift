@@ -9,12 +9,16 @@ public struct FCMError: Error, Equatable, Sendable {
   public var errorCode: String?
   /// What is wrong, with the field path and, for JSON syntax, the line:column.
   public var message: String
+  /// Where in the request body the problem is, when it is about one place (not sent to clients:
+  /// the message says it too).
+  public var location: TextLocation?
 
-  public init(code: Int, status: String, errorCode: String?, message: String) {
+  public init(code: Int, status: String, errorCode: String?, message: String, location: TextLocation? = nil) {
     self.code = code
     self.status = status
     self.errorCode = errorCode
     self.message = message
+    self.location = location
   }
 
   /// 400 `INVALID_ARGUMENT`.
@@ -118,25 +122,29 @@ public struct FCMMessage: Equatable, Sendable {
   ///
   /// - Parameters:
   ///   - bytes: the request body (or a message file).
-  ///   - now: UNIX seconds, for the default `apns-expiration`.
+  ///   - now: UNIX seconds, for the default `apns-expiration`; nil leaves it out (a file).
   ///   - added: the values of FCM's own keys.
   /// - Returns: the mapped message, or the `INVALID_ARGUMENT` FCM answers.
-  public static func map(_ bytes: [UInt8], now: Int, added: Added) -> Result<FCMMessage, FCMError> {
+  public static func map(_ bytes: [UInt8], now: Int?, added: Added) -> Result<FCMMessage, FCMError> {
     let document: JSONDocument
     do {
       document = try JSONDocument(bytes: bytes)
     } catch {
       let at = TextLocation.of(offset: error.offset, in: bytes)
-      return .failure(.invalid("Invalid JSON payload received. \(at): \(error.message); \(error.hint)"))
+      var failure = FCMError.invalid("Invalid JSON payload received. \(at): \(error.message); \(error.hint)")
+      failure.location = at
+      return .failure(failure)
     }
     return map(document, now: now, added: added)
   }
 
   /// Maps a parsed send request.
-  public static func map(_ document: JSONDocument, now: Int, added: Added) -> Result<FCMMessage, FCMError> {
+  public static func map(_ document: JSONDocument, now: Int?, added: Added) -> Result<FCMMessage, FCMError> {
     func at(_ index: Int) -> String { "\(document.location(of: index))" }
     func invalid(_ index: Int, _ text: String) -> Result<FCMMessage, FCMError> {
-      .failure(.invalid("\(text) (at \(at(index)))"))
+      var failure = FCMError.invalid("\(text) (at \(at(index)))")
+      failure.location = document.location(of: index)
+      return .failure(failure)
     }
     func unknown(_ index: Int, in path: String, allowed: Set<String>) -> Result<FCMMessage, FCMError>? {
       for (key, _) in document.members(of: index) where !allowed.contains(document.string(key)) {
@@ -318,7 +326,7 @@ public struct FCMMessage: Equatable, Sendable {
     setDefault("apns-push-type", background ? "background" : "alert")
     let pushType = headers.first { $0.name == "apns-push-type" }?.value
     setDefault("apns-priority", pushType == "background" ? "5" : "10")
-    setDefault("apns-expiration", String(now + defaultTimeToLive))
+    if let now { setDefault("apns-expiration", String(now + defaultTimeToLive)) }
     return .success(
       FCMMessage(
         token: token.lowercased(), validateOnly: validateOnly, headers: headers, payload: .object(payload),
@@ -328,6 +336,17 @@ public struct FCMMessage: Equatable, Sendable {
   /// The installation id (`google.c.fid`) Pushdeck reports for a token: its first 22
   /// characters (at FCM it is the registration token's first part; Pushdeck's tokens are device tokens).
   public static func installationID(forToken token: String) -> String { String(token.lowercased().prefix(22)) }
+
+  /// Whether a document is an FCM v1 message file rather than an APNs payload: an object with a
+  /// `message` key and no `aps`.
+  public static func isMessageFile(_ document: JSONDocument) -> Bool {
+    document.kind(document.root) == .object && document.member("message", of: document.root) != nil
+      && document.member("aps", of: document.root) == nil
+  }
+
+  /// The values of FCM's keys shown for a message file (no project, no send): fixed, so
+  /// `validate` and `explain` print the same every time.
+  public static let fileKeys = Added(messageID: "0:1000000000000000", senderID: "000000000000")
 
   /// Whether FCM reserves a data key: "from", "message_type", and keys starting with "google" or
   /// "gcm" (Firebase's `Message.data` reference).
