@@ -30,7 +30,7 @@ struct EndpointReader {
   let files: ScenarioFiles
   let directory: String
 
-  static let keys = ["tokens", "keys"]
+  static let keys = ["tokens", "keys", "fcm"]
   static let tokenKeys = ["token", "app", "state", "unregisteredAt"]
   static let keyKeys = ["file", "keyId", "teamId"]
 
@@ -58,6 +58,13 @@ struct EndpointReader {
         }
         profile.keys.append(key)
       }
+    }
+    if let fcm = map["fcm"] {
+      let fields = try fcm.mapping(allowed: ["project"])
+      profile.fcmProject = try fields.required(
+        "project", "the Firebase project id, as in /v1/projects/<id>/messages:send"
+      )
+      .nonEmptyString("a Firebase project id")
     }
     return profile
   }

@@ -50,13 +50,17 @@ public final class APNsServer: Sendable {
     public var maxConnections: Int
     /// Which requests the server answers.
     public var routes: Routes = .all
+    /// The FCM project the tokens belong to: an FCM send to another is `SENDER_ID_MISMATCH`.
+    /// nil: any project.
+    public var fcmProject: String?
 
     public init(
       host: String = "127.0.0.1", port: Int = 2197, sendsUniqueID: Bool = true, providerKeys: [ProviderTokenKey] = [],
       registry: TokenRegistry? = nil, tls: ServerTLS? = nil, limits: Limits = .init(), maxConnections: Int = 512,
-      routes: Routes = .all
+      routes: Routes = .all, fcmProject: String? = nil
     ) {
       self.routes = routes
+      self.fcmProject = fcmProject
       self.host = host
       self.port = port
       self.sendsUniqueID = sendsUniqueID
@@ -70,8 +74,9 @@ public final class APNsServer: Sendable {
 
   /// Which requests a server answers.
   public enum Routes: Sendable {
-    /// Pushes (`/3/device`), broadcasts (`/4/broadcasts`) and the channel management API
-    /// (`/1/apps`), when a channel handler is given: one local endpoint for everything.
+    /// Pushes (`/3/device`), FCM HTTP v1 sends (`/v1/projects/<p>/messages:send`), broadcasts
+    /// (`/4/broadcasts`) and the channel management API (`/1/apps`), when a channel handler is
+    /// given: one local endpoint for everything.
     case all
     /// Only the channel management API, as Apple's `api-manage-broadcast` host (ports 2195/2196).
     case channelManagement
@@ -220,6 +225,7 @@ public final class APNsServer: Sendable {
     let limits = configuration.limits
     let sendsUniqueID = configuration.sendsUniqueID
     let registry = configuration.registry
+    let fcmProject = configuration.fcmProject
     let verifier =
       verifier ?? (configuration.providerKeys.isEmpty ? nil : ProviderTokenVerifier(keys: configuration.providerKeys))
     let session = verifier.map(ProviderTokenSession.init)
@@ -241,7 +247,7 @@ public final class APNsServer: Sendable {
         try stream.pipeline.syncOperations.addHandler(
           APNsStreamHandler(
             sendsUniqueID: sendsUniqueID, requestTimeout: limits.requestTimeout, session: session, registry: registry,
-            connection: state, sink: sink, channels: channels, routes: routes, log: log))
+            connection: state, sink: sink, channels: channels, routes: routes, fcmProject: fcmProject, log: log))
       }
     }
     try channel.pipeline.syncOperations.addHandler(ConnectionDrainer(state: state))
@@ -568,6 +574,7 @@ final class APNsStreamHandler: ChannelInboundHandler {
   private let sink: APNsServer.DurableSink
   private let channels: APNsServer.ChannelHandler?
   private let routes: APNsServer.Routes
+  private let fcmProject: String?
   private let log: APNsServer.Log
   private let connection: ConnectionState?
   private var removed = false
@@ -581,8 +588,10 @@ final class APNsStreamHandler: ChannelInboundHandler {
   init(
     sendsUniqueID: Bool, requestTimeout: TimeAmount = .seconds(30), session: ProviderTokenSession?,
     registry: TokenRegistry?, connection: ConnectionState? = nil, sink: @escaping APNsServer.DurableSink,
-    channels: APNsServer.ChannelHandler? = nil, routes: APNsServer.Routes = .all, log: @escaping APNsServer.Log
+    channels: APNsServer.ChannelHandler? = nil, routes: APNsServer.Routes = .all, fcmProject: String? = nil,
+    log: @escaping APNsServer.Log
   ) {
+    self.fcmProject = fcmProject
     self.channels = channels
     self.routes = routes
     self.sendsUniqueID = sendsUniqueID
@@ -617,8 +626,10 @@ final class APNsStreamHandler: ChannelInboundHandler {
     case .data(let frame):
       if case .byteBuffer(let buffer) = frame.data {
         bodyByteCount += buffer.readableBytes
-        // Kept up to one byte past the largest payload: enough to know it is too large.
-        let room = APNsRequest.maximumBodyBytes + 1 - body.count
+        // Kept up to one byte past the largest payload: enough to know it is too large. An FCM
+        // message wraps its payload, so it may be larger; its limit is on the mapped payload.
+        let isFCM = requestHeaders.flatMap { $0.first(name: ":path") }.map(FCMRequest.isFCMPath) ?? false
+        let room = (isFCM ? FCMRequest.maximumBodyBytes : APNsRequest.maximumBodyBytes) + 1 - body.count
         if room > 0 {
           buffer.withUnsafeReadableBytes { body.append(contentsOf: $0.prefix(room)) }
         }
@@ -640,6 +651,10 @@ final class APNsStreamHandler: ChannelInboundHandler {
     headers.reserveCapacity(request.count)
     for (name, value, _) in request where !name.hasPrefix(":") { headers.append((name, value)) }
     let path = request.first(name: ":path") ?? ""
+    if routes == .all, FCMRequest.isFCMPath(path) {
+      respondToFCM(context: context, request: request, path: path, headers: headers, now: now)
+      return
+    }
     if let channels,
       routes == .channelManagement ? ChannelRequest.isManagementPath(path) : ChannelRequest.isChannelPath(path)
     {
@@ -690,6 +705,66 @@ final class APNsStreamHandler: ChannelInboundHandler {
       }
       log(exchange)
       send(context: context, headers: response, body: APNsRequest.errorBody(reason: reason, timestamp: timestamp))
+    }
+  }
+
+  /// An FCM HTTP v1 send: mapped to the APNs push FCM would make, then the same device path as
+  /// `/3/device` (answered once saved); `validate_only` answers without delivering.
+  private func respondToFCM(
+    context: ChannelHandlerContext, request: HPACKHeaders, path: String, headers: [(name: String, value: String)],
+    now: Double
+  ) {
+    func refuse(_ error: FCMError) {
+      log(
+        APNsExchange(
+          status: error.code, reason: error.errorCode ?? error.status, topic: nil, bundleID: nil, apnsID: nil,
+          detail: error.message))
+      send(context: context, headers: HPACKHeaders([(":status", String(error.code))]), body: error.body)
+    }
+    if bodyByteCount > body.count {
+      return refuse(.invalid("Message is too big: the request body is over \(FCMRequest.maximumBodyBytes) bytes"))
+    }
+    // Authentication: FCM wants an OAuth 2 bearer token; Pushdeck checks its provider tokens
+    // only for APNs routes (FCM's are Google's, not simulated).
+    let decided = FCMRequest.decide(
+      method: request.first(name: ":method") ?? "", path: path, body: body, receivedAt: now, project: fcmProject,
+      registry: registry)
+    switch decided {
+    case .failure(let error):
+      refuse(error)
+    case .success(let route):
+      let exchange = APNsExchange(
+        status: 200, reason: nil, topic: nil, bundleID: route.record.bundleID, apnsID: route.name,
+        detail: route.validateOnly ? "validate_only: not delivered" : nil)
+      guard !route.validateOnly else {
+        log(exchange)
+        send(
+          context: context, headers: HPACKHeaders([(":status", "200")]), body: FCMRequest.successBody(name: route.name))
+        return
+      }
+      let eventLoop = context.eventLoop
+      let loopBound = NIOLoopBound((self, context), eventLoop: eventLoop)
+      let finish: @Sendable (APNsServer.SaveOutcome) -> Void = { saved in
+        let answer: @Sendable () -> Void = {
+          let (handler, context) = loopBound.value
+          switch saved {
+          case .saved:
+            handler.log(exchange)
+            handler.send(
+              context: context, headers: HPACKHeaders([(":status", "200")]),
+              body: FCMRequest.successBody(name: route.name))
+          case .failed:
+            let error = FCMError.notSaved
+            handler.log(
+              APNsExchange(
+                status: 500, reason: "INTERNAL", topic: nil, bundleID: route.record.bundleID, apnsID: nil,
+                detail: error.message))
+            handler.send(context: context, headers: HPACKHeaders([(":status", "500")]), body: error.body)
+          }
+        }
+        if eventLoop.inEventLoop { answer() } else { eventLoop.execute(answer) }
+      }
+      sink(route.record, route.token, finish)
     }
   }
 

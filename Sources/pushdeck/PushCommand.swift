@@ -19,6 +19,10 @@ struct PushCommand: AsyncParsableCommand {
       (apns-push-type liveactivity unless given). The channel management API takes the bundle id \
       alone: --create-channel [--storage-policy 0|1], --list-channels, --read-channel ID, \
       --delete-channel ID; give --port the endpoint's --channels-port or its main port.
+
+      FCM HTTP v1: --fcm FILE --project ID sends an FCM message file ({"message": {...}}) to \
+      POST /v1/projects/ID/messages:send; prints the status and the message name, or FCM's \
+      error code and message.
       """
   )
 
@@ -80,6 +84,14 @@ struct PushCommand: AsyncParsableCommand {
   @Option(name: .long, help: "Delete BUNDLE's channel with this id.")
   var deleteChannel: String?
 
+  @Option(
+    name: .long,
+    help: ArgumentHelp("Send this FCM v1 message file (or - for standard input) to messages:send.", valueName: "file"))
+  var fcm: String?
+
+  @Option(name: .long, help: "With --fcm: the Firebase project id in the path.")
+  var project: String?
+
   @Option(name: .long, help: ArgumentHelp("Sign a provider token with this .p8 key.", valueName: "file"))
   var jwtKey: String?
 
@@ -95,6 +107,17 @@ struct PushCommand: AsyncParsableCommand {
   }
 
   func validate() throws {
+    if let fcm {
+      guard arguments.isEmpty, managementActions == 0, channel == nil else {
+        throw ValidationError("--fcm \(fcm) sends the message file alone: pushdeck push --fcm FILE --project ID")
+      }
+      guard let project, !project.isEmpty, !project.contains("/"), !project.contains("?") else {
+        throw ValidationError("--fcm needs --project ID: the Firebase project id of /v1/projects/ID/messages:send")
+      }
+      guard (1...65535).contains(port) else { throw ValidationError("--port must be 1 to 65535") }
+      return
+    }
+    if project != nil { throw ValidationError("--project names the Firebase project of an --fcm message") }
     guard managementActions <= 1 else {
       throw ValidationError("give one of --create-channel, --list-channels, --read-channel, --delete-channel")
     }
@@ -179,7 +202,51 @@ struct PushCommand: AsyncParsableCommand {
     if response.status >= 300 { throw ExitCode(1) }
   }
 
+  /// Sends an FCM v1 message file: prints the status and the name, or FCM's error.
+  private func sendFCM(file: String, project: String) async throws {
+    let body = try readBody(file)
+    let client = try await connect()
+    let request = APNsClientRequest(
+      method: "POST", path: "/v1/projects/\(project)/messages:send",
+      headers: [("content-type", "application/json")], body: body)
+    let response: APNsClientResponse
+    do {
+      response = try await client.send(request)
+    } catch {
+      await client.close()
+      throw Failure("\(error)")
+    }
+    await client.close()
+    let answer = try? JSONDocument(text: response.body).value(0)
+    if response.status == 200 {
+      print("200 " + terminalSafe(answer?["name"]?.stringValue ?? response.body))
+      return
+    }
+    let error = answer?["error"]
+    let code: String? =
+      if case .array(let details)? = error?["details"] { details.first?["errorCode"]?.stringValue } else { nil }
+    var line = "\(response.status)"
+    if let code = code ?? error?["status"]?.stringValue { line += " " + terminalSafe(code) }
+    print(line)
+    if let message = error?["message"]?.stringValue {
+      FileHandleError.write("pushdeck push: \(terminalSafe(message))\n")
+    }
+    throw ExitCode(1)
+  }
+
+  private func readBody(_ file: String) throws -> [UInt8] {
+    if file == "-" { return [UInt8](FileHandle.standardInput.readDataToEndOfFile()) }
+    guard let data = FileManager.default.contents(atPath: file) else {
+      throw Failure("cannot read \(file): no such file, or it is not readable")
+    }
+    return [UInt8](data)
+  }
+
   private func send() async throws {
+    if let fcm, let project {
+      try await sendFCM(file: fcm, project: project)
+      return
+    }
     if managementActions == 1 {
       try await manageChannel(bundle: arguments[0])
       return

@@ -168,11 +168,12 @@ struct RunCommand: AsyncParsableCommand {
     let extensionQueue = DispatchQueue(label: "pushdeck.run.extensions")
     var server: APNsServer?
     if let listen {
-      let (keys, registry) = try endpointOptions.endpoint(profile: profile)
+      let (keys, registry, fcmProject) = try endpointOptions.endpoint(profile: profile)
       let tls = try endpointOptions.serverTLS(statePath: self.state)
       do {
         server = try await APNsServer(
-          configuration: .init(host: bind, port: listen, providerKeys: keys, registry: registry, tls: tls),
+          configuration: .init(
+            host: bind, port: listen, providerKeys: keys, registry: registry, tls: tls, fcmProject: fcmProject),
           threads: 1,
           durableSink: { record, _, done in
             guard !extensions.isEmpty else { return inbox.post(record, done: done) }

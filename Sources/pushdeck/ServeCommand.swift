@@ -83,7 +83,7 @@ struct ServeCommand: AsyncParsableCommand {
   func run() async throws {
     // A ready file left by an earlier run must not look like this one's.
     if let readyFile { try? FileManager.default.removeItem(atPath: readyFile) }
-    let (keys, registry) = try endpointOptions.endpoint(profile: deviceOptions.profile)
+    let (keys, registry, fcmProject) = try endpointOptions.endpoint(profile: deviceOptions.profile)
     let tls = try endpointOptions.serverTLS(statePath: deviceOptions.state)
     let recorder: CaptureRecorder?
     if let record {
@@ -121,7 +121,8 @@ struct ServeCommand: AsyncParsableCommand {
     do {
       server = try await APNsServer(
         configuration: .init(
-          host: bind, port: port, providerKeys: keys, registry: registry, tls: tls, maxConnections: connections),
+          host: bind, port: port, providerKeys: keys, registry: registry, tls: tls, maxConnections: connections,
+          fcmProject: fcmProject),
         durableSink: { record, _, done in
           // The one pipeline: what replay does with a capture line, the endpoint does here. The
           // push is answered once it is saved (its batch committed, its capture line synced).

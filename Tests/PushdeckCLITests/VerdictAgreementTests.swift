@@ -24,6 +24,8 @@ struct VerdictAgreementTests {
     case simulator(String)
     /// A capture line (envelope rules: not an APNs request either).
     case capture(String)
+    /// An FCM v1 message file (FCM's rules, then the APNs push FCM makes; not an APNs request).
+    case fcmFile(String)
     /// No input makes it (a document over 4 GiB): a record carrying the diagnostic.
     case synthetic
   }
@@ -116,6 +118,8 @@ struct VerdictAgreementTests {
     .noOpValue: .payload(#"{"aps": {"alert": "x", "mutable-content": 0}}"#),
     .missingSimulatorTargetBundle: .simulator(#"{"aps": {"alert": "x"}}"#),
     .firebaseKey: .payload(#"{"aps": {"alert": "x"}, "gcm.message_id": "1"}"#),
+    .invalidFCMMessage: .fcmFile(#"{"message": {"token": "\#(token)", "data": {"n": 3}}}"#),
+    .fcmPayload: .fcmFile(#"{"message": {"token": "\#(token)", "notification": {"body": "x"}}}"#),
   ]
 
   /// The record `validate`, `explain` and `replay` read from the sample.
@@ -130,6 +134,8 @@ struct VerdictAgreementTests {
       return PushReader.readPayloadFile(Array(body.utf8), source: "sample.apns", format: .simulator, bundleID: bundle)
     case .capture(let line):
       return PushReader.readCaptureLine(Array(line.utf8), lineNumber: 1, source: "sample.jsonl")
+    case .fcmFile(let text):
+      return PushReader.readPayloadFile(Array(text.utf8), source: "message.json", format: .payload, bundleID: bundle)
     case .synthetic:
       var record = PushReader.readPayloadFile([], source: "sample.json", format: .payload, bundleID: bundle)
       record.diagnostics = [Diagnostic(code, message: "the document is over 4 GiB", effect: "")]

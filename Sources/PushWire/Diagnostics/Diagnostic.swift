@@ -103,6 +103,7 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
   case badTopic = "BadTopic"
   case badDeviceToken = "BadDeviceToken"
   case invalidEnvelope = "InvalidEnvelope"
+  case invalidFCMMessage = "InvalidFCMMessage"
 
   // Broadcast channels (errors; the channel management API and /4/broadcasts)
   case missingChannelId = "MissingChannelId"
@@ -139,6 +140,7 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
   case noOpValue = "NoOpValue"
   case missingSimulatorTargetBundle = "MissingSimulatorTargetBundle"
   case firebaseKey = "FirebaseKey"
+  case fcmPayload = "FCMPayload"
 
   /// The codes of JSON syntax errors.
   public static let syntaxCodes: Set<DiagnosticCode> = Set(

@@ -113,7 +113,7 @@ extension DiagnosticCode {
     case .invalidPushType, .badPriority, .badExpirationDate, .badCollapseId, .badMessageId, .badTopic,
       .badDeviceToken:
       .rejects(400, rawValue)
-    case .invalidEnvelope: .malformed
+    case .invalidEnvelope, .invalidFCMMessage: .malformed
     // Broadcast channels: answered by the channel management API and /4/broadcasts
     case .missingChannelId, .badChannelId, .channelNotRegistered, .cannotCreateChannelConfig:
       .rejects(400, rawValue)
@@ -128,7 +128,7 @@ extension DiagnosticCode {
       .shown
     // Notes
     case .legacyKeyIgnored: Verdict(.accepts, .ignoresKey, isNote: true)
-    case .customValueIsEncodedJSON, .noOpValue, .missingSimulatorTargetBundle, .firebaseKey:
+    case .customValueIsEncodedJSON, .noOpValue, .missingSimulatorTargetBundle, .firebaseKey, .fcmPayload:
       Verdict(.accepts, .showsIt, isNote: true)
     }
   }

@@ -60,9 +60,13 @@ public struct APNsEndpointProfile: Sendable, Equatable {
   public var devices: [Device]?
   /// The trusted signing keys; provider tokens are required when there is at least one.
   public var keys: [ProviderKey]
+  /// The FCM project the tokens are registered to (`fcm: {project: ID}`); a send to another
+  /// project is 403 `SENDER_ID_MISMATCH`. nil: any project.
+  public var fcmProject: String?
 
-  public init(devices: [Device]? = nil, keys: [ProviderKey] = []) {
+  public init(devices: [Device]? = nil, keys: [ProviderKey] = [], fcmProject: String? = nil) {
     self.devices = devices
     self.keys = keys
+    self.fcmProject = fcmProject
   }
 }

@@ -31,6 +31,9 @@ public enum PushReader {
       record.diagnostics.insert(Diagnostic.syntax(error, in: bytes[...]), at: 0)
       return record
     }
+    if headers.isEmpty, format == .payload, FCMMessage.isMessageFile(document) {
+      return readFCMFile(document, bytes: bytes, source: source, bundleID: bundleID)
+    }
     let result = PayloadDecoder.decode(
       document, context: .init(pushType: typedHeaders.pushType, isSimulatorFile: format == .simulator))
     record.payload = result.payload
@@ -38,6 +41,72 @@ public enum PushReader {
     record.diagnostics = result.diagnostics + record.diagnostics
     checkSize(&record, pushType: typedHeaders.pushType) { nil }
     return record
+  }
+
+  /// Decodes an FCM v1 message file (`{"message": …}`): the record of the APNs push FCM makes
+  /// from it, with the payload and headers shown in an `FCMPayload` note. The findings about
+  /// that payload point at the file's `message`; an APNs payload over the limit only because of
+  /// FCM's keys says so.
+  static func readFCMFile(_ document: JSONDocument, bytes: [UInt8], source: String, bundleID: String?) -> PushRecord {
+    let messageIndex = document.member("message", of: document.root) ?? document.root
+    let messageAt = document.location(of: messageIndex)
+    switch FCMMessage.map(document, now: nil, added: FCMMessage.fileKeys) {
+    case .failure(let error):
+      return PushRecord(
+        file: source, line: nil, at: nil, bundleID: bundleID, token: nil, headers: APNsHeaders(), payload: nil,
+        rawBytes: bytes[...], byteCount: bytes.count,
+        diagnostics: [
+          Diagnostic(
+            .invalidFCMMessage, path: "message", location: error.location ?? messageAt, message: error.message,
+            effect: "FCM answers 400 INVALID_ARGUMENT; nothing is sent to APNs or the device.",
+            hint: "fix the message as the error says (Firebase's Message reference lists every field)")
+        ])
+    case .success(let message):
+      let payloadText = message.payloadText
+      let payloadBytes = Array(payloadText.utf8)
+      var ownKeys = message
+      ownKeys.payload = .object(
+        {
+          guard case .object(let members) = message.payload else { return [] }
+          return members.filter { !$0.key.hasPrefix("gcm.") && !$0.key.hasPrefix("google.c.") }
+        }())
+      let withoutFCM = Array(ownKeys.payloadText.utf8).count
+      var record = readPayloadFile(
+        payloadBytes, source: source, format: .payload, bundleID: bundleID ?? message.topic, headers: message.headers)
+      record.token = message.token
+      var findings: [Diagnostic] = []
+      for var finding in record.diagnostics where finding.code != .firebaseKey {
+        finding.location = messageAt
+        finding.path = "message" + (finding.path.map { " → APNs payload \($0)" } ?? "")
+        if finding.code == .payloadTooLarge {
+          let limit = (record.headers.pushType ?? .alert).maximumPayloadBytes
+          finding.message =
+            "the APNs payload FCM makes is \(payloadBytes.count) bytes with FCM's keys (\(withoutFCM) without them); "
+            + "the limit is \(limit)"
+          finding.effect = "FCM answers 400 INVALID_ARGUMENT \"Message is too big\"; nothing reaches the device."
+          finding.hint =
+            "leave \(payloadBytes.count - limit) bytes out of the notification, data or apns.payload: FCM adds "
+            + "\(payloadBytes.count - withoutFCM) bytes of its own"
+        } else {
+          finding.message = "in the APNs payload FCM makes: " + finding.message
+        }
+        findings.append(finding)
+      }
+      // A long payload is shown by its two ends: the app's keys start it, FCM's end it.
+      let shownPayload =
+        payloadText.count > 1_000 ? "\(payloadText.prefix(400)) … \(payloadText.suffix(400))" : payloadText
+      let headerText = message.headers.map { "\($0.name): \($0.value)" }.joined(separator: ", ")
+      findings.append(
+        Diagnostic(
+          .fcmPayload, path: "message", location: messageAt,
+          message: "FCM sends APNs \(headerText) and this \(payloadBytes.count)-byte payload: \(shownPayload)",
+          effect:
+            "the device gets this payload: apns.payload overrides the notification; data and FCM's keys are custom keys."
+        ))
+      // rawBytes stay the APNs payload: what the device stores and replays is what FCM sent.
+      record.diagnostics = findings
+      return record
+    }
   }
 
   /// Decodes one capture line: an envelope `{"at", "bundle", "token", "headers", "payload"}`.

@@ -93,7 +93,7 @@ struct EndpointOptions: ParsableArguments {
   /// tokens (nil when any token is accepted), from the flags and the profile's `apns:` section.
   ///
   /// - Throws: `ValidationError` naming the file or flag that is wrong.
-  func endpoint(profile: String?) throws -> (keys: [ProviderTokenKey], registry: TokenRegistry?) {
+  func endpoint(profile: String?) throws -> (keys: [ProviderTokenKey], registry: TokenRegistry?, fcmProject: String?) {
     var section = APNsEndpointProfile()
     if let profile, !Session.presets.contains(profile) {
       do throws(ScenarioError) {
@@ -144,6 +144,6 @@ struct EndpointOptions: ParsableArguments {
       break
     }
     let registry = section.devices.map { TokenRegistry(devices: $0, acceptsUnknownTokens: acceptAnyToken) }
-    return (keys, registry)
+    return (keys, registry, section.fcmProject)
   }
 }
