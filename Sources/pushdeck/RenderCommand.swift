@@ -282,6 +282,7 @@ enum ScreenJSON {
         "{\"bundle\":\(JSONValue.quoted(activity.bundleID)),\"type\":\(JSONValue.quoted(activity.attributesType)),"
           + "\"title\":\(text(activity.title)),\"body\":\(text(activity.body)),\"stale\":\(activity.isStale(at: device.now)),"
           + "\"ended\":\(activity.endedAt != nil),\"contentState\":\(activity.contentState?.compactText ?? "null"),"
+          + "\"channel\":\(text(activity.channelID)),\"pushToken\":\(text(activity.pushToken)),"
           + faceJSON(activity.face(layout: device.app(activity.bundleID)?.liveActivityLayouts[activity.attributesType]))
           + "}"
       }.joined(separator: ",") + "]"

@@ -29,6 +29,18 @@ struct RenderCLITests {
     #expect(newest?["body"] as? String == "Marta: I'll bring the pastéis de nata")
   }
 
+  /// Activities subscribed to a broadcast channel say so on their card, and the JSON names the
+  /// channel (and the activity's own push token) for each.
+  @Test func liveActivitiesShowTheChannelTheirUpdatesComeThrough() throws {
+    let text = try render(["Examples/broadcast-scores.yaml", "--at", "+25m"])
+    #expect(text.status == 0, "\(text.standardError)")
+    #expect(text.standardOutput.components(separatedBy: "Live · channel").count - 1 == 2)
+    let json = try render(["Examples/broadcast-scores.yaml", "--at", "+25m", "--format", "json"])
+    #expect(json.status == 0, "\(json.standardError)")
+    #expect(json.standardOutput.components(separatedBy: "\"channel\":\"bWF0Y2gtNDItbGl2ZQ==\"").count - 1 == 2)
+    #expect(json.standardOutput.contains("\"pushToken\":\""))
+  }
+
   @Test func atTakesTimesOfDayAndIsoTimes() throws {
     let early = try render(["Examples/messaging.yaml", "--at", "12:03:30", "--format", "json"])
     #expect(early.status == 0, "a time of day with seconds is in the one time grammar")

@@ -66,6 +66,8 @@ public struct LockScreenView: Sendable {
         notification: notification, app: state.appInfo(activity.bundleID), hiddenCount: 0, now: state.now,
         maxBodyLines: 2)
       card.label = activity.endedAt == nil ? (activity.isStale(at: state.now) ? "Live · stale" : "Live") : "Ended"
+      // An activity subscribed to a broadcast channel says so: its updates come through it.
+      if activity.channelID != nil { card.label = (card.label ?? "Live") + " · channel" }
       card.showsTime = false
       card.progress = face.progress
       card.progressTime = face.time.map { RelativeTime.describeEither($0, now: state.now) }
