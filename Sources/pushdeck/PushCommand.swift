@@ -168,6 +168,19 @@ struct PushCommand: AsyncParsableCommand {
     }
   }
 
+  /// Sends one request on a connection of its own and closes it, whatever the answer.
+  private func exchange(_ request: APNsClientRequest) async throws -> APNsClientResponse {
+    let client = try await connect()
+    do {
+      let response = try await client.send(request)
+      await client.close()
+      return response
+    } catch {
+      await client.close()
+      throw Failure("\(error)")
+    }
+  }
+
   /// One channel management request: prints the status, then the channel id or the body.
   private func manageChannel(bundle: String) async throws {
     let path = "/1/apps/\(bundle)/channels"
@@ -185,15 +198,7 @@ struct PushCommand: AsyncParsableCommand {
       request = APNsClientRequest(
         method: "DELETE", path: path, headers: headers + [("apns-channel-id", deleteChannel ?? "")])
     }
-    let client = try await connect()
-    let response: APNsClientResponse
-    do {
-      response = try await client.send(request)
-    } catch {
-      await client.close()
-      throw Failure("\(error)")
-    }
-    await client.close()
+    let response = try await exchange(request)
     var line = "\(response.status)"
     if let reason = response.reason { line += " " + terminalSafe(reason) }
     if let id = response.channelID { line += " apns-channel-id=" + terminalSafe(id) }
@@ -205,18 +210,10 @@ struct PushCommand: AsyncParsableCommand {
   /// Sends an FCM v1 message file: prints the status and the name, or FCM's error.
   private func sendFCM(file: String, project: String) async throws {
     let body = try readBody(file)
-    let client = try await connect()
     let request = APNsClientRequest(
       method: "POST", path: "/v1/projects/\(project)/messages:send",
       headers: [("content-type", "application/json")], body: body)
-    let response: APNsClientResponse
-    do {
-      response = try await client.send(request)
-    } catch {
-      await client.close()
-      throw Failure("\(error)")
-    }
-    await client.close()
+    let response = try await exchange(request)
     let answer = try? JSONDocument(text: response.body).value(0)
     if response.status == 200 {
       print("200 " + terminalSafe(answer?["name"]?.stringValue ?? response.body))
@@ -283,21 +280,13 @@ struct PushCommand: AsyncParsableCommand {
     if let apnsId { headers.append(("apns-id", apnsId)) }
     if let jwtKey { headers.append(("authorization", "bearer " + (try signedToken(jwtKey)))) }
 
-    let client = try await connect()
     var request = APNsClientRequest(token: token, headers: headers, body: body)
     if channel != nil {
       guard let bundle = bundle ?? (self.topic.map { APNsRequest.bundle(fromTopic: $0, pushType: .liveactivity) })
       else { throw Failure("a broadcast needs the bundle id: pushdeck push BUNDLE --channel ID FILE") }
       request.path = ChannelRequest.broadcastPrefix + bundle
     }
-    let response: APNsClientResponse
-    do {
-      response = try await client.send(request)
-    } catch {
-      await client.close()
-      throw Failure("\(error)")
-    }
-    await client.close()
+    let response = try await exchange(request)
     var line = "\(response.status)"
     if let reason = response.reason { line += " " + terminalSafe(reason) }
     if let timestamp = response.timestamp { line += " timestamp=\(timestamp)" }

@@ -88,12 +88,7 @@ struct CenterView {
     switch row {
     case .stack(let group):
       guard let front = group.notifications.first else { return Block(rows: 0) { _, _, _, _ in } }
-      var card = NotificationCardView(
-        notification: state.displayed(front, threadCount: group.count),
-        app: state.appInfo(front.notification.bundleID), hiddenCount: group.count - 1,
-        now: state.now, maxBodyLines: 2)
-      card.decorate(front, in: state)
-      card.stackSummary = state.stackSummary(front: front, hiddenCount: group.count - 1)
+      var card = NotificationCardView.stack(group, front: front, in: state)
       card.isSelected = isSelected
       return cardBlock(card, id: front.id, columns: columns)
     case .header(let group):

@@ -98,7 +98,7 @@ public struct LockScreenView: Sendable {
     for (index, group) in stacks.enumerated() {
       guard let front = group.notifications.first else { continue }
       if display == .stack && index != max(0, min(selection, totalStacks - 1)) { continue }
-      var card = stackCard(group, front: front)
+      var card = NotificationCardView.stack(group, front: front, in: state)
       card.isSelected = index == selection
       if display == .stack {
         let others = totalStacks - 1
@@ -111,17 +111,6 @@ public struct LockScreenView: Sendable {
       cards.append(card)
     }
     return cards
-  }
-
-  /// A stack's card: its newest notification as the lock screen shows it.
-  private func stackCard(_ group: NotificationGroup, front: StoredNotification) -> NotificationCardView {
-    var card = NotificationCardView(
-      notification: state.displayed(front, threadCount: group.count),
-      app: state.appInfo(front.notification.bundleID), hiddenCount: group.count - 1,
-      now: state.now, maxBodyLines: 2)
-    card.decorate(front, in: state)
-    card.stackSummary = state.stackSummary(front: front, hiddenCount: group.count - 1)
-    return card
   }
 
   private func drawCards(into grid: inout CellGrid, top: Int, bottom: Int, theme: Theme) {
@@ -242,6 +231,18 @@ public struct LockScreenView: Sendable {
 }
 
 extension NotificationCardView {
+  /// A stack's card, on the lock screen and in Notification Center alike: its newest
+  /// notification as shown, with the stack's count and summary line.
+  static func stack(_ group: NotificationGroup, front: StoredNotification, in state: AppState) -> NotificationCardView {
+    var card = NotificationCardView(
+      notification: state.displayed(front, threadCount: group.count),
+      app: state.appInfo(front.notification.bundleID), hiddenCount: group.count - 1,
+      now: state.now, maxBodyLines: 2)
+    card.decorate(front, in: state)
+    card.stackSummary = state.stackSummary(front: front, hiddenCount: group.count - 1)
+    return card
+  }
+
   /// Adds what a stored notification brings to its card on every screen: the time the user
   /// got it, its image thumbnail and its sender's initials (both hidden with its preview).
   mutating func decorate(_ stored: StoredNotification, in state: AppState) {
