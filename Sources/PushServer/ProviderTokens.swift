@@ -97,24 +97,31 @@ public struct ProviderTokenVerifier: Sendable {
     let sections = jwt.split(separator: ".", omittingEmptySubsequences: false)
     guard sections.count == 3, let headerData = Self.base64URLDecode(sections[0]),
       let claimsData = Self.base64URLDecode(sections[1]), let signatureData = Self.base64URLDecode(sections[2]),
-      let header = (try? JSONSerialization.jsonObject(with: headerData)) as? [String: Any],
-      let claims = (try? JSONSerialization.jsonObject(with: claimsData)) as? [String: Any]
+      let header = try? JSONDocument(bytes: Array(headerData)), header.kind(header.root) == .object,
+      let claims = try? JSONDocument(bytes: Array(claimsData)), claims.kind(claims.root) == .object
     else {
       return .failure(.invalid("not a JWT (three base64url parts: header, claims, signature)"))
     }
-    guard header["alg"] as? String == "ES256" else {
-      return .failure(.invalid("alg is \(header["alg"].map { "\($0)" } ?? "missing"); APNs takes ES256 only"))
+    // A member's string, or its JSON text when it is not a string; nil when absent.
+    func text(_ key: String, in document: JSONDocument) -> String? {
+      document.member(key, of: document.root).map { document.stringValue($0) ?? document.rawText($0) }
     }
-    guard let keyID = header["kid"] as? String else { return .failure(.invalid("no kid in the JWT header")) }
+    func string(_ key: String, in document: JSONDocument) -> String? {
+      document.member(key, of: document.root).flatMap { document.stringValue($0) }
+    }
+    guard string("alg", in: header) == "ES256" else {
+      return .failure(.invalid("alg is \(text("alg", in: header) ?? "missing"); APNs takes ES256 only"))
+    }
+    guard let keyID = string("kid", in: header) else { return .failure(.invalid("no kid in the JWT header")) }
     guard let key = keys[keyID] else { return .failure(.invalid("kid \(keyID) is not a configured key")) }
-    guard let issuer = claims["iss"] as? String, issuer == key.teamID else {
+    guard let issuer = string("iss", in: claims), issuer == key.teamID else {
       return .failure(
-        .invalid("iss is \(claims["iss"].map { "\($0)" } ?? "missing"); key \(keyID) is team \(key.teamID)"))
+        .invalid("iss is \(text("iss", in: claims) ?? "missing"); key \(keyID) is team \(key.teamID)"))
     }
-    guard let issuedAtNumber = claims["iat"] as? NSNumber, !(claims["iat"] is Bool) else {
+    guard let iatIndex = claims.member("iat", of: claims.root), let issuedAt = claims.double(iatIndex) else {
       return .failure(.invalid("no numeric iat claim"))
     }
-    let issuedAt = issuedAtNumber.doubleValue
+    let issuedAtNumber = claims.rawText(iatIndex)
     guard let signature = try? P256.Signing.ECDSASignature(rawRepresentation: signatureData),
       key.publicKey.isValidSignature(signature, for: Data((sections[0] + "." + sections[1]).utf8))
     else {
@@ -187,11 +194,23 @@ public enum ProviderTokenSigner {
   public static func token(
     privateKey: P256.Signing.PrivateKey, keyID: String, teamID: String, issuedAt: Double
   ) throws -> String {
-    let header = "{\"alg\":\"ES256\",\"kid\":\(JSONValue.quoted(keyID))}"
-    // Whole seconds as an integer; any other number (a test's 1e20) as Swift writes it, never a trap.
-    let iat = Int64(exactly: issuedAt.rounded(.towardZero)).map(String.init) ?? "\(issuedAt)"
-    let claims = "{\"iss\":\(JSONValue.quoted(teamID)),\"iat\":\(iat)}"
-    let input = base64URL(Data(header.utf8)) + "." + base64URL(Data(claims.utf8))
+    var header = JSONWriter()
+    header.object {
+      $0.member("alg", "ES256")
+      $0.member("kid", keyID)
+    }
+    var claims = JSONWriter()
+    claims.object {
+      $0.member("iss", teamID)
+      // Whole seconds as an integer; any other number (a test's 1e20) as Swift writes it, never a trap.
+      $0.key("iat")
+      if let seconds = Int64(exactly: issuedAt.rounded(.towardZero)) {
+        $0.integer(seconds)
+      } else {
+        $0.number(issuedAt)
+      }
+    }
+    let input = base64URL(Data(header.bytes)) + "." + base64URL(Data(claims.bytes))
     let signature = try privateKey.signature(for: Data(input.utf8))
     return input + "." + base64URL(signature.rawRepresentation)
   }

@@ -188,8 +188,8 @@ struct PushCommand: AsyncParsableCommand {
     if let jwtKey { headers.append(("authorization", "bearer " + (try signedToken(jwtKey)))) }
     let request: APNsClientRequest
     if createChannel {
-      let body = "{\"message-storage-policy\": \(storagePolicy), \"push-type\": \"LiveActivity\"}"
-      request = APNsClientRequest(method: "POST", path: path, headers: headers, body: Array(body.utf8))
+      request = APNsClientRequest(
+        method: "POST", path: path, headers: headers, body: ChannelRequest.createBody(storagePolicy: storagePolicy))
     } else if listChannels {
       request = APNsClientRequest(method: "GET", path: "/1/apps/\(bundle)/all-channels", headers: headers)
     } else if let readChannel {
@@ -322,8 +322,8 @@ struct PushCommand: AsyncParsableCommand {
 
   /// The bundle id an `.apns` file names in `Simulator Target Bundle`.
   static func simulatorTargetBundle(_ body: [UInt8]) -> String? {
-    let object = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any]
-    return object?["Simulator Target Bundle"] as? String
+    guard let document = try? JSONDocument(bytes: body) else { return nil }
+    return document.member("Simulator Target Bundle", of: document.root).flatMap(document.stringValue)
   }
 
   /// A problem that stops the push before an answer: printed, exit status 2.

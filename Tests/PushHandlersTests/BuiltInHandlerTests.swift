@@ -144,8 +144,11 @@ let fixedTime: @Sendable () -> Date = { Date(timeIntervalSince1970: 1_795_426_86
   @Test func reportsTheTargetContentIDOrDeepLink() async throws {
     let directory = try scratchDirectory("open")
     let handler = OpenHandler(path: directory + "/opened.jsonl", now: fixedTime)
+    // The target-content-id the device decoded wins over a deep link in the payload.
     let withID = invocation(
-      action: defaultActionIdentifier, payload: #"{"aps":{"alert":"x","target-content-id":"orders/1234"}}"#)
+      action: defaultActionIdentifier,
+      payload: #"{"aps":{"alert":"x","target-content-id":"orders/1234"},"url":"shop://o/9"}"#,
+      targetContentID: "orders/1234")
     #expect(await handler.perform(withID) == .succeeded("opens orders/1234"))
     #expect(
       await handler.perform(invocation(payload: #"{"aps":{},"url":"shop://o/1"}"#)) == .succeeded("opens shop://o/1"))

@@ -34,6 +34,12 @@ final class OutputStream {
     if buffer.count >= capacity { flush() }
   }
 
+  /// Appends UTF-8 bytes (a ``JSONWriter``'s text), flushing when the buffer is full.
+  func write(bytes: [UInt8]) {
+    buffer.append(contentsOf: bytes)
+    if buffer.count >= capacity { flush() }
+  }
+
   /// Appends text and a newline.
   func line(_ text: String) { write(text + "\n") }
 
