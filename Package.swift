@@ -7,7 +7,8 @@ import PackageDescription
 //   PushUI     — this UI's state machine: AppState, events, reducer (pure)
 //   PushRender — cell grid, widths, widgets, themes (pure)
 //   PushMockup — the state drawn as an iPhone in SVG (pure); PushRaster — SVG to PNG (librsvg)
-//   PushTerminal — the one ncurses backend; PushRuntime — the loop; pushdeck — CLI wiring.
+//   PushTerminal — the one ncurses backend; PushRuntime — the loop;
+//   PushShell — the shell logic (inputs, sessions, replay, printers); pushdeck — the CLI commands.
 let package = Package(
   name: "Pushdeck",
   platforms: [.macOS(.v15)],
@@ -97,11 +98,22 @@ let package = Package(
       name: "PushCheck",
       dependencies: ["PushCore", "PushUI", "PushRender", "PushScenario", "PushHandlers", "PushMedia"]
     ),
-    .executableTarget(
-      name: "pushdeck",
+    // The shell: reading inputs, sessions, replay and its journal, the live device behind `serve`
+    // and `run --listen`, the printers of validate/explain/render — everything the commands do
+    // that is not argument parsing, in a library its tests can import.
+    .target(
+      name: "PushShell",
       dependencies: [
         "PushWire", "PushCore", "PushUI", "PushRender", "PushTerminal", "PushRuntime", "PushScenario", "PushStore",
         "PushHandlers", "PushServer", "PushMedia", "PushMockup", "PushRaster", "PushCheck",
+      ]
+    ),
+    // The `pushdeck` executable: only the ArgumentParser commands and their option groups.
+    .executableTarget(
+      name: "pushdeck",
+      dependencies: [
+        "PushShell", "PushWire", "PushCore", "PushUI", "PushRender", "PushTerminal", "PushRuntime", "PushScenario",
+        "PushStore", "PushHandlers", "PushServer", "PushMedia", "PushMockup", "PushRaster", "PushCheck",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -131,6 +143,7 @@ let package = Package(
     .testTarget(name: "PushTerminalTests", dependencies: ["PushTerminal", "PushTestSupport"]),
     .testTarget(
       name: "PushMediaTests", dependencies: ["PushMedia", "PushRender", "PushUI", "PushCore"], exclude: ["Fixtures"]),
+    .testTarget(name: "PushShellTests", dependencies: ["PushShell", "PushTestSupport"]),
     .testTarget(
       name: "PushdeckCLITests",
       dependencies: ["pushdeck", "PushHandlers", "PushServer", "PushStore", "PushTestSupport"],

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PushServer
+import PushShell
 import PushWire
 
 /// `pushdeck push`: sends one payload to a running APNs-compatible endpoint, as

@@ -1,4 +1,5 @@
 import ArgumentParser
+import PushShell
 
 #if canImport(Glibc)
   import Glibc
@@ -35,6 +36,8 @@ struct Pushdeck: AsyncParsableCommand {
         try command.run()
       }
     } catch {
+      // Shell logic reports a mistake in the call as a UsageError; it reads as a validation error.
+      let error = (error as? UsageError).map { ValidationError($0.message) } ?? error
       let code = exitCode(for: error)
       if code.rawValue == 64 {
         let message = fullMessage(for: error)
@@ -46,10 +49,8 @@ struct Pushdeck: AsyncParsableCommand {
   }
 }
 
-/// Writes straight to standard error.
-enum FileHandleError {
-  static func write(_ text: String) {
-    var text = text
-    text.withUTF8 { buffer in _ = Glibc.write(2, buffer.baseAddress, buffer.count) }
-  }
+/// Runs shell logic inside a command's `validate()`: ArgumentParser reports only its own
+/// `ValidationError` as a usage error from there, so a `UsageError` is handed on as one.
+func validating<T>(_ body: () throws -> T) throws -> T {
+  do { return try body() } catch let error as UsageError { throw ValidationError(error.message) }
 }

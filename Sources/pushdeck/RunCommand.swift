@@ -6,6 +6,7 @@ import PushRender
 import PushRuntime
 import PushScenario
 import PushServer
+import PushShell
 import PushStore
 import PushTerminal
 import PushUI
@@ -103,7 +104,7 @@ struct RunCommand: AsyncParsableCommand {
     if let listen, !(0...65535).contains(listen) { throw ValidationError("--listen takes a port from 0 to 65535") }
     try endpointOptions.validateTLS()
     if inputs.contains("-") { throw ValidationError("run reads keys from standard input; give payloads as files") }
-    try validateCompare()
+    try validating { try validateCompare() }
   }
 
   @MainActor
@@ -244,71 +245,3 @@ struct RunCommand: AsyncParsableCommand {
 }
 
 extension SimulationClock.Mode: ExpressibleByArgument {}
-
-/// Pushes the endpoint accepted, waiting for the front end's next turn, each with the answer
-/// to give once it is saved.
-final class LiveInbox: Sendable {
-  typealias Arrival = (record: PushRecord, done: @Sendable (APNsServer.SaveOutcome) -> Void)
-  private let records = Mutex<[Arrival]>([])
-  private let refusals = Mutex<[APNsExchange]>([])
-
-  /// Keeps an exchange the endpoint refused (at most 100 waiting: a flood shows the newest).
-  func refuse(_ exchange: APNsExchange) {
-    refusals.withLock {
-      if $0.count >= 100 { $0.removeFirst() }
-      $0.append(exchange)
-    }
-  }
-
-  func drainRefusals() -> [APNsExchange] {
-    refusals.withLock { pending in
-      defer { pending = [] }
-      return pending
-    }
-  }
-
-  func post(_ record: PushRecord, done: @escaping @Sendable (APNsServer.SaveOutcome) -> Void) {
-    records.withLock { $0.append((record, done)) }
-  }
-
-  func drain() -> [Arrival] {
-    records.withLock { pending in
-      defer { pending = [] }
-      return pending
-    }
-  }
-}
-
-/// What `run` does with pushes read in the background after each turn: puts them on the
-/// timeline (leaving out those a continued device already had), shows the progress, and says
-/// once, when reading ends, what was not replayed or could not be read.
-struct FeedFollower {
-  let resumedAt: SimInstant?
-  var skipped: Int
-  var isDone = false
-
-  init(resumedAt: SimInstant?, skipped: Int) {
-    self.resumedAt = resumedAt
-    self.skipped = skipped
-  }
-
-  mutating func follow(_ feed: TimelineFeed, into state: inout AppState) {
-    guard !isDone else { return }
-    let taken = feed.take()
-    var entries = taken.entries
-    if let resumedAt {
-      let before = entries.count
-      entries.removeAll { $0.at <= resumedAt }
-      skipped += before - entries.count
-    }
-    if !entries.isEmpty { state.appendTimeline(entries) }
-    state.readingProgress = taken.isDone ? nil : taken.progress
-    guard taken.isDone else { return }
-    isDone = true
-    if let failure = taken.failure {
-      state.showToast("Not everything could be read: \(failure)")
-    } else if skipped > 0 {
-      state.showToast("\(skipped) earlier event\(skipped == 1 ? "" : "s") not replayed (at or before the saved clock)")
-    }
-  }
-}

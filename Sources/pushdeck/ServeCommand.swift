@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import PushCore
 import PushServer
+import PushShell
 import PushStore
 import PushWire
 import Synchronization
@@ -98,7 +99,7 @@ struct ServeCommand: AsyncParsableCommand {
     }
     let device: LiveDevice
     do {
-      device = try LiveDevice(options: deviceOptions, recorder: recorder) { cause in
+      device = try LiveDevice(options: deviceOptions.setup, recorder: recorder) { cause in
         FileHandleError.write("pushdeck serve: \(terminalSafe(cause))\n")
       }
     } catch let failure as ServeFailure {
@@ -213,22 +214,4 @@ struct ServeCommand: AsyncParsableCommand {
     withExtendedLifetime(signals) {}
     printer.line("pushdeck serve: stopped; \(device.savedSummary)")
   }
-}
-
-/// Writes whole lines to standard output from any thread, one `write(2)` each.
-final class LinePrinter: Sendable {
-  private let lock = Mutex(())
-
-  func line(_ text: String) {
-    var text = text + "\n"
-    lock.withLock { _ in
-      text.withUTF8 { buffer in _ = Glibc.write(1, buffer.baseAddress, buffer.count) }
-    }
-  }
-}
-
-/// A problem that stops `serve` before it listens.
-struct ServeFailure: Error, CustomStringConvertible {
-  var message: String
-  var description: String { message }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PushCheck
 import PushScenario
+import PushShell
 
 /// `pushdeck test`: plays scenarios and checks their `expect:` blocks, for people and CI.
 struct TestCommand: ParsableCommand {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PushScenario
 import PushServer
+import PushShell
 import PushStore
 import PushWire
 

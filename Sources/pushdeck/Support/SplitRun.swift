@@ -3,6 +3,7 @@ import Foundation
 import PushCore
 import PushRender
 import PushRuntime
+import PushShell
 import PushTerminal
 import PushUI
 

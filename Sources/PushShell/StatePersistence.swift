@@ -1,4 +1,3 @@
-import ArgumentParser
 import PushCore
 import PushStore
 import PushUI
@@ -10,17 +9,17 @@ import PushUI
 /// The journal is written from a shadow copy of the device that replays the events the front
 /// end applied (the simulation is deterministic, so the copy stays identical); each turn's events
 /// go into one transaction.
-final class StatePersistence {
+package final class StatePersistence {
   private let journal: DeviceJournal
   private var shadow: DeviceSimulator
   /// Where the state lives, for messages.
-  let path: String
+  package let path: String
 
   /// The saved clock of a continued device: timeline events at or before it were applied
   /// before it was saved (nil for a new state).
-  let resumedAt: SimInstant?
+  package let resumedAt: SimInstant?
   /// How many of the session's timeline events were at or before ``resumedAt`` when it opened.
-  let skippedAtOpen: Int
+  package let skippedAtOpen: Int
 
   private init(
     journal: DeviceJournal, shadow: DeviceSimulator, path: String, savedState: RestoredDevice.State?,
@@ -45,7 +44,7 @@ final class StatePersistence {
   ///   - preset: what a `--profile` preset (`locked`, `dnd`, …) asks of a continued state, which
   ///     wins over what it saved; nil when no preset was named.
   /// - Returns: the persistence (nil when ephemeral) and the state to run, restored if saved.
-  static func open(
+  package static func open(
     _ location: StateLocation, state: AppState, profile: DeviceProfile, keepsTimeline: Bool,
     preset: Session.PresetRequest? = nil, announcing inputs: String? = nil, moreToCome: Bool = false
   ) throws -> (StatePersistence?, AppState) {
@@ -106,7 +105,7 @@ final class StatePersistence {
         state
       )
     } catch {
-      throw ValidationError(error.description)
+      throw UsageError(error.description)
     }
   }
 
@@ -117,7 +116,7 @@ final class StatePersistence {
   /// always with ``finish(_:)``.
   /// - Returns: whether everything applied so far is saved (false when the journal failed).
   @discardableResult
-  func persist(_ state: inout AppState) -> Bool {
+  package func persist(_ state: inout AppState) -> Bool {
     let applied = state.takeAppliedEvents()
     let wallNow = ContinuousClock.now
     guard !applied.isEmpty || wallNow - lastClockSave >= Self.clockSaveInterval else { return true }
@@ -133,7 +132,7 @@ final class StatePersistence {
   }
 
   /// Saves what the last turn left: the clock as the session ends (after ``persist(_:)``).
-  func finish(_ state: AppState) {
+  package func finish(_ state: AppState) {
     var state = state
     persist(&state)
     var batch = JournalBatch()
@@ -142,7 +141,7 @@ final class StatePersistence {
   }
 
   /// How often the clock is saved while time passes with nothing happening.
-  static let clockSaveInterval = Duration.seconds(5)
+  package static let clockSaveInterval = Duration.seconds(5)
   private var lastClockSave = ContinuousClock.now
   private var savedState: RestoredDevice.State?
 
@@ -171,19 +170,19 @@ final class StatePersistence {
   }
 
   /// `23 Nov 09:41` in the device's time zone, for the first screen's word on the device.
-  static func dateText(_ instant: SimInstant, _ device: DeviceSimulator) -> String {
+  package static func dateText(_ instant: SimInstant, _ device: DeviceSimulator) -> String {
     let time = CivilTime(instant, utcOffsetSeconds: device.profile.utcOffsetSeconds)
     let month = CivilTime.monthNames[time.month - 1].prefix(3)
     return "\(time.day) \(month) \(time.year) \(time.hour < 10 ? "0" : "")\(time.clock)"
   }
 
   /// A device's clock, lock and Focus, as the journal keeps them.
-  static func deviceState(_ device: DeviceSimulator) -> RestoredDevice.State {
+  package static func deviceState(_ device: DeviceSimulator) -> RestoredDevice.State {
     RestoredDevice.State(now: device.now, isLocked: device.isLocked, activeFocusID: device.activeFocusID)
   }
 
   /// Closes the database.
-  func close() {
+  package func close() {
     try? journal.close()
   }
 }

@@ -7,31 +7,31 @@ import Synchronization
 /// Pushes read in the background while `run` already shows the device: a reader thread places
 /// each record on the timeline (``StreamingTimeline``), runs the profile's service extensions on
 /// each chunk and posts it; the front end takes what has arrived after every turn.
-final class TimelineFeed: Sendable {
+package final class TimelineFeed: Sendable {
   private struct Shared {
-    var entries: [TimelineEntry] = []
-    var start: SimInstant?
-    var bytesRead = 0
-    var isDone = false
-    var failure: String?
+    package var entries: [TimelineEntry] = []
+    package var start: SimInstant?
+    package var bytesRead = 0
+    package var isDone = false
+    package var failure: String?
   }
 
   private let shared = Mutex(Shared())
   private let firstChunk = DispatchSemaphore(value: 0)
   /// The inputs' total size in bytes (0 for standard input), for the progress.
-  let totalBytes: Int
+  package let totalBytes: Int
 
   private init(totalBytes: Int) { self.totalBytes = totalBytes }
 
   /// How many entries a chunk holds: small enough for the first frame to come at once.
-  static let chunkSize = 2_048
+  package static let chunkSize = 2_048
 
   /// Starts reading `inputs` on a thread of its own.
   ///
   /// - Parameters:
   ///   - defaultStart: the device's start when no capture line has a time.
   ///   - extensionProfile: the profile whose service extensions run on each push, if it has any.
-  static func start(
+  package static func start(
     _ inputs: [ResolvedInput], bundle: String?, defaultStart: SimInstant, extensionProfile: DeviceProfile?
   ) -> TimelineFeed {
     let total = inputs.reduce(0) { sum, input in
@@ -92,14 +92,14 @@ final class TimelineFeed: Sendable {
   }
 
   /// Waits for the device's start (the first capture line, or the end of the inputs).
-  func waitForStart() -> SimInstant? {
+  package func waitForStart() -> SimInstant? {
     firstChunk.wait()
     firstChunk.signal()
     return shared.withLock { $0.start }
   }
 
   /// What has arrived since the last call, whether reading is over, and what went wrong.
-  func take() -> (entries: [TimelineEntry], isDone: Bool, progress: Double, failure: String?) {
+  package func take() -> (entries: [TimelineEntry], isDone: Bool, progress: Double, failure: String?) {
     shared.withLock { shared in
       defer { shared.entries = [] }
       let progress = totalBytes > 0 ? Double(shared.bytesRead) / Double(totalBytes) : 0

@@ -1,7 +1,7 @@
 /// Makes untrusted text safe to print on a terminal: every control character (C0, DEL, C1),
 /// and every bidi override or isolate, is replaced by a visible escape such as `\u{1B}`, so no
 /// payload can move the cursor, change the title, write the clipboard or reorder a line.
-func terminalSafe(_ text: String) -> String {
+package func terminalSafe(_ text: String) -> String {
   var output = ""
   output.reserveCapacity(text.utf8.count)
   for scalar in text.unicodeScalars {

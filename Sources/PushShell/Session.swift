@@ -1,4 +1,3 @@
-import ArgumentParser
 import PushCore
 import PushHandlers
 import PushScenario
@@ -9,17 +8,17 @@ import PushUI
 /// Inputs may mix scenarios (`.yaml`, `.yml`), payload files and captures: a scenario brings its
 /// own device profile and timeline; pushes from files and captures are placed on the timeline as
 /// `explain` places them. `--profile` takes a built-in preset or a YAML profile file.
-struct Session {
-  var state: AppState
+package struct Session {
+  package var state: AppState
 
   /// The built-in profile presets, by name.
-  static let presets = ["unlocked", "locked", "dnd", "sleep"]
+  package static let presets = ["unlocked", "locked", "dnd", "sleep"]
 
   /// Loads a session, or the built-in demo when there are no inputs.
   ///
-  /// - Throws: `ValidationError` with a located message for unreadable inputs and profile or
+  /// - Throws: `UsageError` with a located message for unreadable inputs and profile or
   ///   scenario errors (the commands exit 2).
-  static func load(inputs: [String], profile profileOption: String?, bundle: String?) throws -> Session {
+  package static func load(inputs: [String], profile profileOption: String?, bundle: String?) throws -> Session {
     let loader = ScenarioLoader()
     guard !inputs.isEmpty else {
       // A profile file with no inputs: that device, waiting (for `run --listen`, the keys).
@@ -27,14 +26,14 @@ struct Session {
         do throws(ScenarioError) {
           return Session(state: AppState(device: DeviceSimulator(profile: try loader.loadProfile(path: profileOption))))
         } catch {
-          throw ValidationError(error.description)
+          throw UsageError(error.description)
         }
       }
       var state: AppState
       do throws(ScenarioError) {
         state = AppState(opening: try BuiltInDemo.scenario(), at: BuiltInDemo.opensAt)
       } catch {
-        throw ValidationError(error.description)
+        throw UsageError(error.description)
       }
       if let profileOption {
         let preset = try presetProfile(profileOption, start: state.now)
@@ -50,28 +49,28 @@ struct Session {
       do throws(ScenarioError) {
         explicitProfile = try loader.loadProfile(path: profileOption)
       } catch {
-        throw ValidationError(error.description)
+        throw UsageError(error.description)
       }
     }
     var scenarioProfile: DeviceProfile?
     var entries: [TimelineEntry] = []
     var records: [PushRecord] = []
     let (resolved, problems) = resolveInputs(inputs.filter { !isScenario($0) })
-    if let problem = problems.first { throw ValidationError("\(problem.path): \(problem.message)") }
+    if let problem = problems.first { throw UsageError("\(problem.path): \(problem.message)") }
     for path in inputs where isScenario(path) {
       do throws(ScenarioError) {
         let scenario = try loader.loadScenario(path: path, defaultProfile: explicitProfile)
         if scenarioProfile == nil { scenarioProfile = scenario.profile }
         entries += scenario.timeline.map(TimelineEntry.init)
       } catch {
-        throw ValidationError(error.description)
+        throw UsageError(error.description)
       }
     }
     for input in resolved {
       do throws(InputProblem) {
         try readRecords(from: input, bundleID: bundle, defaultBundleID: fallbackBundleID) { records.append($0) }
       } catch {
-        throw ValidationError("\(error.path): \(error.message)")
+        throw UsageError("\(error.path): \(error.message)")
       }
     }
     let baseStart = scenarioProfile?.start ?? explicitProfile?.start ?? DemoScenario.start
@@ -107,11 +106,11 @@ struct Session {
       do throws(ScenarioError) {
         explicitProfile = try ScenarioLoader().loadProfile(path: option)
       } catch {
-        throw ValidationError(error.description)
+        throw UsageError(error.description)
       }
     }
     let (resolved, problems) = resolveInputs(inputs)
-    if let problem = problems.first { throw ValidationError("\(problem.path): \(problem.message)") }
+    if let problem = problems.first { throw UsageError("\(problem.path): \(problem.message)") }
     return (explicitProfile, resolved)
   }
 
@@ -137,7 +136,7 @@ struct Session {
   ///
   /// - Returns: the state with what has been read so far, and the feed still reading (nil when
   ///   everything was read before the first frame).
-  static func startReading(inputs: [String], profile profileOption: String?, bundle: String?) throws -> (
+  package static func startReading(inputs: [String], profile profileOption: String?, bundle: String?) throws -> (
     state: AppState, feed: TimelineFeed?
   ) {
     let (explicitProfile, resolved) = try streamedInputs(inputs, profile: profileOption)
@@ -146,7 +145,7 @@ struct Session {
       resolved, bundle: bundle, defaultStart: defaultStart, extensionProfile: explicitProfile)
     let start = feed.waitForStart() ?? defaultStart
     let first = feed.take()
-    if first.isDone, let failure = first.failure { throw ValidationError(failure) }
+    if first.isDone, let failure = first.failure { throw UsageError(failure) }
     let profile = try streamedProfile(start: start, explicit: explicitProfile, option: profileOption)
     var state = AppState(device: DeviceSimulator(profile: profile), timeline: first.entries)
     guard !first.isDone else { return (state, nil) }
@@ -163,7 +162,7 @@ struct Session {
   ///   - target: the frame's instant for a state at the device's start (nil: after the last
   ///     event); events after it are counted, not kept.
   /// - Returns: the state at the target (or at the last event) and that instant.
-  static func streamFrame(
+  package static func streamFrame(
     inputs: [String], profile profileOption: String?, bundle: String?,
     target: (AppState) throws -> SimInstant?
   ) throws -> (state: AppState, at: SimInstant) {
@@ -235,19 +234,19 @@ struct Session {
           defaultBundleID: fallbackBundleID
         ) { take(placer.place($0)) }
       } catch {
-        throw ValidationError("\(error.path): \(error.message)")
+        throw UsageError("\(error.path): \(error.message)")
       }
       if let failure { throw failure }
     }
     take(placer.finish())
     if let failure { throw failure }
     play()
-    guard let final = state else { throw ValidationError("no pushes to render") }
+    guard let final = state else { throw UsageError("no pushes to render") }
     let start = final.device.profile.start
     return (final, until.flatMap { $0 } ?? max(last ?? start, start))
   }
 
-  static func isScenario(_ path: String) -> Bool {
+  package static func isScenario(_ path: String) -> Bool {
     let lowered = path.lowercased()
     return lowered.hasSuffix(".yaml") || lowered.hasSuffix(".yml")
   }
@@ -255,12 +254,12 @@ struct Session {
   /// What a preset asks of a phone: only what its name says. `locked` locks and keeps a saved
   /// Focus; `dnd` turns Do Not Disturb on and keeps the lock; `sleep` does both; `unlocked`
   /// unlocks. A new phone takes it over the standard device (``presetProfile(_:start:)``).
-  struct PresetRequest: Equatable {
-    var isLocked: Bool?
-    var focusID: String?
+  package struct PresetRequest: Equatable {
+    package var isLocked: Bool?
+    package var focusID: String?
 
     /// The request of a preset's name; nil for anything else (a YAML profile file).
-    init?(preset name: String) {
+    package init?(preset name: String) {
       switch name {
       case "unlocked": isLocked = false
       case "locked": isLocked = true
@@ -271,7 +270,7 @@ struct Session {
     }
 
     /// The events that bring `device` to what is asked, in order (none when it already is).
-    func events(for device: DeviceSimulator) -> [DeviceEvent] {
+    package func events(for device: DeviceSimulator) -> [DeviceEvent] {
       var events: [DeviceEvent] = []
       if let isLocked, isLocked != device.isLocked { events.append(isLocked ? .lock : .unlock) }
       if let focusID, focusID != device.activeFocusID { events.append(.focus(focusID)) }
@@ -281,9 +280,9 @@ struct Session {
 
   /// A built-in preset: `unlocked`, `locked`, `dnd` (Do Not Disturb) or `sleep` (locked), as the
   /// standard device (unlocked, no Focus) with what the preset asks.
-  static func presetProfile(_ name: String, start: SimInstant) throws -> DeviceProfile {
+  package static func presetProfile(_ name: String, start: SimInstant) throws -> DeviceProfile {
     guard let request = PresetRequest(preset: name) else {
-      throw ValidationError("--profile takes \(presets.joined(separator: ", ")) or a YAML profile file, not \(name)")
+      throw UsageError("--profile takes \(presets.joined(separator: ", ")) or a YAML profile file, not \(name)")
     }
     var profile = DeviceProfile.standard(start: start)
     profile.isLocked = request.isLocked ?? false
@@ -296,5 +295,5 @@ extension DeviceProfile {
   /// Whether pushes must keep their top-level custom keys for this device: a service extension
   /// may read them (`attach-media` and `decrypt` name payload keys). Frames and explanations
   /// never show them.
-  var needsCustomKeys: Bool { apps.contains { $0.serviceExtension != nil || $0.hasServiceExtension } }
+  package var needsCustomKeys: Bool { apps.contains { $0.serviceExtension != nil || $0.hasServiceExtension } }
 }

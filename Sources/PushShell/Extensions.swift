@@ -6,7 +6,7 @@ import PushUI
 extension ServiceExtensionRegistry {
   /// The profile's service extensions, with a thumbnail decoded (libpng, libjpeg) for each image
   /// attachment they add, so the front end can draw it.
-  static func withThumbnails(profile: DeviceProfile) -> ServiceExtensionRegistry {
+  package static func withThumbnails(profile: DeviceProfile) -> ServiceExtensionRegistry {
     var registry = ServiceExtensionRegistry(profile: profile)
     registry.decorateAttachment = { ImageDecoder.withThumbnail($0) }
     return registry
@@ -15,7 +15,7 @@ extension ServiceExtensionRegistry {
 
 extension ServiceExtensionRegistry {
   /// Runs the extensions on the pushes of timeline entries, in place.
-  func processBlocking(_ entries: [TimelineEntry], profile: DeviceProfile) -> [TimelineEntry] {
+  package func processBlocking(_ entries: [TimelineEntry], profile: DeviceProfile) -> [TimelineEntry] {
     var entries = entries
     let pushes: [(slot: Int, record: PushRecord, sender: String?)] = entries.indices.compactMap { slot in
       guard case .device(.push(let record, let sender)) = entries[slot].event else { return nil }

@@ -7,11 +7,16 @@ import PushWire
 
 /// Where a capture has been read up to: the last line handed out (1-based; 0 before the first)
 /// and the offset of the byte after it (its newline included), from the start of the input.
-struct CapturePosition: Equatable, Sendable {
-  var line: Int
-  var offset: Int64
+package struct CapturePosition: Equatable, Sendable {
+  package init(line: Int, offset: Int64) {
+    self.line = line
+    self.offset = offset
+  }
 
-  static let start = CapturePosition(line: 0, offset: 0)
+  package var line: Int
+  package var offset: Int64
+
+  package static let start = CapturePosition(line: 0, offset: 0)
 }
 
 /// Decodes a capture on all cores while handing results out in file order.
@@ -25,31 +30,31 @@ struct CapturePosition: Equatable, Sendable {
 /// A line longer than ``PushReader/maximumLineBytes`` is never held whole: its bytes after the
 /// first few KiB are skipped as they are read, and it comes out as one rejected record
 /// (`LineTooLong`) with its full length, so no line length makes the reader wait or grow.
-final class ParallelCaptureDecoder<Result> {
+package final class ParallelCaptureDecoder<Result> {
   /// One job: whole lines, numbered once the job before it has counted its own.
   private final class Job: @unchecked Sendable {
     // Written by one worker before `done` is signalled, read by the consumer after waiting on it.
     private(set) var bytes: [UInt8]
-    let done = DispatchSemaphore(value: 0)
-    var results: [Result] = []
+    package let done = DispatchSemaphore(value: 0)
+    package var results: [Result] = []
     /// Each result's line and where it ends in the input (after its newline), in step with
     /// `results`.
-    var positions: [CapturePosition] = []
+    package var positions: [CapturePosition] = []
     /// The job before this one, until this job's worker has taken its line count from it (nil
     /// for the first job).
-    var previous: Job?
+    package var previous: Job?
     // Written by this job's worker before `counted` is signalled; read by the next job's
     // worker after waiting on it.
-    var firstLine = 0
-    var lineCount = 0
-    let counted = DispatchSemaphore(value: 0)
+    package var firstLine = 0
+    package var lineCount = 0
+    package let counted = DispatchSemaphore(value: 0)
     /// The input offset of the job's first byte.
-    let startOffset: Int64
+    package let startOffset: Int64
     /// For a line over the limit: its full length (the job holds its first bytes only) and
     /// where it ends in the input.
-    let overlong: (length: Int, end: Int64)?
+    package let overlong: (length: Int, end: Int64)?
 
-    init(bytes: [UInt8], previous: Job?, startOffset: Int64, overlong: (length: Int, end: Int64)? = nil) {
+    package init(bytes: [UInt8], previous: Job?, startOffset: Int64, overlong: (length: Int, end: Int64)? = nil) {
       self.bytes = bytes
       self.previous = previous
       self.startOffset = startOffset
@@ -57,10 +62,10 @@ final class ParallelCaptureDecoder<Result> {
     }
 
     /// Where the job ends in the input.
-    var endOffset: Int64 { overlong?.end ?? startOffset + Int64(bytes.count) }
+    package var endOffset: Int64 { overlong?.end ?? startOffset + Int64(bytes.count) }
 
     /// Takes the buffer for reuse once nothing points into it any more.
-    func takeBytes() -> [UInt8] {
+    package func takeBytes() -> [UInt8] {
       var taken: [UInt8] = []
       swap(&taken, &bytes)
       taken.removeAll(keepingCapacity: true)
@@ -76,9 +81,9 @@ final class ParallelCaptureDecoder<Result> {
   /// (at least every ``idleInterval``): a consumer that batches by time flushes there.
   private let idle: () -> Void
   /// The job size for a consumer as fast as decoding (`validate`).
-  static var defaultJobBytes: Int { 4 << 20 }
+  package static var defaultJobBytes: Int { 4 << 20 }
   /// How long a stream's reader waits for bytes before calling `idle`, in milliseconds.
-  static var idleInterval: Int32 { 200 }
+  package static var idleInterval: Int32 { 200 }
   private let jobBytes: Int
   private let maximumInFlight = 4
   private var pending: [UInt8] = []
@@ -100,7 +105,7 @@ final class ParallelCaptureDecoder<Result> {
   ///   - body: receives results in file order on the caller's thread, each with the position
   ///     of the end of its line.
   ///   - idle: see ``idle``.
-  init(
+  package init(
     file: String, keepsCustomValues: Bool, jobBytes: Int = defaultJobBytes, start: CapturePosition = .start,
     transform: @escaping @Sendable (PushRecord) -> Result, body: @escaping (inout Result, CapturePosition) -> Void,
     idle: @escaping () -> Void = {}
@@ -118,7 +123,7 @@ final class ParallelCaptureDecoder<Result> {
 
   /// Takes the first bytes of the capture (read before the decoder existed); they are cut into
   /// jobs by ``readToEnd(from:name:streaming:)``.
-  func feed(_ chunk: UnsafeBufferPointer<UInt8>) {
+  package func feed(_ chunk: UnsafeBufferPointer<UInt8>) {
     pending.append(contentsOf: chunk)
   }
 
@@ -129,7 +134,7 @@ final class ParallelCaptureDecoder<Result> {
   ///   arrived is decoded and handed out at once instead of waiting for a full job, and while
   ///   nothing arrives `idle` is called every ``idleInterval``.
   /// - Throws: ``InputProblem`` when reading fails; records read before that are handed out.
-  func readToEnd(from descriptor: Int32, name: String, streaming: Bool = false) throws(InputProblem) {
+  package func readToEnd(from descriptor: Int32, name: String, streaming: Bool = false) throws(InputProblem) {
     var carry = pending
     pending = []
     var failure: InputProblem?
@@ -228,7 +233,7 @@ final class ParallelCaptureDecoder<Result> {
   }
 
   /// Decodes what is left and hands out every remaining result.
-  func finish() {
+  package func finish() {
     if !pending.isEmpty {
       let bytes = pending
       pending = []
@@ -308,7 +313,7 @@ final class ParallelCaptureDecoder<Result> {
   ///
   /// Newlines are found with the C library's `memchr`, which is vectorised: about twice as
   /// fast here as the portable word-at-a-time loop in PushWire (which must stay libc-free).
-  static func splitLines(_ bytes: [UInt8], into lines: inout [Range<Int>], ends: inout [Int]) {
+  package static func splitLines(_ bytes: [UInt8], into lines: inout [Range<Int>], ends: inout [Int]) {
     bytes.withUnsafeBufferPointer { buffer in
       guard let base = buffer.baseAddress else { return }
       let count = buffer.count
@@ -330,9 +335,9 @@ final class ParallelCaptureDecoder<Result> {
     // Touched by the consumer before it is handed over, then by one worker only.
     private var results: [Result]
 
-    init(_ results: [Result]) { self.results = results }
+    package init(_ results: [Result]) { self.results = results }
 
-    func free() { results = [] }
+    package func free() { results = [] }
   }
 
   private func consumeOldest() {

@@ -6,12 +6,12 @@ import Foundation
 /// (Latin-1) could not be opened again once it was a `String`. Pushdeck keeps such a byte in its
 /// path strings as one code point of Unicode's last private use plane, U+10FF80 + (byte - 0x80), and
 /// turns it back into the byte whenever it calls the file system; people see it as `\xE9`.
-enum RawPath {
+package enum RawPath {
   /// The first of the 128 code points that stand for the bytes 0x80…0xFF.
-  static let escapeBase: UInt32 = 0x10_FF00
+  package static let escapeBase: UInt32 = 0x10_FF00
 
   /// A path string for file-system bytes: UTF-8 where they are, escapes for the other bytes.
-  static func string<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String where Bytes.Index == Int {
+  package static func string<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String where Bytes.Index == Int {
     if let text = String(validating: bytes, as: UTF8.self), !text.unicodeScalars.contains(where: isEscape) {
       return text
     }
@@ -30,7 +30,7 @@ enum RawPath {
   }
 
   /// The file-system bytes of a path string (escapes back to their bytes), without a NUL.
-  static func bytes(_ path: String) -> [UInt8] {
+  package static func bytes(_ path: String) -> [UInt8] {
     var bytes: [UInt8] = []
     bytes.reserveCapacity(path.utf8.count)
     for scalar in path.unicodeScalars {
@@ -44,13 +44,15 @@ enum RawPath {
   }
 
   /// Calls `body` with the path as a NUL-terminated C string of its file-system bytes.
-  static func withCString<Result>(_ path: String, _ body: (UnsafePointer<CChar>) throws -> Result) rethrows -> Result {
+  package static func withCString<Result>(_ path: String, _ body: (UnsafePointer<CChar>) throws -> Result) rethrows
+    -> Result
+  {
     let bytes = self.bytes(path).map { CChar(bitPattern: $0) } + [0]
     return try bytes.withUnsafeBufferPointer { try body($0.baseAddress!) }
   }
 
   /// The path as people see it: each byte that is not UTF-8 as `\xE9`.
-  static func display(_ path: String) -> String {
+  package static func display(_ path: String) -> String {
     guard path.unicodeScalars.contains(where: isEscape) else { return path }
     var text = ""
     for scalar in path.unicodeScalars {
@@ -64,7 +66,7 @@ enum RawPath {
   }
 
   /// The command line, with every argument's bytes kept (see the type's comment).
-  static func arguments() -> [String] {
+  package static func arguments() -> [String] {
     (0..<Int(CommandLine.argc)).map { index in
       guard let argument = CommandLine.unsafeArgv[index] else { return "" }
       return string(
@@ -74,12 +76,12 @@ enum RawPath {
   }
 
   /// Opens a file for reading; -1 (and `errno`) on failure.
-  static func openForReading(_ path: String) -> Int32 {
+  package static func openForReading(_ path: String) -> Int32 {
     withCString(path) { open($0, O_RDONLY) }
   }
 
   /// What is at a path: nil when nothing, else whether it is a directory.
-  static func isDirectory(_ path: String) -> Bool? {
+  package static func isDirectory(_ path: String) -> Bool? {
     var info = stat()
     guard withCString(path, { stat($0, &info) }) == 0 else { return nil }
     return (info.st_mode & S_IFMT) == S_IFDIR
@@ -87,7 +89,7 @@ enum RawPath {
 
   /// The names in a directory and below it, relative to it (directories themselves left out,
   /// symbolic links to directories not followed), or nil when it cannot be listed.
-  static func files(under directory: String) -> [String]? {
+  package static func files(under directory: String) -> [String]? {
     guard let stream = withCString(directory, { opendir($0) }) else { return nil }
     var names: [(name: String, isDirectory: Bool)] = []
     while let entry = readdir(stream) {

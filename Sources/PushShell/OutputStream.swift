@@ -7,17 +7,17 @@
 /// A buffered writer to a file descriptor: one `write(2)` per 64 KiB, not one per line.
 ///
 /// Used for everything the CLI prints, so a million-line report costs a few hundred system calls.
-final class OutputStream {
+package final class OutputStream {
   private let descriptor: Int32
   private var buffer: [UInt8] = []
   private let capacity = 1 << 16
 
   /// Standard output.
-  static func standardOutput() -> OutputStream { OutputStream(descriptor: 1) }
+  package static func standardOutput() -> OutputStream { OutputStream(descriptor: 1) }
   /// Standard error.
-  static func standardError() -> OutputStream { OutputStream(descriptor: 2) }
+  package static func standardError() -> OutputStream { OutputStream(descriptor: 2) }
 
-  init(descriptor: Int32) {
+  package init(descriptor: Int32) {
     self.descriptor = descriptor
     buffer.reserveCapacity(capacity)
   }
@@ -25,26 +25,26 @@ final class OutputStream {
   deinit { flush() }
 
   /// Whether the descriptor is a terminal.
-  var isTerminal: Bool { isatty(descriptor) == 1 }
+  package var isTerminal: Bool { isatty(descriptor) == 1 }
 
   /// Appends text, flushing when the buffer is full.
-  func write(_ text: String) {
+  package func write(_ text: String) {
     var text = text
     text.withUTF8 { buffer.append(contentsOf: $0) }
     if buffer.count >= capacity { flush() }
   }
 
   /// Appends UTF-8 bytes (a ``JSONWriter``'s text), flushing when the buffer is full.
-  func write(bytes: [UInt8]) {
+  package func write(bytes: [UInt8]) {
     buffer.append(contentsOf: bytes)
     if buffer.count >= capacity { flush() }
   }
 
   /// Appends text and a newline.
-  func line(_ text: String) { write(text + "\n") }
+  package func line(_ text: String) { write(text + "\n") }
 
   /// Writes out everything buffered.
-  func flush() {
+  package func flush() {
     var offset = 0
     while offset < buffer.count {
       let written = buffer.withUnsafeBytes { raw in
@@ -61,7 +61,7 @@ final class OutputStream {
 }
 
 /// Whether coloured output is wanted on a stream: only on a terminal, never with `NO_COLOR`.
-func colorEnabled(for stream: OutputStream) -> Bool {
+package func colorEnabled(for stream: OutputStream) -> Bool {
   if let noColor = getenv("NO_COLOR"), noColor.pointee != 0 { return false }
   if let term = getenv("TERM"), String(cString: term) == "dumb" { return false }
   return stream.isTerminal
@@ -77,7 +77,7 @@ private func systemWrite(_ descriptor: Int32, _ pointer: UnsafeRawPointer?, _ co
 /// Streaming a capture allocates and frees multi-megabyte job buffers and record arrays;
 /// glibc's defaults hand each back to the kernel and fault fresh zeroed pages in for the next,
 /// which cost more than the decoding (measured in docs/PERFORMANCE.md).
-func tuneAllocatorForStreaming() {
+package func tuneAllocatorForStreaming() {
   #if canImport(Glibc)
     // <malloc.h>: M_TRIM_THRESHOLD = -1, M_MMAP_THRESHOLD = -3.
     _ = glibcMallopt(-3, 64 << 20)

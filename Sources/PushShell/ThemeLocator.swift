@@ -1,4 +1,3 @@
-import ArgumentParser
 import Foundation
 import PushRender
 
@@ -9,26 +8,26 @@ import PushRender
 /// that folder has one (your own themes, or edited copies of the built-in ones), else one of the
 /// themes compiled into the binary (`themes/*.yaml` at build time: default, light,
 /// high-contrast, sleep). Nothing is read from the checkout, so the binary works anywhere.
-struct ThemeLocator {
+package struct ThemeLocator {
   /// The largest theme file read (the built-in themes are about 2 KB).
-  static let maximumThemeBytes = 1 << 20
+  package static let maximumThemeBytes = 1 << 20
 
   /// Environment variables (passed in, so tests can supply their own).
-  var environment: [String: String]
+  package var environment: [String: String]
 
   /// A locator for this process.
-  static func forCurrentProcess() -> ThemeLocator {
+  package static func forCurrentProcess() -> ThemeLocator {
     ThemeLocator(environment: ProcessInfo.processInfo.environment)
   }
 
   /// The user's themes folder (`$PUSHDECK_THEMES`), if set.
-  func themesDirectory() -> URL? {
+  package func themesDirectory() -> URL? {
     guard let explicit = environment["PUSHDECK_THEMES"], !explicit.isEmpty else { return nil }
     return URL(fileURLWithPath: explicit, isDirectory: true)
   }
 
   /// The theme names available: the built-in ones, then the user's folder's others, sorted.
-  func availableNames() -> [String] {
+  package func availableNames() -> [String] {
     var names = Theme.builtInNames
     if let directory = themesDirectory(),
       let files = try? FileManager.default.contentsOfDirectory(atPath: directory.path)
@@ -41,17 +40,17 @@ struct ThemeLocator {
 
   /// The theme a `--theme` value names, with a problem as a usage error (exit status 2), so
   /// `run` refuses it before the screen opens.
-  func commandLineTheme(_ value: String) throws -> Theme {
+  package func commandLineTheme(_ value: String) throws -> Theme {
     do {
       return try load(value)
     } catch {
-      throw ValidationError("--theme \(value): \(error)")
+      throw UsageError("--theme \(value): \(error)")
     }
   }
 
   /// The themes `run` cycles through with `c` after the chosen one: the other available ones
   /// (a theme in `$PUSHDECK_THEMES` that does not load is left out).
-  func others(than first: Theme) -> [Theme] {
+  package func others(than first: Theme) -> [Theme] {
     availableNames().filter { $0 != first.name }.compactMap { try? load($0) }
   }
 
@@ -59,7 +58,7 @@ struct ThemeLocator {
   ///
   /// - Throws: ``ThemeError`` when the file is broken, or ``ThemeLookupError`` for unknown
   ///   names and unreadable files.
-  func load(_ value: String) throws -> Theme {
+  package func load(_ value: String) throws -> Theme {
     let fileManager = FileManager.default
     var path: String?
     if value.contains("/") || value.hasSuffix(".yaml") || value.hasSuffix(".yml")
@@ -93,7 +92,7 @@ struct ThemeLocator {
 }
 
 /// A theme that could not be found or read.
-struct ThemeLookupError: Error, CustomStringConvertible {
-  var message: String
-  var description: String { message }
+package struct ThemeLookupError: Error, CustomStringConvertible {
+  package var message: String
+  package var description: String { message }
 }

@@ -8,10 +8,10 @@ import PushWire
 /// `pushdeck render --bench 10000,1000000`: how long one turn of the front end takes (a tick
 /// and building the frame) with that many notifications stored. A helper for
 /// docs/PERFORMANCE.md, not a timed test.
-enum FrameBenchmark {
+package enum FrameBenchmark {
   /// A device with `count` notifications from 40 apps in 400 threads, restored straight into
   /// the store (as a state database would), locked, so the lock screen shows them all.
-  static func state(notifications count: Int, size: Size, arrivals: Int = 0) -> AppState {
+  package static func state(notifications count: Int, size: Size, arrivals: Int = 0) -> AppState {
     let start = SimInstant(epochSeconds: 1_795_426_860)  // 2026-11-23 09:41 UTC
     let apps = (0..<40).map { AppProfile(info: .inferred(from: "com.example.bench\($0)")) }
     var profile = DeviceProfile(start: start, isLocked: true, apps: apps)
@@ -54,7 +54,7 @@ enum FrameBenchmark {
   /// with `present`, each frame is also presented through ncurses (a headless session on
   /// /dev/null as xterm-256color), timed separately.
   @MainActor
-  static func run(counts: [Int], size: Size, frames: Int = 200, present: Bool = true) -> String {
+  package static func run(counts: [Int], size: Size, frames: Int = 200, present: Bool = true) -> String {
     var lines = [
       "frame benchmark: \(size.columns)x\(size.rows), \(frames) frames per screen, median and p95 per frame; lock+push: a push arrives every frame"
     ]

@@ -9,20 +9,20 @@ import PushStore
 ///
 /// A capture that grew (lines appended) keeps its first bytes, so it is still the same capture;
 /// one rewritten in place is not. See `docs/DECISIONS.md`, "Replay resumes".
-struct InputIdentity {
+package struct InputIdentity {
   /// How many of a file's first bytes identify it.
-  static let headLimit = 64 << 10
+  package static let headLimit = 64 << 10
 
   /// The resolved path (`realpath`).
-  let path: String
+  package let path: String
   /// The file's size when it was looked at.
-  let size: Int64
+  package let size: Int64
   /// Its first `min(size, headLimit)` bytes.
   private let head: [UInt8]
   private let descriptor: Int32
 
   /// Looks at a regular file; nil for anything else (a FIFO, a device) or when it cannot be read.
-  init?(path given: String) {
+  package init?(path given: String) {
     let descriptor = open(given, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
     guard descriptor >= 0 else { return nil }
     var info = stat()
@@ -48,13 +48,13 @@ struct InputIdentity {
   }
 
   /// Closes the file (the identity is not used afterwards).
-  func close() { _ = Glibc.close(descriptor) }
+  package func close() { _ = Glibc.close(descriptor) }
 
   /// How many first bytes a new progress row hashes.
-  var headBytes: Int { head.count }
+  package var headBytes: Int { head.count }
 
   /// The hash of the file's first `count` bytes, or nil when it is shorter.
-  func hash(ofFirst count: Int) -> String? {
+  package func hash(ofFirst count: Int) -> String? {
     guard count <= head.count else { return nil }
     // FNV-1a, 64 bits: inputs are told apart, not defended against.
     var hash: UInt64 = 0xcbf2_9ce4_8422_2325
@@ -68,7 +68,7 @@ struct InputIdentity {
 
   /// Whether `offset` is where a line of the file starts: its start, its end, or just after a
   /// newline.
-  func startsALine(at offset: Int64) -> Bool {
+  package func startsALine(at offset: Int64) -> Bool {
     if offset == 0 || offset == size { return true }
     guard offset > 0, offset < size else { return false }
     var byte: UInt8 = 0
@@ -77,13 +77,13 @@ struct InputIdentity {
 
   /// Whether a saved progress row is this file as it was then: the same first bytes, no
   /// shorter than what was saved, and the saved offset at a line's start.
-  func matches(_ progress: JournalBatch.SourceProgress) -> Bool {
+  package func matches(_ progress: JournalBatch.SourceProgress) -> Bool {
     hash(ofFirst: progress.headBytes) == progress.headHash && progress.offset <= size
       && startsALine(at: progress.offset)
   }
 
   /// A progress row for this file, nothing of it read yet.
-  func newProgress(id: Int64) -> JournalBatch.SourceProgress {
+  package func newProgress(id: Int64) -> JournalBatch.SourceProgress {
     JournalBatch.SourceProgress(
       id: id, path: path, headBytes: headBytes, headHash: hash(ofFirst: headBytes) ?? "", line: 0, offset: 0)
   }
@@ -91,18 +91,18 @@ struct InputIdentity {
 
 /// The inputs a state has replayed and how far, as loaded at the start of a replay and updated
 /// as it goes (so an input named twice in one command is replayed once).
-struct ReplayedInputs {
+package struct ReplayedInputs {
   private(set) var known: [JournalBatch.SourceProgress]
   private var nextID: Int64
 
-  init(_ known: [JournalBatch.SourceProgress]) {
+  package init(_ known: [JournalBatch.SourceProgress]) {
     self.known = known
     nextID = (known.map(\.id).max() ?? 0) + 1
   }
 
   /// The saved progress of the file, or a new row for it: a row of the same path first, then
   /// any row (the same capture moved or copied), newest first.
-  mutating func progress(of identity: InputIdentity) -> (progress: JournalBatch.SourceProgress, isKnown: Bool) {
+  package mutating func progress(of identity: InputIdentity) -> (progress: JournalBatch.SourceProgress, isKnown: Bool) {
     let byPath = known.reversed().first { $0.path == identity.path && identity.matches($0) }
     if let found = byPath ?? known.reversed().first(where: identity.matches) { return (found, true) }
     defer { nextID += 1 }
@@ -110,7 +110,7 @@ struct ReplayedInputs {
   }
 
   /// Records progress made in this replay.
-  mutating func update(_ progress: JournalBatch.SourceProgress) {
+  package mutating func update(_ progress: JournalBatch.SourceProgress) {
     if let index = known.firstIndex(where: { $0.id == progress.id }) {
       known[index] = progress
     } else {
@@ -120,7 +120,7 @@ struct ReplayedInputs {
 }
 
 /// `65001` as `65,001`, for messages.
-func grouped(_ number: some BinaryInteger) -> String {
+package func grouped(_ number: some BinaryInteger) -> String {
   let digits = String(number.magnitude)
   var out = ""
   for (index, character) in digits.enumerated() {

@@ -2,23 +2,23 @@ import Foundation
 import PushWire
 
 /// One input the user named, resolved: a file with its format, or standard input.
-struct ResolvedInput: Sendable {
+package struct ResolvedInput: Sendable {
   /// The path as shown in messages (`-` becomes `<stdin>`).
-  var displayPath: String
+  package var displayPath: String
   /// The file path, or nil for standard input.
-  var path: String?
+  package var path: String?
   /// The format; nil for standard input until sniffed.
-  var format: InputFormat?
+  package var format: InputFormat?
 }
 
 /// An input that could not be read, reported with exit status 2.
-struct InputProblem: Error {
-  var path: String
-  var message: String
+package struct InputProblem: Error {
+  package var path: String
+  package var message: String
 }
 
 /// What kind of file a path names (symbolic links followed), or nil when it cannot be looked up.
-func fileKind(_ path: String) -> mode_t? {
+package func fileKind(_ path: String) -> mode_t? {
   var info = stat()
   guard RawPath.withCString(path, { stat($0, &info) }) == 0 else { return nil }
   return info.st_mode & S_IFMT
@@ -30,7 +30,7 @@ func fileKind(_ path: String) -> mode_t? {
 /// A directory walk takes regular files only: a FIFO, socket or device inside a directory is
 /// skipped (opening a FIFO would wait for a writer forever). Named on the command line, a FIFO
 /// is read as a stream; a device or socket is refused.
-func resolveInputs(_ paths: [String]) -> (inputs: [ResolvedInput], problems: [InputProblem]) {
+package func resolveInputs(_ paths: [String]) -> (inputs: [ResolvedInput], problems: [InputProblem]) {
   var inputs: [ResolvedInput] = []
   var problems: [InputProblem] = []
   // Paths go to the file system as bytes (`RawPath`): any file name opens, shown escaped.
@@ -85,7 +85,7 @@ func resolveInputs(_ paths: [String]) -> (inputs: [ResolvedInput], problems: [In
 }
 
 /// Reads a whole file, refusing anything over `limit` bytes.
-func readWholeFile(_ path: String, limit: Int) throws(InputProblem) -> [UInt8] {
+package func readWholeFile(_ path: String, limit: Int) throws(InputProblem) -> [UInt8] {
   let descriptor = RawPath.openForReading(path)
   guard descriptor >= 0 else {
     throw InputProblem(
@@ -109,7 +109,7 @@ func readWholeFile(_ path: String, limit: Int) throws(InputProblem) -> [UInt8] {
 }
 
 /// Streams a file (or standard input) in 1 MiB chunks through `body`, never holding it whole.
-func streamChunks(path: String?, _ body: (UnsafeBufferPointer<UInt8>) -> Void) throws(InputProblem) {
+package func streamChunks(path: String?, _ body: (UnsafeBufferPointer<UInt8>) -> Void) throws(InputProblem) {
   let descriptor: Int32 = path.map(RawPath.openForReading) ?? 0
   guard descriptor >= 0 else {
     throw InputProblem(
@@ -134,4 +134,4 @@ func streamChunks(path: String?, _ body: (UnsafeBufferPointer<UInt8>) -> Void) t
 
 /// The app a payload file goes to when neither the file (`Simulator Target Bundle`, a capture's
 /// `bundle`) nor `--bundle` names one: the same for `run`, `render`, `explain` and `replay`.
-let fallbackBundleID = "com.example.app"
+package let fallbackBundleID = "com.example.app"

@@ -1,4 +1,3 @@
-import ArgumentParser
 import Foundation
 import PushCore
 import PushScenario
@@ -6,33 +5,39 @@ import PushUI
 
 /// One device of `--compare`: a built-in preset or a profile file, applied to the inputs'
 /// profile so every device plays the same timeline on the same clock.
-struct DeviceVariant {
+package struct DeviceVariant {
+  package init(name: String, label: String, apply: @escaping (DeviceProfile) -> DeviceProfile) {
+    self.name = name
+    self.label = label
+    self.apply = apply
+  }
+
   /// What `--compare` named.
-  var name: String
+  package var name: String
   /// The name shown over its column or row.
-  var label: String
+  package var label: String
   /// The profile from the inputs' profile.
-  var apply: (DeviceProfile) -> DeviceProfile
+  package var apply: (DeviceProfile) -> DeviceProfile
 
   /// The built-in presets, in the order `--help` lists them.
-  static let presetNames = ["unlocked", "locked", "dnd", "sleep", "work", "summary", "provisional"]
+  package static let presetNames = ["unlocked", "locked", "dnd", "sleep", "work", "summary", "provisional"]
 
   /// Parses `--compare`: names separated by commas, each a preset or a YAML profile file.
   ///
-  /// - Throws: `ValidationError` naming the entry that is neither, or a profile file's error.
-  static func parse(_ list: String) throws -> [DeviceVariant] {
+  /// - Throws: `UsageError` naming the entry that is neither, or a profile file's error.
+  package static func parse(_ list: String) throws -> [DeviceVariant] {
     let names = list.split(separator: ",", omittingEmptySubsequences: false).map {
       String($0).trimmingCharacters(in: .whitespaces)
     }
     guard names.count >= 1, names.count <= 8, !names.contains(where: \.isEmpty) else {
-      throw ValidationError(
+      throw UsageError(
         "--compare takes 1 to 8 devices separated by commas (\(presetNames.joined(separator: ", ")) or profile files), not \"\(list)\""
       )
     }
     return try names.map(variant)
   }
 
-  static func variant(_ name: String) throws -> DeviceVariant {
+  package static func variant(_ name: String) throws -> DeviceVariant {
     func preset(_ label: String, _ change: @escaping (inout DeviceProfile) -> Void) -> DeviceVariant {
       DeviceVariant(name: name, label: label) { profile in
         var profile = profile
@@ -81,14 +86,14 @@ struct DeviceVariant {
       }
     default:
       guard Session.isScenario(name) else {
-        throw ValidationError(
+        throw UsageError(
           "--compare: \(name) is neither a preset (\(presetNames.joined(separator: ", "))) nor a profile file (.yaml)")
       }
       let loaded: DeviceProfile
       do throws(ScenarioError) {
         loaded = try ScenarioLoader().loadProfile(path: name)
       } catch {
-        throw ValidationError(error.description)
+        throw UsageError(error.description)
       }
       let base = name.split(separator: "/").last.map(String.init) ?? name
       return DeviceVariant(name: name, label: base) { inputs in
@@ -110,7 +115,7 @@ struct DeviceVariant {
   }
 
   /// The state of this device for a session: its profile, the session's timeline.
-  func state(from session: AppState) -> AppState {
+  package func state(from session: AppState) -> AppState {
     AppState(device: DeviceSimulator(profile: apply(session.initialDevice.profile)), timeline: session.timeline)
   }
 }

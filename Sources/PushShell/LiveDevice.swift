@@ -18,8 +18,8 @@ import Synchronization
 /// When the journal or the capture cannot be written (a full disk), that batch's pushes and
 /// every later one are answered 500 `InternalServerError`, the cause is reported once, and
 /// nothing more is written: what was answered 200 is exactly what was saved.
-final class LiveDevice: @unchecked Sendable {
-  typealias Done = @Sendable (APNsServer.SaveOutcome) -> Void
+package final class LiveDevice: @unchecked Sendable {
+  package typealias Done = @Sendable (APNsServer.SaveOutcome) -> Void
 
   // Everything below is used on `queue` only, except the journal and the recorder, which the
   // commit queue uses while `committing` is set (and `finish` after it).
@@ -42,12 +42,12 @@ final class LiveDevice: @unchecked Sendable {
   private let report: @Sendable (String) -> Void
 
   /// The largest batch: a commit is started when this many pushes wait, even with more queued.
-  static let largestBatch = 5_000
+  package static let largestBatch = 5_000
 
   /// Opens the state (taking its lock) and prepares the device.
   ///
   /// - Parameter report: told once, when saving fails, why.
-  init(options: DeviceOptions, recorder: CaptureRecorder?, report: @escaping @Sendable (String) -> Void) throws {
+  package init(options: DeviceSetup, recorder: CaptureRecorder?, report: @escaping @Sendable (String) -> Void) throws {
     let journal: DeviceJournal?
     let holdsDevice: Bool
     let committer: BackgroundCommitter?
@@ -73,13 +73,13 @@ final class LiveDevice: @unchecked Sendable {
   }
 
   /// The state database's path, nil when ephemeral.
-  var statePath: String? { journal?.path }
+  package var statePath: String? { journal?.path }
 
   /// Whether pushes are saved anywhere (a state database or a capture).
   private var savesPushes: Bool { journal != nil || recorder != nil }
 
   /// Queues one accepted push; `done` is called once it is saved, or cannot be.
-  func push(_ record: PushRecord, done: @escaping Done) {
+  package func push(_ record: PushRecord, done: @escaping Done) {
     pending.add(1, ordering: .relaxed)
     queue.async {
       self.apply(record, done: done)
@@ -111,7 +111,7 @@ final class LiveDevice: @unchecked Sendable {
 
   /// Queues one channel API request (``ChannelRoute``); `done` gets the answer, once any change
   /// it makes is saved.
-  func channel(_ route: ChannelRoute, done: @escaping @Sendable (ChannelAnswer) -> Void) {
+  package func channel(_ route: ChannelRoute, done: @escaping @Sendable (ChannelAnswer) -> Void) {
     pending.add(1, ordering: .relaxed)
     queue.async {
       self.apply(route, done: done)
@@ -254,7 +254,7 @@ final class LiveDevice: @unchecked Sendable {
   }
 
   /// Commits everything pending and closes the journal. Call once no more pushes arrive.
-  func finish() {
+  package func finish() {
     // Bounded: each round waits for the running commit, which leaves at most one more batch.
     for _ in 0..<1_000 {
       let done = queue.sync { () -> Bool in
@@ -273,7 +273,7 @@ final class LiveDevice: @unchecked Sendable {
   }
 
   /// "N pushes saved, M answered 500", for the last line.
-  var savedSummary: String {
+  package var savedSummary: String {
     queue.sync {
       let changes = savedChannelChanges.load(ordering: .relaxed)
       return "\(saved - changes) pushes saved" + (changes > 0 ? ", \(changes) channel changes saved" : "")
@@ -284,7 +284,7 @@ final class LiveDevice: @unchecked Sendable {
 
 extension Replay {
   /// Creates a channel on the device, journaling it when the replay journals.
-  mutating func createChannel(id: String, bundleID: String, storagePolicy: BroadcastChannel.StoragePolicy)
+  package mutating func createChannel(id: String, bundleID: String, storagePolicy: BroadcastChannel.StoragePolicy)
     -> BroadcastRefusal?
   {
     guard device != nil else { return nil }
@@ -294,7 +294,7 @@ extension Replay {
   }
 
   /// Deletes a channel on the device, journaling it when the replay journals.
-  mutating func deleteChannel(_ id: String, bundleID: String) -> Bool {
+  package mutating func deleteChannel(_ id: String, bundleID: String) -> Bool {
     guard device != nil else { return false }
     return committer == nil
       ? device!.deleteChannel(id, bundleID: bundleID)
@@ -302,7 +302,7 @@ extension Replay {
   }
 
   /// Takes the batch being filled, leaving an empty one: `serve` commits its batches itself.
-  mutating func takeBatch() -> JournalBatch {
+  package mutating func takeBatch() -> JournalBatch {
     let taken = batch
     batch = JournalBatch(packsDeliveries: true, reasonLists: reasonLists)
     return taken

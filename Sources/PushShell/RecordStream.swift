@@ -15,7 +15,7 @@ import PushWire
 ///   - keepsCustomValues: whether custom keys become value trees (off when only validating).
 ///   - defaultBundleID: the app for records that name none (``fallbackBundleID`` for the commands
 ///     that play pushes on a device; nil leaves them unnamed, as `validate` reports them).
-func readRecords(
+package func readRecords(
   from input: ResolvedInput, bundleID: String? = nil, keepsCustomValues: Bool = true,
   defaultBundleID: String? = nil, _ body: (PushRecord) -> Void
 ) throws(InputProblem) {
@@ -39,7 +39,7 @@ func readRecords(
 ///     at the end of the capture with the end of its last line (blank lines included).
 ///   - idle: called after each decoded job and, on a stream, at least every 200 ms while no
 ///     bytes arrive; a consumer that saves by time saves there.
-func readRecords<Result>(
+package func readRecords<Result>(
   from input: ResolvedInput, bundleID: String? = nil, keepsCustomValues: Bool = true,
   defaultBundleID: String? = nil, jobBytes: Int = ParallelCaptureDecoder<Result>.defaultJobBytes,
   start: CapturePosition = .start, position: (CapturePosition) -> Void = { _ in }, idle: () -> Void = {},

@@ -1,0 +1,54 @@
+import Foundation
+import PushCore
+import PushScenario
+import PushStore
+
+/// Which profile a device starts from and where its state lives (`replay`'s and `serve`'s
+/// `--profile`, `--state`, `--ephemeral`).
+package struct DeviceSetup: Sendable {
+  package var profile: String?
+  package var state: String?
+  package var ephemeral: Bool
+
+  package init(profile: String?, state: String?, ephemeral: Bool) {
+    self.profile = profile
+    self.state = state
+    self.ephemeral = ephemeral
+  }
+
+  /// Opens the state database (unless ephemeral) and asks whether it holds a device. The device
+  /// itself is read later, when its profile is known, with
+  /// `DeviceJournal.restoreDevice(profile:keepsPayloadDetails:)`.
+  ///
+  /// - Returns: the journal (nil when ephemeral) and whether it holds a device to continue.
+  package func openState(_ options: DeviceJournal.Options) throws(StoreError) -> (
+    journal: DeviceJournal?, holdsDevice: Bool
+  ) {
+    let location = try StateLocation.resolve(
+      statePath: state, ephemeral: ephemeral, environment: ProcessInfo.processInfo.environment)
+    guard case .file = location else { return (nil, false) }
+    let journal = try DeviceJournal.open(location, options: options)
+    return (journal, try journal.holdsDevice())
+  }
+}
+
+extension Session {
+  /// Makes the device profile for a start time from a `--profile` value: a YAML file is loaded
+  /// once (it has its own start); a preset (or nothing: `unlocked`) is the standard device at the
+  /// given start.
+  ///
+  /// - Throws: `UsageError` with the located message for a bad profile file or preset name.
+  package static func profileLoader(_ profile: String?) throws -> (SimInstant) throws -> DeviceProfile {
+    guard let profile, !presets.contains(profile) else {
+      let name = profile ?? "unlocked"
+      _ = try presetProfile(name, start: DemoScenario.start)
+      return { start in try presetProfile(name, start: start) }
+    }
+    do throws(ScenarioError) {
+      let loaded = try ScenarioLoader().loadProfile(path: profile)
+      return { _ in loaded }
+    } catch {
+      throw UsageError(error.description)
+    }
+  }
+}

@@ -1,0 +1,309 @@
+import PushCheck
+import PushCore
+import PushHandlers
+import PushScenario
+import PushUI
+
+/// Renders delivery records as JSON Lines or as readable blocks.
+package struct ExplainPrinter {
+  package init(color: Bool, profile: DeviceProfile, ran: [NotificationID: [HandlerRun]] = [:]) {
+    self.color = color
+    self.profile = profile
+    self.ran = ran
+  }
+
+  package let color: Bool
+  package let profile: DeviceProfile
+  /// The handlers that ran for each notification's responses (scenarios with `handlers:`).
+  package var ran: [NotificationID: [HandlerRun]] = [:]
+
+  private func iso(_ instant: SimInstant) -> String {
+    CivilTime.iso8601(instant, utcOffsetSeconds: profile.utcOffsetSeconds)
+  }
+
+  /// A rank term: a whole number as an integer, else as Swift writes the Double.
+  private func number(_ name: String, _ value: Double, to json: inout JSONWriter) {
+    json.key(name)
+    if value == value.rounded() && abs(value) < 1e15 { json.integer(Int64(value)) } else { json.number(value) }
+  }
+
+  /// A rank term for people: at most two decimals.
+  private func short(_ value: Double) -> String {
+    guard value.isFinite, abs(value) < 1e15 else { return String(value) }
+    let hundredths = Int64((value * 100).rounded())
+    let sign = hundredths < 0 ? "-" : ""
+    let magnitude = abs(hundredths)
+    let fraction = magnitude % 100
+    if fraction == 0 { return sign + String(magnitude / 100) }
+    return sign + String(magnitude / 100) + "." + (fraction < 10 ? "0" : "") + String(fraction).replacingSuffix()
+  }
+
+  /// One JSON object, without the newline.
+  package func json(_ record: DeliveryRecord) -> String {
+    var json = JSONWriter(capacity: 1024)
+    write(record, to: &json)
+    return json.text
+  }
+
+  /// Writes one JSON object (without the newline) for a record.
+  package func write(_ record: DeliveryRecord, to json: inout JSONWriter) {
+    let decision = record.decision
+    let notification = record.notification
+    json.beginObject()
+    json.member("index", record.index + 1)
+    json.member("at", iso(record.at))
+    json.member("bundle", record.bundleID.isEmpty ? nil : record.bundleID)
+    json.member("title", notification?.title)
+    json.member("threadId", notification?.threadID)
+    json.member("collapseId", notification?.collapseID)
+    json.member("interruptionLevel", notification?.level.rawValue)
+    json.member("effectiveLevel", notification == nil ? nil : decision.effectiveLevel.rawValue)
+    json.member("disposition", decision.disposition.rawValue)
+    json.member("surfaces", strings: decision.surfaces.lazy.map(\.rawValue))
+    json.member("sound", decision.playsSound)
+    json.member("soundName", decision.playsSound ? decision.sound.map(Self.soundName) : nil)
+    json.member("badge", decision.badge)
+    json.member("heldUntil", decision.heldUntil.map(iso))
+    json.member("replaces", decision.replaces?.description)
+    json.member("previewsHidden", decision.previewsHidden)
+    json.key("reasons")
+    json.beginArray()
+    for reason in decision.reasons {
+      json.beginObject()
+      json.member("code", reason.code.rawValue)
+      json.member("text", reason.text)
+      json.endObject()
+    }
+    json.endArray()
+    json.member("callbacks", strings: decision.callbacks.lazy.map(\.rawValue))
+    json.member("group", record.group?.description)
+    json.member("rank", record.groupRank)
+    json.key("rankTerms")
+    if let terms = record.rank {
+      json.beginObject()
+      number("level", terms.level, to: &json)
+      number("relevance", terms.relevance, to: &json)
+      number("engagement", terms.engagement, to: &json)
+      number("communication", terms.communication, to: &json)
+      number("recency", terms.recency, to: &json)
+      number("score", terms.score, to: &json)
+      json.endObject()
+    } else {
+      json.null()
+    }
+    // Only for a broadcast: the channel it came through (apns-channel-id).
+    if let channel = record.channelID { json.member("channel", channel) }
+    json.member("source", record.source)
+    json.key("verdict")
+    PushVerdict(record.diagnostics).write(to: &json)
+    json.key("diagnostics")
+    json.beginArray()
+    for diagnostic in record.diagnostics {
+      json.beginObject()
+      json.member("severity", diagnostic.severity.rawValue)
+      json.member("code", diagnostic.code.rawValue)
+      json.member("path", diagnostic.path)
+      json.member("line", diagnostic.location?.line)
+      json.member("column", diagnostic.location?.column)
+      json.member("message", diagnostic.message)
+      json.endObject()
+    }
+    json.endArray()
+    if !profile.handlers.isEmpty {
+      json.key("handler")
+      writeHandlerJSON(record.notification, to: &json)
+    }
+    json.endObject()
+  }
+
+  package static func soundName(_ sound: SoundRequest) -> String { SoundText.name(sound) }
+
+  private func paint(_ text: String, _ code: String) -> String {
+    color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+  }
+
+  /// The outcome in one line: what the device did, where it shows, and why (the reasons' text),
+  /// as storyboards caption a push and `--compare` fills a cell.
+  package func outcome(_ record: DeliveryRecord) -> String {
+    let decision = record.decision
+    let surfaces = decision.surfaces.map(Self.surfaceName)
+    var line = disposition(decision).0 + (surfaces.isEmpty ? "" : ": " + surfaces.joined(separator: ", "))
+    for reason in decision.reasons.prefix(2) { line += " · " + reason.text }
+    return line
+  }
+
+  /// A push in one line: its number, time, app and title.
+  package func heading(_ record: DeliveryRecord) -> String {
+    let info =
+      record.bundleID.isEmpty ? nil : profile.app(record.bundleID)?.info ?? AppInfo.inferred(from: record.bundleID)
+    var line = "#\(record.index + 1)  " + iso(record.at) + "  "
+    line += info.map { terminalSafe($0.iconGlyph) + " " + terminalSafe($0.displayName) } ?? "Unknown app"
+    if let title = record.notification?.title, !title.isEmpty { line += " “" + terminalSafe(title) + "”" }
+    return line
+  }
+
+  /// A readable block, ending with a blank line.
+  package func text(_ record: DeliveryRecord) -> String {
+    let decision = record.decision
+    let info =
+      record.bundleID.isEmpty
+      ? AppInfo(bundleID: "", displayName: "Unknown app", iconGlyph: "🔔")
+      : profile.app(record.bundleID)?.info ?? AppInfo.inferred(from: record.bundleID)
+    var lines: [String] = []
+    lines.append(
+      paint("#\(record.index + 1)", "1") + "  " + iso(record.at) + "  " + terminalSafe(info.iconGlyph) + " "
+        + paint(terminalSafe(info.displayName), "1") + " ("
+        + (record.bundleID.isEmpty ? "no bundle id" : terminalSafe(record.bundleID)) + ")")
+    if let notification = record.notification {
+      let heading = [notification.title, notification.subtitle].compactMap { $0 }.filter { !$0.isEmpty }
+        .joined(separator: " · ")
+      let content = [heading, notification.body ?? ""].filter { !$0.isEmpty }.joined(separator: " — ")
+      if !content.isEmpty { lines.append("  “" + terminalSafe(content) + "”") }
+      var facts = [notification.level.rawValue]
+      if decision.effectiveLevel != notification.level { facts[0] += " → " + decision.effectiveLevel.rawValue }
+      if let thread = notification.threadID { facts.append("thread " + terminalSafe(thread)) }
+      if let collapse = notification.collapseID { facts.append("collapse id " + terminalSafe(collapse)) }
+      if let sender = notification.sender { facts.append("from " + terminalSafe(sender)) }
+      lines.append("  Level: " + facts.joined(separator: ", "))
+    }
+    let (word, colorCode) = disposition(decision)
+    let surfaces = decision.surfaces.map(Self.surfaceName)
+    lines.append(
+      "  " + paint(word, colorCode) + (surfaces.isEmpty ? "" : ": " + surfaces.joined(separator: ", ")))
+    var sound = "Sound: "
+    if decision.playsSound, let request = decision.sound {
+      sound += terminalSafe(Self.soundName(request))
+    } else {
+      sound += decision.playsSound ? "yes" : "none"
+    }
+    let badge: String
+    switch decision.badge {
+    case nil: badge = "unchanged"
+    case 0: badge = "cleared"
+    case .some(let value): badge = String(value)
+    }
+    lines.append("  " + sound + " · Badge: " + badge + (decision.previewsHidden ? " · Previews hidden" : ""))
+    if !decision.reasons.isEmpty {
+      lines.append("  Why:")
+      for reason in decision.reasons {
+        lines.append("    • " + terminalSafe(reason.text) + " " + paint("[\(reason.code.rawValue)]", "2"))
+      }
+    }
+    if !decision.callbacks.isEmpty {
+      lines.append("  Callbacks: " + decision.callbacks.map(\.rawValue).joined(separator: ", "))
+    }
+    if !profile.handlers.isEmpty, let notification = record.notification {
+      lines.append("  Handlers: " + terminalSafe(handlerRoutes(notification)))
+      for run in ran[notification.id] ?? [] {
+        lines.append(
+          "  Handled: " + terminalSafe(Self.responseLabel(run.action)) + " → "
+            + terminalSafe(run.handler ?? "no handler") + ": " + terminalSafe(run.outcomeText))
+      }
+    }
+    if let group = record.group {
+      var stack = "  Stack: " + terminalSafe(group.description)
+      if let rank = record.groupRank { stack += ", #\(rank) in Notification Center" }
+      if let terms = record.rank {
+        stack += String(
+          " (level \(short(terms.level)), relevance \(short(terms.relevance)), engagement \(short(terms.engagement)), communication \(short(terms.communication)))"
+        )
+      }
+      lines.append(stack)
+    }
+    for diagnostic in record.diagnostics {
+      let label = diagnostic.severity == .error ? paint("error", "1;31") : paint(diagnostic.severity.rawValue, "1;33")
+      var line = "  " + label + "[\(diagnostic.code.rawValue)]: " + terminalSafe(diagnostic.message)
+      if let path = diagnostic.path { line += " (at " + terminalSafe(path) + ")" }
+      lines.append(line)
+    }
+    if let channel = record.channelID { lines.append("  Channel: " + terminalSafe(channel) + " (a broadcast)") }
+    lines.append("  Source: " + terminalSafe(record.source))
+    return lines.joined(separator: "\n") + "\n\n"
+  }
+
+  /// `tap`, `dismiss`, or the action's identifier.
+  package static func responseLabel(_ action: String) -> String {
+    switch action {
+    case defaultActionIdentifier: "tap"
+    case dismissActionIdentifier: "dismiss"
+    default: action
+    }
+  }
+
+  /// Each response a notification can get and the handler it would go to (nil: none).
+  private func routes(_ notification: PushNotification) -> [(label: String, action: String, handler: String?)] {
+    let category = profile.app(notification.bundleID)?.category(notification.category)
+    var responses = [("tap", defaultActionIdentifier)]
+    responses += (category?.actions ?? []).prefix(10).map { ($0.identifier, $0.identifier) }
+    if category?.options.contains(.customDismissAction) == true {
+      responses.append(("dismiss", dismissActionIdentifier))
+    }
+    return responses.map { label, action in
+      let binding = HandlerBinding.best(
+        in: profile.handlers, app: notification.bundleID, category: notification.category, action: action)
+      return (label, action, binding.map { HandlerRegistry.summary($0.binding.kind) })
+    }
+  }
+
+  /// Where each response to a notification would go under the profile's `handlers:`.
+  private func handlerRoutes(_ notification: PushNotification) -> String {
+    routes(notification).map { $0.label + " → " + ($0.handler ?? "no handler") }.joined(separator: "; ")
+  }
+
+  /// `{"routes":[{response, action, handler}], "ran":[{action, handler, outcome, message}]}`.
+  private func writeHandlerJSON(_ notification: PushNotification?, to json: inout JSONWriter) {
+    guard let notification else { return json.null() }
+    json.beginObject()
+    json.key("routes")
+    json.beginArray()
+    for route in routes(notification) {
+      json.beginObject()
+      json.member("response", route.label)
+      json.member("action", route.action)
+      json.member("handler", route.handler)
+      json.endObject()
+    }
+    json.endArray()
+    json.key("ran")
+    json.beginArray()
+    for run in ran[notification.id] ?? [] {
+      json.beginObject()
+      json.member("action", run.action)
+      json.member("handler", run.handler)
+      json.member("outcome", run.outcomeName)
+      json.member("message", run.message)
+      json.endObject()
+    }
+    json.endArray()
+    json.endObject()
+  }
+
+  private func disposition(_ decision: DeliveryDecision) -> (String, String) {
+    switch decision.disposition {
+    case .delivered: ("Delivered", "1;32")
+    case .deliveredQuietly: ("Delivered quietly", "32")
+    case .heldForSummary:
+      ("Held for the Scheduled Summary" + (decision.heldUntil.map { " at " + iso($0) } ?? ""), "1;33")
+    case .replaced: ("Replaced an earlier notification" + (decision.replaces.map { " (\($0))" } ?? ""), "1;32")
+    case .silent: ("Silent push, nothing shown", "36")
+    case .dropped: ("Dropped", "1;31")
+    case .rejected: ("Rejected", "1;31")
+    }
+  }
+
+  package static func surfaceName(_ surface: Surface) -> String {
+    switch surface {
+    case .banner: "banner"
+    case .lockScreen: "lock screen"
+    case .notificationCenter: "Notification Center"
+    case .liveActivity: "Live Activity"
+    }
+  }
+}
+
+extension String {
+  /// Drops a trailing zero of a two-digit fraction (`50` → `5`).
+  fileprivate func replacingSuffix() -> String {
+    count == 2 && hasSuffix("0") ? String(dropLast()) : self
+  }
+}

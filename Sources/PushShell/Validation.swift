@@ -1,0 +1,181 @@
+import PushCheck
+import PushWire
+
+/// Counts what `validate` saw, for the summary line and the exit status.
+package struct Tally: Sendable {
+  package init() {}
+
+  package var payloads = 0
+  package var invalid = 0
+  package var errors = 0
+  package var warnings = 0
+
+  package mutating func count(_ record: PushRecord, strict: Bool) {
+    payloads += 1
+    // Counted in one loop; `filter` would build two arrays per record.
+    var errorCount = 0
+    var warningCount = 0
+    for diagnostic in record.diagnostics {
+      switch diagnostic.severity {
+      case .error: errorCount += 1
+      case .warning: warningCount += 1
+      case .info: break
+      }
+    }
+    errors += errorCount + (strict ? warningCount : 0)
+    warnings += strict ? 0 : warningCount
+    if errorCount > 0 || (strict && warningCount > 0) { invalid += 1 }
+  }
+
+  package mutating func add(_ other: Tally) {
+    payloads += other.payloads
+    invalid += other.invalid
+    errors += other.errors
+    warnings += other.warnings
+  }
+
+  package func summary(strict: Bool, ioProblems: Int) -> String {
+    let plural = payloads == 1 ? "payload" : "payloads"
+    var text = "checked \(payloads) \(plural): \(payloads - invalid) valid, \(invalid) rejected"
+    text += "; \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")"
+    if strict { text += " (strict)" }
+    if ioProblems > 0 { text += "; \(ioProblems) input\(ioProblems == 1 ? "" : "s") could not be read" }
+    return text
+  }
+}
+
+/// Prints diagnostics in compiler style, with the offending line and a caret for syntax errors.
+package struct DiagnosticPrinter: Sendable {
+  package init(color: Bool, strict: Bool) {
+    self.color = color
+    self.strict = strict
+  }
+
+  package let color: Bool
+  package let strict: Bool
+
+  package func paint(_ text: String, _ code: String) -> String {
+    color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+  }
+
+  /// Renders every diagnostic of a record.
+  package func render(_ record: PushRecord) -> String {
+    var text = ""
+    func line(_ string: String) { text += string + "\n" }
+    let fileName = record.file
+    for diagnostic in record.diagnostics {
+      let severity = strict && diagnostic.severity == .warning ? Severity.error : diagnostic.severity
+      var position = terminalSafe(fileName)
+      if let location = diagnostic.location {
+        position += ":\(location.line):\(location.column)"
+      } else if let line = record.line {
+        position += ":\(line)"
+      }
+      let label: String
+      switch severity {
+      case .error: label = paint("error", "1;31")
+      case .warning: label = paint("warning", "1;33")
+      case .info: label = paint("note", "1;36")
+      }
+      line("\(paint(position + ":", "1")) \(label)[\(diagnostic.code.rawValue)]: \(terminalSafe(diagnostic.message))")
+      if let excerpt = excerpt(for: diagnostic, in: record) { text += excerpt }
+      if let path = diagnostic.path { line("  \(paint("key:", "2")) \(terminalSafe(path))") }
+      line("  \(paint("effect:", "2")) \(terminalSafe(diagnostic.effect))")
+      let verdict = diagnostic.code.verdict
+      line("  \(paint("verdict:", "2")) APNs \(verdict.apns.words); the device \(verdict.device.words)")
+      if let hint = diagnostic.hint { line("  \(paint("hint:", "2")) \(terminalSafe(hint))") }
+    }
+    return text
+  }
+
+  /// The source line of a syntax error with a caret under the column.
+  package func excerpt(for diagnostic: Diagnostic, in record: PushRecord) -> String? {
+    guard diagnostic.path == nil, let location = diagnostic.location, record.payload == nil else { return nil }
+    let lines = record.rawPayload.split(separator: "\n", omittingEmptySubsequences: false)
+    let lineIndex = record.line == nil ? location.line - 1 : 0
+    guard lineIndex >= 0, lineIndex < lines.count else { return nil }
+    let scalars = Array(lines[lineIndex].unicodeScalars)
+    let column = max(0, location.column - 1)
+    let start = max(0, column - 50)
+    let end = min(scalars.count, column + 30)
+    guard start <= end else { return nil }
+    var shown = String(String.UnicodeScalarView(scalars[start..<end]))
+    shown = terminalSafe(shown).replacingTabs()
+    let prefix = start > 0 ? "…" : ""
+    let suffix = end < scalars.count ? "…" : ""
+    let caretOffset =
+      terminalSafe(String(String.UnicodeScalarView(scalars[start..<column]))).replacingTabs()
+      .unicodeScalars.count + prefix.count
+    return "   | \(prefix)\(shown)\(suffix)\n   | \(String(repeating: " ", count: caretOffset))\(paint("^", "1;32"))\n"
+  }
+}
+
+extension String {
+  fileprivate func replacingTabs() -> String {
+    String(unicodeScalars.map { $0 == "\t" ? " " : Character($0) })
+  }
+}
+
+/// GitHub Actions annotations for a record's diagnostics, at their file, line and column.
+package enum ValidationAnnotations {
+  package static func render(_ record: PushRecord, strict: Bool) -> String {
+    var text = ""
+    for diagnostic in record.diagnostics {
+      let severity = strict && diagnostic.severity == .warning ? Severity.error : diagnostic.severity
+      let kind =
+        switch severity {
+        case .error: "error"
+        case .warning: "warning"
+        case .info: "notice"
+        }
+      let verdict = diagnostic.code.verdict
+      var message = terminalSafe(diagnostic.message)
+      if let path = diagnostic.path { message += " (at \(terminalSafe(path)))" }
+      message += "\n" + terminalSafe(diagnostic.effect)
+      message += "\nverdict: APNs \(verdict.apns.words); the device \(verdict.device.words)"
+      if let hint = diagnostic.hint { message += "\nhint: " + terminalSafe(hint) }
+      text +=
+        GitHubAnnotation.command(
+          kind, file: terminalSafe(record.file), line: diagnostic.location?.line ?? record.line,
+          column: diagnostic.location?.column, title: "pushdeck validate: \(diagnostic.code.rawValue)",
+          message: message) + "\n"
+    }
+    return text
+  }
+}
+
+/// The JSON Lines form of a validation result.
+package enum ValidationJSON {
+  package static func line(for record: PushRecord, strict: Bool) -> String {
+    var json = JSONWriter(capacity: 512)
+    json.beginObject()
+    json.member("source", record.source)
+    json.member("valid", strict ? record.isStrictlyValid : record.isValid)
+    json.member("bundle", record.bundleID)
+    json.member("pushType", record.pushType)
+    json.member("bytes", record.byteCount)
+    json.key("verdict")
+    record.verdict.write(to: &json)
+    json.key("diagnostics")
+    json.beginArray()
+    for diagnostic in record.diagnostics {
+      let severity = strict && diagnostic.severity == .warning ? Severity.error : diagnostic.severity
+      let verdict = diagnostic.code.verdict
+      json.beginObject()
+      json.member("severity", severity.rawValue)
+      json.member("code", diagnostic.code.rawValue)
+      json.member("path", diagnostic.path)
+      json.member("line", diagnostic.location?.line)
+      json.member("column", diagnostic.location?.column)
+      json.member("message", diagnostic.message)
+      json.member("effect", diagnostic.effect)
+      json.member("hint", diagnostic.hint)
+      json.member("apns", verdict.apns.words)
+      json.member("device", verdict.device.rawValue)
+      json.endObject()
+    }
+    json.endArray()
+    json.endObject()
+    return json.text
+  }
+}
