@@ -27,6 +27,7 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
     .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
+    .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
   ],
   targets: [
     .target(name: "PushWire"),
@@ -90,7 +91,11 @@ let package = Package(
     // decrypt, exec) and their registries: a shell target.
     .target(
       name: "PushHandlers",
-      dependencies: ["PushUI", "PushCore", .product(name: "Crypto", package: "swift-crypto")]
+      dependencies: [
+        "PushUI", "PushCore", .product(name: "Crypto", package: "swift-crypto"),
+        // The exec handler and extension start their programs through Subprocess (argv, never a shell).
+        .product(name: "Subprocess", package: "swift-subprocess"),
+      ]
     ),
     // `pushdeck test`: plays scenarios, checks their expect: blocks, writes text, JUnit, GitHub
     // annotations and Markdown; shared with explain (handler runs): a shell target.
