@@ -103,6 +103,9 @@ let package = Package(
       name: "PushCheck",
       dependencies: ["PushCore", "PushUI", "PushRender", "PushScenario", "PushHandlers", "PushMedia"]
     ),
+    // <malloc.h> (mallopt), which the Glibc module does not export: the shell tunes the allocator
+    // for streaming a capture (PushShell/OutputStream.swift).
+    .systemLibrary(name: "CMalloc"),
     // The shell: reading inputs, sessions, replay and its journal, the live device behind `serve`
     // and `run --listen`, the printers of validate/explain/render — everything the commands do
     // that is not argument parsing, in a library its tests can import.
@@ -111,6 +114,7 @@ let package = Package(
       dependencies: [
         "PushWire", "PushCore", "PushUI", "PushRender", "PushTerminal", "PushRuntime", "PushScenario", "PushStore",
         "PushHandlers", "PushServer", "PushMedia", "PushMockup", "PushRaster", "PushCheck",
+        .target(name: "CMalloc", condition: .when(platforms: [.linux])),
       ]
     ),
     // The `pushdeck` executable: only the ArgumentParser commands and their option groups.
