@@ -32,6 +32,13 @@ package struct CapturePosition: Equatable, Sendable {
 /// (`LineTooLong`) with its full length, so no line length makes the reader wait or grow.
 package final class ParallelCaptureDecoder<Result> {
   /// One job: whole lines, numbered once the job before it has counted its own.
+  ///
+  /// `@unchecked Sendable`: its fields pass between threads in the order the two semaphores
+  /// impose (a worker writes, signals; the consumer or the next worker waits, reads), which the
+  /// compiler cannot see, and `Result` is whatever the caller's transform makes, not Sendable.
+  /// A Mutex per field would need the results moved out through `sending`, which region
+  /// checking refuses for an array a class field held ("sending 'results' risks causing data
+  /// races", tried on Spent below).
   private final class Job: @unchecked Sendable {
     // Written by one worker before `done` is signalled, read by the consumer after waiting on it.
     private(set) var bytes: [UInt8]
@@ -331,6 +338,10 @@ package final class ParallelCaptureDecoder<Result> {
   }
 
   /// A job's results once consumed, handed to a worker to free.
+  ///
+  /// `@unchecked Sendable` for the reason ``Job`` is: the array comes out of a job, so the
+  /// compiler cannot prove the consumer keeps no reference to it (a `Mutex` taking it `sending`
+  /// was refused).
   private final class Spent: @unchecked Sendable {
     // Touched by the consumer before it is handed over, then by one worker only.
     private var results: [Result]
