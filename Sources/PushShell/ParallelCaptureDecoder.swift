@@ -36,9 +36,10 @@ package final class ParallelCaptureDecoder<Result> {
   /// `@unchecked Sendable`: its fields pass between threads in the order the two semaphores
   /// impose (a worker writes, signals; the consumer or the next worker waits, reads), which the
   /// compiler cannot see, and `Result` is whatever the caller's transform makes, not Sendable.
-  /// A Mutex per field would need the results moved out through `sending`, which region
-  /// checking refuses for an array a class field held ("sending 'results' risks causing data
-  /// races", tried on Spent below).
+  /// Tried with the fields in a `Mutex` (`swiftc -swift-version 6`): a worker cannot store the
+  /// results it made by calling the stored `transform` ("'inout sending' parameter cannot be
+  /// task-isolated at end of function"), and the consumer cannot hand them on after `body`
+  /// has touched them in place ("sending 'results' risks causing data races").
   private final class Job: @unchecked Sendable {
     // Written by one worker before `done` is signalled, read by the consumer after waiting on it.
     private(set) var bytes: [UInt8]
@@ -339,9 +340,9 @@ package final class ParallelCaptureDecoder<Result> {
 
   /// A job's results once consumed, handed to a worker to free.
   ///
-  /// `@unchecked Sendable` for the reason ``Job`` is: the array comes out of a job, so the
-  /// compiler cannot prove the consumer keeps no reference to it (a `Mutex` taking it `sending`
-  /// was refused).
+  /// `@unchecked Sendable` for the reason ``Job`` is: the consumer's `body` (not Sendable) has
+  /// touched each result in place, so the compiler ties the array to the consumer and refuses
+  /// to send it to the worker that frees it, even through a `Mutex`.
   private final class Spent: @unchecked Sendable {
     // Touched by the consumer before it is handed over, then by one worker only.
     private var results: [Result]
