@@ -3,7 +3,7 @@
 #elseif canImport(Darwin)
   import Darwin
 #endif
-#if canImport(CMalloc)
+#if canImport(Glibc) && canImport(CMalloc)
   import CMalloc
 #endif
 
@@ -75,7 +75,7 @@ private func systemWrite(_ descriptor: Int32, _ pointer: UnsafeRawPointer?, _ co
 /// glibc's defaults hand each back to the kernel and fault fresh zeroed pages in for the next,
 /// which cost more than the decoding (measured in docs/PERFORMANCE.md).
 package func tuneAllocatorForStreaming() {
-  #if canImport(CMalloc)
+  #if canImport(Glibc) && canImport(CMalloc)
     _ = mallopt(M_MMAP_THRESHOLD, 64 << 20)
     _ = mallopt(M_TRIM_THRESHOLD, 512 << 20)
   #endif
