@@ -1,4 +1,5 @@
 import PushCore
+import PushYAML
 
 /// What a scenario says should happen: the `expect:` blocks of its timeline (docs/SCENARIOS.md,
 /// Expectations). `pushdeck test` checks them; every other command reads and ignores them.

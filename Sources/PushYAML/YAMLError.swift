@@ -1,10 +1,10 @@
-import PushCore
-
-/// A problem in a profile or scenario, located in its file.
+/// A problem in a YAML document (a scenario, a device profile, a theme) or a file it names,
+/// located in its file. PushScenario calls it `ScenarioError`; PushRender's `ThemeError` is made
+/// from it.
 ///
 /// Printed as `file:line:column: key.path: message`, for example
 /// `scenario.yaml:14:7: apps[2].settings.banners: expected true or false, got "yes please"`.
-public struct ScenarioError: Error, Equatable, Sendable, CustomStringConvertible {
+public struct YAMLError: Error, Equatable, Sendable, CustomStringConvertible {
   /// The file, as the user named it (or `<built-in demo>`).
   public var file: String
   /// The 1-based line, when known.
@@ -40,9 +40,9 @@ public struct ScenarioError: Error, Equatable, Sendable, CustomStringConvertible
 }
 
 /// Suggestions for misspelt keys and enum values.
-enum Spelling {
+package enum Spelling {
   /// The candidate closest to `word`, if it is close enough to be a likely typo.
-  static func suggestion(for word: String, among candidates: [String]) -> String? {
+  package static func suggestion(for word: String, among candidates: [String]) -> String? {
     let lowered = word.lowercased()
     var best: (candidate: String, distance: Int)?
     for candidate in candidates {
@@ -56,12 +56,12 @@ enum Spelling {
   }
 
   /// ` (did you mean "x"?)` or nothing.
-  static func didYouMean(_ word: String, among candidates: [String]) -> String {
+  package static func didYouMean(_ word: String, among candidates: [String]) -> String {
     suggestion(for: word, among: candidates).map { " (did you mean \"\($0)\"?)" } ?? ""
   }
 
   /// Levenshtein distance over characters.
-  static func editDistance(_ a: String, _ b: String) -> Int {
+  package static func editDistance(_ a: String, _ b: String) -> Int {
     let a = Array(a)
     let b = Array(b)
     if a.isEmpty { return b.count }
