@@ -3,7 +3,7 @@ import PackageDescription
 
 // Layering (see docs/ARCHITECTURE.md): imports only point downwards.
 //   PushWire   — wire formats: JSON scanner, APNs payloads, headers, captures, diagnostics (pure)
-//   PushCore   — the simulated device: notifications, policy, store, grouping (pure)
+//   PushCore   — the simulated device: notifications, attachments, extension results, policy, store, grouping (pure)
 //   PushYAML   — the one YAML layer: located nodes, line:column errors (pure; Yams)
 //   PushUI     — this UI's state machine: AppState, events, reducer (pure)
 //   PushRender — cell grid, widths, widgets, themes (pure)
@@ -52,7 +52,7 @@ let package = Package(
     ),
     .target(
       name: "PushRender",
-      dependencies: ["PushUI", "PushYAML"],
+      dependencies: ["PushWire", "PushCore", "PushUI", "PushYAML"],
       plugins: ["EmbedFiles"]
     ),
     .systemLibrary(
@@ -60,11 +60,11 @@ let package = Package(
       pkgConfig: "ncursesw",
       providers: [.apt(["libncursesw5-dev"])]
     ),
-    .target(name: "PushTerminal", dependencies: ["PushRender", "CNCursesW"]),
+    .target(name: "PushTerminal", dependencies: ["PushUI", "PushRender", "CNCursesW"]),
     // PNG and JPEG decoding for attachment thumbnails: C shims with setjmp error handlers.
     .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
     .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg-dev"])]),
-    .target(name: "PushMedia", dependencies: ["PushWire", "CPNG", "CJPEG"]),
+    .target(name: "PushMedia", dependencies: ["PushCore", "CPNG", "CJPEG"]),
     // The APNs-compatible HTTP/2 endpoint (h2c for now): a shell target on swift-nio.
     .target(
       name: "PushServer",
@@ -81,9 +81,9 @@ let package = Package(
         .product(name: "SwiftASN1", package: "swift-asn1"),
       ]
     ),
-    .target(name: "PushRuntime", dependencies: ["PushRender", "PushUI"]),
+    .target(name: "PushRuntime", dependencies: ["PushCore", "PushUI", "PushRender"]),
     // Phone mockups and storyboards: the state drawn as an iPhone in SVG (pure, no ncurses).
-    .target(name: "PushMockup", dependencies: ["PushUI", "PushRender"]),
+    .target(name: "PushMockup", dependencies: ["PushWire", "PushCore", "PushUI", "PushRender"]),
     // SVG to PNG through librsvg and cairo (docs/DECISIONS.md, Phone mockups).
     .systemLibrary(
       name: "CRsvg", pkgConfig: "librsvg-2.0", providers: [.apt(["librsvg2-dev"])]),
@@ -126,32 +126,45 @@ let package = Package(
       path: "Sources/PushTestSupport"),
     .testTarget(name: "PushWireTests", dependencies: ["PushWire", "PushTestSupport"]),
     .testTarget(name: "PushCoreTests", dependencies: ["PushCore", "PushTestSupport"]),
-    .testTarget(name: "PushUITests", dependencies: ["PushUI", "PushTestSupport"]),
-    .testTarget(name: "PushScenarioTests", dependencies: ["PushScenario", "PushTestSupport"]),
+    .testTarget(name: "PushUITests", dependencies: ["PushUI", "PushCore", "PushTestSupport"]),
+    .testTarget(name: "PushScenarioTests", dependencies: ["PushScenario", "PushCore", "PushUI", "PushTestSupport"]),
     .testTarget(name: "PushYAMLTests", dependencies: ["PushYAML"]),
     .testTarget(
-      name: "PushRenderTests", dependencies: ["PushRender", "PushTestSupport"], exclude: ["Goldens"]),
+      name: "PushRenderTests", dependencies: ["PushRender", "PushCore", "PushUI", "PushTestSupport"],
+      exclude: ["Goldens"]),
     // A child process for the kill-and-reopen test: appends batches until it is SIGKILLed.
-    .executableTarget(name: "PushStoreJournalChild", dependencies: ["PushStore"], path: "Tests/PushStoreJournalChild"),
-    .testTarget(name: "PushStoreTests", dependencies: ["PushStore", "PushStoreJournalChild", "PushTestSupport"]),
+    .executableTarget(
+      name: "PushStoreJournalChild", dependencies: ["PushStore", "PushCore"], path: "Tests/PushStoreJournalChild"),
+    .testTarget(
+      name: "PushStoreTests",
+      dependencies: [
+        "PushStore", "PushStoreJournalChild", "PushCore", "PushTestSupport",
+        .product(name: "GRDB", package: "GRDB.swift"),
+      ]),
     .testTarget(
       name: "PushServerTests",
       dependencies: [
-        "PushServer", "PushTestSupport", .product(name: "Crypto", package: "swift-crypto"),
+        "PushServer", "PushWire", "PushTestSupport", .product(name: "Crypto", package: "swift-crypto"),
         .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio"),
       ]),
-    .testTarget(name: "PushCheckTests", dependencies: ["PushCheck", "PushScenario", "PushTestSupport"]),
+    .testTarget(name: "PushCheckTests", dependencies: ["PushCheck", "PushScenario", "PushCore", "PushTestSupport"]),
     .testTarget(
-      name: "PushMockupTests", dependencies: ["PushMockup", "PushRaster", "PushMedia", "PushTestSupport"],
+      name: "PushMockupTests",
+      dependencies: [
+        "PushMockup", "PushRaster", "PushMedia", "PushRender", "PushUI", "PushCore", "PushTestSupport",
+      ],
       exclude: ["Goldens"]),
-    .testTarget(name: "PushHandlersTests", dependencies: ["PushHandlers", "PushTestSupport"]),
-    .testTarget(name: "PushTerminalTests", dependencies: ["PushTerminal", "PushTestSupport"]),
+    .testTarget(name: "PushHandlersTests", dependencies: ["PushHandlers", "PushUI", "PushCore", "PushTestSupport"]),
+    .testTarget(name: "PushTerminalTests", dependencies: ["PushTerminal", "PushRender", "PushTestSupport"]),
     .testTarget(
       name: "PushMediaTests", dependencies: ["PushMedia", "PushRender", "PushUI", "PushCore"], exclude: ["Fixtures"]),
-    .testTarget(name: "PushShellTests", dependencies: ["PushShell", "PushTestSupport"]),
+    .testTarget(name: "PushShellTests", dependencies: ["PushShell", "PushCore", "PushTestSupport"]),
     .testTarget(
       name: "PushdeckCLITests",
-      dependencies: ["pushdeck", "PushHandlers", "PushServer", "PushStore", "PushTestSupport"],
+      dependencies: [
+        "pushdeck", "PushCore", "PushUI", "PushRender", "PushRuntime", "PushScenario", "PushHandlers", "PushServer",
+        "PushStore", "PushTestSupport",
+      ],
       exclude: ["Goldens"]),
   ]
 )
@@ -162,15 +175,16 @@ if Context.environment["PUSHDECK_FUZZ"] != nil {
   package.targets += [
     .executableTarget(name: "FuzzPayload", dependencies: ["PushCore"], path: "Tests/Fuzz/Payload"),
     .executableTarget(name: "FuzzCapture", dependencies: ["PushCore"], path: "Tests/Fuzz/Capture"),
-    .executableTarget(name: "FuzzScenario", dependencies: ["PushScenario"], path: "Tests/Fuzz/Scenario"),
+    .executableTarget(name: "FuzzScenario", dependencies: ["PushScenario", "PushCore"], path: "Tests/Fuzz/Scenario"),
     .executableTarget(name: "FuzzTheme", dependencies: ["PushRender"], path: "Tests/Fuzz/Theme"),
     .executableTarget(
-      name: "FuzzAPNsRequest", dependencies: ["PushServer", .product(name: "Crypto", package: "swift-crypto")],
+      name: "FuzzAPNsRequest",
+      dependencies: ["PushServer", "PushWire", .product(name: "Crypto", package: "swift-crypto")],
       path: "Tests/Fuzz/APNsRequest"),
     .executableTarget(
       name: "FuzzHTTP2",
       dependencies: [
-        "PushServer", .product(name: "NIOCore", package: "swift-nio"),
+        "PushServer", "PushWire", .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOEmbedded", package: "swift-nio"), .product(name: "NIOHTTP2", package: "swift-nio-http2"),
       ], path: "Tests/Fuzz/HTTP2"),
   ]
