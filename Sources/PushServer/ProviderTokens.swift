@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import PushWire
+import Synchronization
 
 /// A trusted provider-token signing key, ready to verify ES256 signatures.
 public struct ProviderTokenKey: Sendable {
@@ -146,37 +147,47 @@ public struct ProviderTokenVerifier: Sendable {
 /// The provider-token state of one connection: the token in use, when it was adopted, and the
 /// refresh rule (a new token no sooner than 20 minutes after the previous one).
 ///
-/// Used on the connection's event loop only (every stream of a connection runs there).
-public final class ProviderTokenSession: @unchecked Sendable {
+/// Used on the connection's event loop (every stream of a connection runs there); the state is
+/// behind a lock all the same, so the compiler can check the sharing.
+public final class ProviderTokenSession: Sendable {
+  private struct Current {
+    var token: String
+    var issuedAt: Double
+    var adoptedAt: Double
+  }
+
   private let verifier: ProviderTokenVerifier
-  private var current: (token: String, issuedAt: Double, adoptedAt: Double)?
+  private let current = Mutex<Current?>(nil)
 
   public init(verifier: ProviderTokenVerifier) { self.verifier = verifier }
 
   /// Checks a request's `authorization` at `now`; nil when it may go on.
   public func check(authorization: String?, now: Double) -> ProviderTokenVerifier.Refusal? {
-    if let current, let authorization, current.token == authorization {
-      // Verified already on this connection; it still expires.
-      if now - current.issuedAt > ProviderTokenVerifier.lifetime {
-        return ProviderTokenVerifier.Refusal(
-          status: 403, reason: "ExpiredProviderToken",
-          detail: "iat is \(Int(now - current.issuedAt)) s old; tokens last \(Int(ProviderTokenVerifier.lifetime)) s")
+    current.withLock { current in
+      if let current, let authorization, current.token == authorization {
+        // Verified already on this connection; it still expires.
+        if now - current.issuedAt > ProviderTokenVerifier.lifetime {
+          return ProviderTokenVerifier.Refusal(
+            status: 403, reason: "ExpiredProviderToken",
+            detail:
+              "iat is \(Int(now - current.issuedAt)) s old; tokens last \(Int(ProviderTokenVerifier.lifetime)) s")
+        }
+        return nil
       }
-      return nil
-    }
-    switch verifier.verify(authorization: authorization, now: now) {
-    case .failure(let refusal):
-      return refusal
-    case .success(let token):
-      if let current, now - current.adoptedAt < ProviderTokenVerifier.minimumRefreshInterval {
-        return ProviderTokenVerifier.Refusal(
-          status: 429, reason: "TooManyProviderTokenUpdates",
-          detail:
-            "a new token \(Int(now - current.adoptedAt)) s after the previous one on this connection; refresh no more than every 20 minutes"
-        )
+      switch verifier.verify(authorization: authorization, now: now) {
+      case .failure(let refusal):
+        return refusal
+      case .success(let token):
+        if let current, now - current.adoptedAt < ProviderTokenVerifier.minimumRefreshInterval {
+          return ProviderTokenVerifier.Refusal(
+            status: 429, reason: "TooManyProviderTokenUpdates",
+            detail:
+              "a new token \(Int(now - current.adoptedAt)) s after the previous one on this connection; refresh no more than every 20 minutes"
+          )
+        }
+        current = Current(token: authorization ?? "", issuedAt: token.issuedAt, adoptedAt: now)
+        return nil
       }
-      current = (authorization ?? "", token.issuedAt, now)
-      return nil
     }
   }
 }
