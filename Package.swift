@@ -4,6 +4,7 @@ import PackageDescription
 // Layering (see docs/ARCHITECTURE.md): imports only point downwards.
 //   PushWire   — wire formats: JSON scanner, APNs payloads, headers, captures, diagnostics (pure)
 //   PushCore   — the simulated device: notifications, attachments, extension results, policy, store, grouping (pure)
+//   PushYAML   — the one YAML layer: located nodes, line:column errors (pure; Yams)
 //   PushUI     — this UI's state machine: AppState, events, reducer (pure)
 //   PushRender — cell grid, widths, widgets, themes (pure)
 //   PushMockup — the state drawn as an iPhone in SVG (pure); PushRaster — SVG to PNG (librsvg)
@@ -33,11 +34,14 @@ let package = Package(
     .target(name: "PushWire"),
     .target(name: "PushCore", dependencies: ["PushWire"]),
     .target(name: "PushUI", dependencies: ["PushCore"]),
+    // The one YAML layer under scenarios, device profiles and themes: located nodes, errors at
+    // line:column and key path, YAML 1.2 core scalars (docs/DECISIONS.md, One YAML layer).
+    .target(name: "PushYAML", dependencies: ["PushWire", .product(name: "Yams", package: "Yams")]),
     // Builds `themes/*.yaml` and `Examples/demo.yaml` into PushRender and PushScenario, so the
     // binary needs nothing from the checkout (docs/DECISIONS.md, Self-contained binary).
     .plugin(name: "EmbedFiles", capability: .buildTool(), path: "Sources/EmbedFilesPlugin"),
     .target(
-      name: "PushScenario", dependencies: ["PushCore", .product(name: "Yams", package: "Yams")],
+      name: "PushScenario", dependencies: ["PushCore", "PushYAML", .product(name: "Yams", package: "Yams")],
       plugins: ["EmbedFiles"]),
     .target(
       name: "PushStore",
@@ -49,7 +53,7 @@ let package = Package(
     ),
     .target(
       name: "PushRender",
-      dependencies: ["PushWire", "PushCore", "PushUI", .product(name: "Yams", package: "Yams")],
+      dependencies: ["PushWire", "PushCore", "PushUI", "PushYAML"],
       plugins: ["EmbedFiles"]
     ),
     .systemLibrary(
@@ -133,6 +137,7 @@ let package = Package(
     .testTarget(name: "PushCoreTests", dependencies: ["PushCore", "PushTestSupport"]),
     .testTarget(name: "PushUITests", dependencies: ["PushUI", "PushCore", "PushTestSupport"]),
     .testTarget(name: "PushScenarioTests", dependencies: ["PushScenario", "PushCore", "PushUI", "PushTestSupport"]),
+    .testTarget(name: "PushYAMLTests", dependencies: ["PushYAML"]),
     .testTarget(
       name: "PushRenderTests", dependencies: ["PushRender", "PushCore", "PushUI", "PushTestSupport"],
       exclude: ["Goldens"]),

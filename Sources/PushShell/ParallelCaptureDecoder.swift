@@ -254,7 +254,7 @@ package final class ParallelCaptureDecoder<Result> {
   private func submit(_ bytes: [UInt8], startOffset: Int64, overlong: (length: Int, end: Int64)? = nil) {
     if inFlight.count >= maximumInFlight { consumeOldest() }
     // Lines are counted by the workers, not here: a worker finds every line of its job anyway,
-    // and counting on this thread was a second pass over the whole file. A job's first line
+    // and counting on this thread would be a second pass over the whole file (docs/PERFORMANCE.md, Measurements behind the code). A job's first line
     // number is the previous job's first line plus its line count, which that job's worker
     // publishes as soon as it has split its job, before decoding it.
     let job = Job(bytes: bytes, previous: lastSubmitted, startOffset: startOffset, overlong: overlong)
@@ -368,7 +368,7 @@ package final class ParallelCaptureDecoder<Result> {
     }
     position = CapturePosition(line: job.firstLine + job.lineCount - 1, offset: job.endOffset)
     // The records are freed on a worker, not here: the consumer is the pipeline's slowest
-    // stage, and freeing a job's records (allocated by a worker) took a tenth of its time.
+    // stage, and freeing a job's records (allocated by a worker) is costly (docs/PERFORMANCE.md, Measurements behind the code).
     let spent = Spent(results)
     results = []
     DispatchQueue.global().async { spent.free() }

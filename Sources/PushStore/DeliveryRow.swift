@@ -237,8 +237,8 @@ public final class ReasonLists: Sendable {
   }
 
   /// A 64-bit fingerprint of the codes and texts, eight bytes at a step: the lists are looked up
-  /// once per push, and `Hasher` (SipHash) over their few hundred bytes of text was a tenth of
-  /// the time the replay's device thread spends per push.
+  /// once per push, and `Hasher` (SipHash) over their few hundred bytes of text is slower
+  /// (docs/PERFORMANCE.md, Measurements behind the code).
   static func fingerprint(_ reasons: [Reason]) -> UInt64 {
     var state = 0x9E37_79B9_7F4A_7C15 ^ UInt64(reasons.count)
     for reason in reasons {
