@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Benchmark the commands a user runs, end to end, on generated captures of several sizes:
-#   render (the frame after the last push), explain --format json, replay --state,
+#   render (the frame after the last push), explain --format json, the floor under replay
+#   --state (decoding beside the bare bytes' journal, as Benchmarks/floor.sh), replay --state,
 #   replay --ephemeral, and run in tmux: the first frame, then a seek (g) to the end.
 # Prints wall time and peak memory per command and size, and the largest/smallest ratio per
 # command (writes them to Benchmarks/results/commands.txt).
@@ -32,6 +33,19 @@ measure() { # label size command...   prints "label size wall-s peak-MiB"
 }
 
 now_ms() { date +%s%3N; }
+
+# The floor under replay --state (Benchmarks/floor.sh's "both at once"): decoding the capture
+# (validate --strict --quiet) beside storing its bytes in SQLite (persist_floor.py), no device.
+# Run right before replay-state, so the two are measured back to back on the shared machine.
+measure_floor() { # size capture
+  local size=$1 capture=$2 start
+  start=$(now_ms)
+  "$BIN" validate --strict --quiet "$capture" >/dev/null 2>&1 &
+  python3 Benchmarks/persist_floor.py "$capture" "$work/floor.sqlite" >/dev/null
+  wait || true
+  printf "%-18s %8d %8.2f s\n" floor-both "$size" "$(echo "($(now_ms) - $start) / 1000" | bc -l)"
+  rm -f "$work/floor.sqlite"*
+}
 
 # run in a 100x30 tmux pane: milliseconds until the first frame, then until a seek to the end
 # has applied every push ("to come" and "reading N%" gone from the status line: pushes still
@@ -75,6 +89,7 @@ for size in "${sizes[@]}"; do
   {
     measure render "$size" "$BIN" render "$capture"
     measure explain-json "$size" "$BIN" explain --format json "$capture"
+    measure_floor "$size" "$capture"
     measure replay-state "$size" "$BIN" replay --state "$work/s-$size.sqlite" "$capture"
     measure replay-ephemeral "$size" "$BIN" replay --ephemeral "$capture"
     measure_run "$size" "$capture"

@@ -288,3 +288,11 @@ public func waitFor<Value: Sendable>(_ work: @escaping @Sendable () async -> Val
   done.wait()
   return box.withLock { $0 }!
 }
+
+extension ServiceExtensionRegistry: ServiceExtensionStep {
+  /// The ingest step's first stage (``DeviceSimulator/ingest(_:sender:at:extensions:into:)``):
+  /// ``processBlocking(_:profile:)``.
+  public func prepare(_ record: PushRecord, profile: DeviceProfile) -> PushRecord {
+    isEmpty ? record : processBlocking(record, profile: profile)
+  }
+}

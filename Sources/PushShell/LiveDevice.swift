@@ -310,17 +310,19 @@ extension Replay {
     -> BroadcastRefusal?
   {
     guard device != nil else { return nil }
+    var unjournaled = DiscardedChanges()
     return committer == nil
-      ? device!.createChannel(id: id, bundleID: bundleID, storagePolicy: storagePolicy)
-      : device!.createChannel(id: id, bundleID: bundleID, storagePolicy: storagePolicy, journalingInto: &batch)
+      ? device!.createChannel(id: id, bundleID: bundleID, storagePolicy: storagePolicy, into: &unjournaled)
+      : device!.createChannel(id: id, bundleID: bundleID, storagePolicy: storagePolicy, into: &batch)
   }
 
   /// Deletes a channel on the device, journaling it when the replay journals.
   package mutating func deleteChannel(_ id: String, bundleID: String) -> Bool {
     guard device != nil else { return false }
+    var unjournaled = DiscardedChanges()
     return committer == nil
-      ? device!.deleteChannel(id, bundleID: bundleID)
-      : device!.deleteChannel(id, bundleID: bundleID, journalingInto: &batch)
+      ? device!.deleteChannel(id, bundleID: bundleID, into: &unjournaled)
+      : device!.deleteChannel(id, bundleID: bundleID, into: &batch)
   }
 
   /// Takes the batch being filled, leaving an empty one: `serve` commits its batches itself.

@@ -84,7 +84,7 @@ package struct Replay {
       made.keepsPayloadDetails = false
       if restoring != nil, let preset {
         // Named on the command line, so it wins over what was saved; journalled as events.
-        for event in preset.events(for: made) { made.apply(event, at: made.now, journalingInto: &batch) }
+        for event in preset.events(for: made) { made.apply(event, at: made.now, into: &batch) }
       }
       origin = made.now
       extensions = ServiceExtensionRegistry.withThumbnails(profile: profile)
@@ -111,19 +111,17 @@ package struct Replay {
       at = now
     }
     if at < now { at = now }
-    // The app's service extension runs here, in the shell; the device reads its result.
-    // `device!` mutates the simulator in place: copying it out and back retained every one of
-    // its fields for each push. The record goes in as it is (an event would hold a copy of it).
+    // The one way in: the app's service extension, the record, the policy, the store and, with
+    // a committer, the journal's batch (the device's own change set). `device!` mutates the
+    // simulator in place: copying it out and back retained every one of its fields for each
+    // push. The record goes in as it is (an event would hold a copy of it).
+    let runs: (any ServiceExtensionStep)? = extensions.isEmpty ? nil : extensions
     let delivery: DeliveryRecord?
-    if extensions.isEmpty {
-      delivery =
-        committer == nil
-        ? device!.apply(push: record, at: at) : device!.apply(push: record, at: at, journalingInto: &batch)
+    if committer == nil {
+      var unjournaled = DiscardedChanges()
+      delivery = device!.ingest(record, at: at, extensions: runs, into: &unjournaled)
     } else {
-      let processed = extensions.processBlocking(record, profile: device!.profile)
-      delivery =
-        committer == nil
-        ? device!.apply(push: processed, at: at) : device!.apply(push: processed, at: at, journalingInto: &batch)
+      delivery = device!.ingest(record, at: at, extensions: runs, into: &batch)
     }
     // Read through the optional: binding it with `if let` copied the whole record.
     if let disposition = delivery?.decision.disposition {

@@ -6,12 +6,13 @@ import PushUI
 /// device event as the session runs, so quitting (or being killed) and starting again shows the
 /// same Notification Center.
 ///
-/// The journal is written from a shadow copy of the device that replays the events the front
-/// end applied (the simulation is deterministic, so the copy stays identical); each turn's events
-/// go into one transaction.
+/// The journal is fed the change set the front end's device produced as it applied each event
+/// (``AppState/takeChanges()``, written by the ingest step); each turn's changes go into one
+/// transaction. There is no second device: nothing is recomputed for the journal.
 package final class StatePersistence {
   private let journal: DeviceJournal
-  private var shadow: DeviceSimulator
+  /// The Live Activities as last saved: time alone ends them, with no event to say so.
+  private var savedLiveActivities: [LiveActivity]
   /// Where the state lives, for messages.
   package let path: String
 
@@ -22,11 +23,11 @@ package final class StatePersistence {
   package let skippedAtOpen: Int
 
   private init(
-    journal: DeviceJournal, shadow: DeviceSimulator, path: String, savedState: RestoredDevice.State?,
+    journal: DeviceJournal, liveActivities: [LiveActivity], path: String, savedState: RestoredDevice.State?,
     resumedAt: SimInstant?, skippedAtOpen: Int
   ) {
     self.journal = journal
-    self.shadow = shadow
+    savedLiveActivities = liveActivities
     self.path = path
     self.savedState = savedState
     self.resumedAt = resumedAt
@@ -89,10 +90,10 @@ package final class StatePersistence {
         savedState = batch.state
         if let inputs { state.showToast("New device for \(inputs), from \(dateText(state.device.now, state.device))") }
       }
-      // The shadow is the device as saved: what the session does from here on is journalled
-      // by applying it to the shadow.
-      let shadow = state.device
-      state.logsAppliedEvents = true
+      // The device as saved: what the session does from here on is journalled from the change
+      // set its device produces.
+      let liveActivities = state.device.liveActivities
+      state.journalsChanges = true
       if let preset, continues {
         // Asked for by name, so it wins over what was saved; applied as the user's own events,
         // so the first save journals them.
@@ -100,7 +101,7 @@ package final class StatePersistence {
       }
       return (
         StatePersistence(
-          journal: journal, shadow: shadow, path: path, savedState: savedState, resumedAt: resumedAt,
+          journal: journal, liveActivities: liveActivities, path: path, savedState: savedState, resumedAt: resumedAt,
           skippedAtOpen: skippedAtOpen),
         state
       )
@@ -109,7 +110,7 @@ package final class StatePersistence {
     }
   }
 
-  /// Journals the device events the front end applied since the last turn, with the clock.
+  /// Journals what the front end's device changed since the last turn, with the clock.
   ///
   /// Time that passes without events is saved too, so the next start resumes where this one
   /// left off: at most every ``clockSaveInterval`` of wall time (a cheap one-row write), and
@@ -117,15 +118,11 @@ package final class StatePersistence {
   /// - Returns: whether everything applied so far is saved (false when the journal failed).
   @discardableResult
   package func persist(_ state: inout AppState) -> Bool {
-    let applied = state.takeAppliedEvents()
     let wallNow = ContinuousClock.now
-    guard !applied.isEmpty || wallNow - lastClockSave >= Self.clockSaveInterval else { return true }
+    guard !state.changes.isEmpty || wallNow - lastClockSave >= Self.clockSaveInterval else { return true }
     var batch = JournalBatch()
-    for entry in applied {
-      guard case .device(let event) = entry.event else { continue }
-      shadow.apply(event, at: entry.at, journalingInto: &batch)
-    }
-    advanceShadow(to: state.device.now, journalingInto: &batch)
+    batch.append(state.takeChanges())
+    noteClock(of: state.device, in: &batch)
     let saved = commit(batch, state: &state)
     lastClockSave = wallNow
     return saved
@@ -136,7 +133,7 @@ package final class StatePersistence {
     var state = state
     persist(&state)
     var batch = JournalBatch()
-    advanceShadow(to: state.device.now, journalingInto: &batch)
+    noteClock(of: state.device, in: &batch)
     commit(batch, state: &state)
   }
 
@@ -145,15 +142,14 @@ package final class StatePersistence {
   private var lastClockSave = ContinuousClock.now
   private var savedState: RestoredDevice.State?
 
-  /// Moves the shadow device's clock on with the front end's (never back: a seek back replays
-  /// events the journal already holds), and notes its clock, lock and Focus in `batch` when they
-  /// changed since the last save.
-  private func advanceShadow(to instant: SimInstant, journalingInto batch: inout JournalBatch) {
-    let liveBefore = shadow.liveActivities
-    shadow.advance(to: instant)
-    if shadow.liveActivities != liveBefore { batch.liveActivities = shadow.liveActivities }
-    let current = Self.deviceState(shadow)
-    if current != savedState { batch.state = current }
+  /// Notes the device's clock, lock and Focus in `batch` when they changed since the last save
+  /// (the clock never moves back: a seek back replays what the journal already holds), and its
+  /// Live Activities when time ended some.
+  private func noteClock(of device: DeviceSimulator, in batch: inout JournalBatch) {
+    if device.liveActivities != savedLiveActivities { batch.liveActivities = device.liveActivities }
+    var current = Self.deviceState(device)
+    if let saved = savedState, saved.now > current.now { current.now = saved.now }
+    batch.state = current == savedState ? nil : current
   }
 
   @discardableResult
@@ -162,6 +158,7 @@ package final class StatePersistence {
     do throws(StoreError) {
       try journal.commit(batch)
       if let saved = batch.state { savedState = saved }
+      if let live = batch.liveActivities { savedLiveActivities = live }
       return true
     } catch {
       state.showToast("Could not save the device state: \(error.description)")

@@ -3,38 +3,14 @@ import PushCore
 /// Everything that changed on the device since the last commit; ``DeviceJournal/commit(_:)``
 /// writes it in one transaction, so either all of it is durable or none of it is.
 ///
-/// Build one with ``DeviceSimulator/apply(_:at:journalingInto:)``, or fill it by hand.
+/// Filled by the ingest step (``DeviceSimulator/ingest(_:sender:at:extensions:into:)``, the
+/// device's own change set), from a front end's ``DeviceChanges`` (``append(_:)``), or by hand.
 public struct JournalBatch: Sendable {
   /// A notification that left Notification Center, and why.
-  public struct Removal: Equatable, Sendable {
-    /// The notification.
-    public var id: NotificationID
-    /// When it left.
-    public var at: SimInstant
-    /// Why: `opened`, `cleared`, `action` or `replaced`.
-    public var reason: String
-
-    /// Creates a removal.
-    public init(id: NotificationID, at: SimInstant, reason: String) {
-      self.id = id
-      self.at = at
-      self.reason = reason
-    }
-  }
+  public typealias Removal = DeviceChanges.Removal
 
   /// A device event other than a push (pushes are ``deliveries``), with its time.
-  public struct Event: Equatable, Sendable {
-    /// The event.
-    public var event: DeviceEvent
-    /// When it happened.
-    public var at: SimInstant
-
-    /// Creates a logged event.
-    public init(_ event: DeviceEvent, at: SimInstant) {
-      self.event = event
-      self.at = at
-    }
-  }
+  public typealias Event = DeviceChanges.Event
 
   /// How far one replayed input has been read, saved with the rows of the lines it counts.
   public struct SourceProgress: Equatable, Sendable {
@@ -122,120 +98,64 @@ public struct JournalBatch: Sendable {
   }
 }
 
-extension DeviceSimulator {
-  /// Applies an event, like ``DeviceSimulator/apply(_:at:)``, and adds what it changed to
-  /// `batch`, so that committing the batch keeps the journal in step with the device.
-  ///
-  /// Costs O(1) beyond the event itself, except for clearing a stack or everything, which lists
-  /// the notifications it removes.
-  @discardableResult
-  public mutating func apply(
-    _ event: DeviceEvent, at instant: SimInstant, journalingInto batch: inout JournalBatch
-  ) -> DeliveryRecord? {
-    if case .push(let pushed, let sender) = event {
-      return apply(push: pushed, sender: sender, at: instant, journalingInto: &batch)
-    }
-    // (Pushes took the fast path above.)
-    var candidates: [NotificationID] = []
-    var bundles: Set<String> = []
-    let reason: String
-    switch event {
-    case .push(let record, _):
-      bundles.insert(record.bundleID ?? "")
-      reason = "replaced"
-    case .open(let id), .clear(let id), .action(let id, _, _):
-      if let stored = store[id] {
-        candidates = [id]
-        bundles.insert(stored.notification.bundleID)
-      }
-      if case .open = event {
-        reason = "opened"
-      } else if case .clear = event {
-        reason = "cleared"
-      } else {
-        reason = "action"
-      }
-    case .clearGroup(let key):
-      candidates = store.notifications(in: key).map(\.id)
-      bundles.insert(key.bundleID)
-      reason = "cleared"
-    case .clearAll:
-      let all = store.all
-      candidates = all.map(\.id)
-      bundles.formUnion(all.map(\.notification.bundleID))
-      reason = "cleared"
-    case .setting(let bundleID, _):
-      bundles.insert(bundleID)
-      reason = ""
-    case .focus, .lock, .unlock:
-      reason = ""
-    }
-    let engagementBefore = bundles.map { ($0, profile.engagement[$0]) }
-    let badgesBefore = bundles.map { ($0, badges[$0]) }
-    let liveBefore = liveActivities
-    let channelsBefore = channelsVersion
-    let record = apply(event, at: instant)
-    for id in candidates where store[id] == nil {
-      batch.removals.append(JournalBatch.Removal(id: id, at: now, reason: reason))
-    }
-    for (bundleID, before) in engagementBefore where profile.engagement[bundleID] != before {
-      batch.engagement[bundleID] = profile.engagement[bundleID] ?? Engagement()
-    }
-    for (bundleID, before) in badgesBefore where badges[bundleID] != before {
-      batch.badges[bundleID] = badges[bundleID] ?? 0
-    }
-    if liveActivities != liveBefore { batch.liveActivities = liveActivities }
-    if channelsVersion != channelsBefore { batch.channels = channels }
-    if let record {
-      batch.append(record)
-    } else if case .push = event {
-      // A push always gives a record; nothing to log otherwise.
-    } else {
-      batch.events.append(JournalBatch.Event(event, at: instant))
-    }
-    batch.state = RestoredDevice.State(now: now, isLocked: isLocked, activeFocusID: activeFocusID)
-    return record
+extension JournalBatch: DeviceChangeSink {
+  public mutating func delivered(_ record: DeliveryRecord, rawPayload: ArraySlice<UInt8>?) {
+    append(record, rawPayload: rawPayload)
   }
+  public mutating func removed(_ id: NotificationID, at instant: SimInstant, reason: String) {
+    removals.append(Removal(id: id, at: instant, reason: reason))
+  }
+  public mutating func happened(_ event: DeviceEvent, at instant: SimInstant) {
+    events.append(Event(event, at: instant))
+  }
+  public mutating func engagementChanged(_ bundleID: String, to engagement: Engagement) {
+    self.engagement[bundleID] = engagement
+  }
+  public mutating func badgeChanged(_ bundleID: String, to count: Int) { badges[bundleID] = count }
+  public mutating func liveActivitiesChanged(to activities: [LiveActivity]) { liveActivities = activities }
+  public mutating func channelsChanged(to channels: [BroadcastChannel]) { self.channels = channels }
+  public mutating func stateChanged(to state: RestoredDevice.State) { self.state = state }
 
-  /// Applies a push, like ``DeviceSimulator/apply(push:sender:at:)``, and adds what it changed
-  /// to `batch`: the hot path of a replay. A push changes at most its app's badge and the Live
-  /// Activities, never engagement, and removes only what it replaces (in its record).
-  @discardableResult
-  public mutating func apply(
-    push record: PushRecord, sender: String? = nil, at instant: SimInstant, journalingInto batch: inout JournalBatch
-  ) -> DeliveryRecord {
-    let bundleID = record.bundleID ?? ""
-    let badgeBefore = badges[bundleID]
-    let liveBefore = liveActivities
-    let channelsBefore = channelsVersion
-    let delivery = apply(push: record, sender: sender, at: instant)
-    if badges[bundleID] != badgeBefore { batch.badges[bundleID] = badges[bundleID] ?? 0 }
-    if liveActivities != liveBefore { batch.liveActivities = liveActivities }
-    if channelsVersion != channelsBefore { batch.channels = channels }
-    batch.append(delivery, rawPayload: record.rawBytes)
-    batch.state = RestoredDevice.State(now: now, isLocked: isLocked, activeFocusID: activeFocusID)
-    return delivery
+  /// Adds a front end's change set, in the order it was made (its clock, lock and Focus too).
+  public mutating func append(_ changes: DeviceChanges) {
+    for delivery in changes.deliveries { append(delivery.record, rawPayload: delivery.rawPayload) }
+    removals += changes.removals
+    events += changes.events
+    engagement.merge(changes.engagement) { $1 }
+    badges.merge(changes.badges) { $1 }
+    if let live = changes.liveActivities { liveActivities = live }
+    if let channels = changes.channels { self.channels = channels }
+    if let state = changes.state { self.state = state }
   }
 }
 
 extension DeviceSimulator {
-  /// Creates a channel, like ``createChannel(id:bundleID:storagePolicy:)``, and adds the
-  /// channels to `batch` when they changed.
+  /// ``apply(_:at:into:)`` into a journal batch.
+  @discardableResult
+  public mutating func apply(
+    _ event: DeviceEvent, at instant: SimInstant, journalingInto batch: inout JournalBatch
+  ) -> DeliveryRecord? {
+    apply(event, at: instant, into: &batch)
+  }
+
+  /// ``ingest(_:sender:at:extensions:into:)`` into a journal batch.
+  @discardableResult
+  public mutating func apply(
+    push record: PushRecord, sender: String? = nil, at instant: SimInstant, journalingInto batch: inout JournalBatch
+  ) -> DeliveryRecord {
+    ingest(record, sender: sender, at: instant, into: &batch)
+  }
+
+  /// ``createChannel(id:bundleID:storagePolicy:into:)`` into a journal batch.
   public mutating func createChannel(
     id: String, bundleID: String, storagePolicy: BroadcastChannel.StoragePolicy,
     journalingInto batch: inout JournalBatch
   ) -> BroadcastRefusal? {
-    let before = channelsVersion
-    let refusal = createChannel(id: id, bundleID: bundleID, storagePolicy: storagePolicy)
-    if channelsVersion != before { batch.channels = channels }
-    return refusal
+    createChannel(id: id, bundleID: bundleID, storagePolicy: storagePolicy, into: &batch)
   }
 
-  /// Deletes a channel, like ``deleteChannel(_:bundleID:)``, and adds the channels to `batch`
-  /// when they changed.
+  /// ``deleteChannel(_:bundleID:into:)`` into a journal batch.
   public mutating func deleteChannel(_ id: String, bundleID: String, journalingInto batch: inout JournalBatch) -> Bool {
-    let deleted = deleteChannel(id, bundleID: bundleID)
-    if deleted { batch.channels = channels }
-    return deleted
+    deleteChannel(id, bundleID: bundleID, into: &batch)
   }
 }

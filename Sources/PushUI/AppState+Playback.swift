@@ -150,9 +150,10 @@ extension AppState {
   /// Rebuilds the state from the initial device, replaying up to `target`.
   mutating func rebuild(upTo target: SimInstant) {
     let replayed = userEvents.filter { $0.at <= target }
-    let logs = logsAppliedEvents
-    logsAppliedEvents = false
-    defer { logsAppliedEvents = logs }
+    // What is replayed here is journalled already.
+    let journals = journalsChanges
+    journalsChanges = false
+    defer { journalsChanges = journals }
     device = initialDevice
     invalidateViewCaches()
     now = initialDevice.now

@@ -98,21 +98,18 @@ public struct AppState: Sendable {
   public internal(set) var device: DeviceSimulator
   /// Events still to come, in time order.
   public internal(set) var timeline: [TimelineEntry]
-  /// Whether device events are logged in ``appliedEvents`` for the shell to persist.
-  public var logsAppliedEvents = false
-  /// Device events applied since the shell last took them (only with ``logsAppliedEvents``).
-  public private(set) var appliedEvents: [TimelineEntry] = []
+  /// Whether what the device changes is collected in ``changes`` for the shell's journal.
+  public var journalsChanges = false
+  /// What the device changed since the shell last took it (only with ``journalsChanges``): the
+  /// device's own change set, written by the ingest step as each event is applied.
+  public internal(set) var changes = DeviceChanges()
 
-  /// Takes the device events applied since the last call, for the shell to persist.
-  public mutating func takeAppliedEvents() -> [TimelineEntry] {
-    defer { appliedEvents.removeAll(keepingCapacity: true) }
-    return appliedEvents
+  /// Takes what the device changed since the last call, for the shell to journal.
+  public mutating func takeChanges() -> DeviceChanges {
+    defer { changes = DeviceChanges() }
+    return changes
   }
 
-  /// Logs an applied device event when the shell asked for that.
-  mutating func logApplied(_ event: DeviceEvent, at instant: SimInstant) {
-    if logsAppliedEvents { appliedEvents.append(TimelineEntry(at: instant, event: event)) }
-  }
   /// The index of the next timeline entry to apply.
   public internal(set) var timelineCursor = 0
   /// The simulated now.

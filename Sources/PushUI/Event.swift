@@ -176,9 +176,9 @@ extension AppState {
       // After a seek back, entries the shell already journalled are replayed but not logged again.
       let isFresh = timelineCursor > journaledTimelineCount
       journaledTimelineCount = max(journaledTimelineCount, timelineCursor)
-      if case .device(.push(let record, let sender)) = entry.event, !(logsAppliedEvents && isFresh) {
+      if case .device(.push(let record, let sender)) = entry.event {
         // The hot path of a long timeline: the push goes to the device without a second copy.
-        follow(device.apply(push: record, sender: sender, at: max(entry.at, device.now)))
+        follow(ingest(record, sender: sender, at: entry.at, journals: isFresh))
       } else if let event = Scenario.deviceEvent(for: entry.event, in: device) {
         apply(event, at: entry.at, fromTimeline: true, logs: isFresh)
       }
@@ -198,9 +198,29 @@ extension AppState {
 
   /// Applies a device event and keeps the UI's bookkeeping in step with the device.
   mutating func apply(_ event: DeviceEvent, at instant: SimInstant, fromTimeline: Bool = false, logs: Bool = true) {
-    if logs { logApplied(event, at: max(instant, device.now)) }
     if !fromTimeline { userEvents.append(TimelineEntry(at: max(instant, device.now), event: event)) }
-    follow(device.apply(event, at: max(instant, device.now)))
+    if case .push(let record, let sender) = event {
+      follow(ingest(record, sender: sender, at: instant, journals: logs))
+    } else if logs && journalsChanges {
+      follow(device.apply(event, at: max(instant, device.now), into: &changes))
+    } else {
+      follow(device.apply(event, at: max(instant, device.now)))
+    }
+  }
+
+  /// A push enters the device through the ingest step
+  /// (``DeviceSimulator/ingest(_:sender:at:extensions:into:)``), its changes collected for the
+  /// journal when the shell asked for them and `journals` (false for what a seek back replays).
+  /// Its service extension ran before it reached the front end (a timeline's side by side, as
+  /// it was read; `run --listen`'s on the endpoint's thread), so the record carries its result.
+  mutating func ingest(_ record: PushRecord, sender: String?, at instant: SimInstant, journals: Bool)
+    -> DeliveryRecord
+  {
+    if journals && journalsChanges {
+      return device.ingest(record, sender: sender, at: instant, into: &changes)
+    }
+    var unjournaled = DiscardedChanges()
+    return device.ingest(record, sender: sender, at: instant, into: &unjournaled)
   }
 
   /// Keeps the UI's bookkeeping in step with what the device just did.

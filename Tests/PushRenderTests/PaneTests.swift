@@ -117,7 +117,7 @@ struct TimelinePaneTests {
 struct SettingsPaneTests {
   private func settingsState() -> AppState {
     var state = AppState.demo(upcoming: false)
-    state.logsAppliedEvents = true
+    state.journalsChanges = true
     _ = reduce(into: &state, .command(.toggleSettings))
     return state
   }
@@ -152,7 +152,7 @@ struct SettingsPaneTests {
     #expect(state.device.activeFocusID == nil)
     _ = reduce(into: &state, .command(.adjustSetting(-1)))
     #expect(state.device.activeFocusID == state.device.profile.focusModes.last?.id)
-    #expect(state.takeAppliedEvents().map(\.event).count == 3)
+    #expect(state.takeChanges().appliedCount == 3)
   }
 
   @Test func lockRowLocksAndUnlocks() {
@@ -184,18 +184,18 @@ struct SettingsPaneTests {
   @Test func everyAppSettingChangesThroughDeviceEvents() {
     var state = settingsState()
     state.settingsApp = "com.example.messages"
-    _ = state.takeAppliedEvents()
+    _ = state.takeChanges()
     for row in SettingsRow.allCases.dropFirst(4) {
       select(row, in: &state)
       let before = state.settingsValue(row)
       _ = reduce(into: &state, .command(.activate))
       #expect(state.settingsValue(row) != before, "\(row)")
     }
-    let events = state.takeAppliedEvents().map(\.event)
+    let events = state.takeChanges().events.map(\.event)
     #expect(events.count == SettingsRow.allCases.count - 4)
     #expect(
       events.allSatisfy { event in
-        if case .device(.setting(let bundleID, _)) = event { return bundleID == "com.example.messages" }
+        if case .setting(let bundleID, _) = event { return bundleID == "com.example.messages" }
         return false
       })
   }
@@ -296,17 +296,17 @@ struct MouseTests {
 struct SeekJournalTests {
   @Test func replayedEventsAreNotLoggedTwice() {
     var state = AppState.demo()
-    state.logsAppliedEvents = true
+    state.journalsChanges = true
     _ = reduce(into: &state, .tick(start + .seconds(10)))
     _ = reduce(into: &state, .command(.toggleLock))
     _ = reduce(into: &state, .tick(start + .seconds(100)))
-    #expect(state.takeAppliedEvents().count == 4)  // unlock and three pushes
+    #expect(state.takeChanges().appliedCount == 4)  // unlock and three pushes
     _ = reduce(into: &state, .command(.stepToPreviousPush))
-    #expect(state.takeAppliedEvents().isEmpty)
+    #expect(state.takeChanges().isEmpty)
     _ = reduce(into: &state, .tick(start + .seconds(100)))
-    #expect(state.takeAppliedEvents().isEmpty)
+    #expect(state.takeChanges().isEmpty)
     #expect(state.device.store.count == 9)
     _ = reduce(into: &state, .command(.toggleLock))
-    #expect(state.takeAppliedEvents().count == 1)
+    #expect(state.takeChanges().appliedCount == 1)
   }
 }

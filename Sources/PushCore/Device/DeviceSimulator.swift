@@ -319,19 +319,26 @@ public struct DeviceSimulator: Sendable {
     }
   }
 
-  /// Applies one event at `instant`; returns the delivery record for a push.
-  @discardableResult
   /// Changes how the lock screen shows notifications (Settings ▸ Notifications ▸ Display As):
   /// only what is drawn changes, so it is not a timeline event.
   public mutating func setLockScreenDisplay(_ display: LockScreenDisplay) {
     profile.lockScreenDisplay = display
   }
 
+  /// Applies one event at `instant` with nothing journalled (a push through
+  /// ``ingest(_:sender:at:extensions:into:)``); returns the delivery record for a push.
+  @discardableResult
   public mutating func apply(_ event: DeviceEvent, at instant: SimInstant) -> DeliveryRecord? {
+    var unjournaled = DiscardedChanges()
+    return apply(event, at: instant, into: &unjournaled)
+  }
+
+  /// Applies an event other than a push (pushes go through ``ingest(_:sender:at:extensions:into:)``).
+  mutating func applyOther(_ event: DeviceEvent, at instant: SimInstant) {
     advance(to: instant)
     switch event {
-    case .push(let record, let sender):
-      return receive(record, sender: sender)
+    case .push:
+      return
     case .focus(let id):
       activeFocusID = id
     case .lock:
@@ -341,12 +348,12 @@ public struct DeviceSimulator: Sendable {
     case .setting(let bundleID, let change):
       updateApp(bundleID) { $0.apply(change) }
     case .open(let id):
-      guard let stored = store.remove(id) else { return nil }
+      guard let stored = store.remove(id) else { return }
       responses.append((id, .didReceive, "com.apple.UNNotificationDefaultActionIdentifier", nil))
       engage(stored.notification.bundleID) { $0.taps += 1 }
       updateApp(stored.notification.bundleID) { $0.state = .foreground }
     case .clear(let id):
-      guard let stored = store.remove(id) else { return nil }
+      guard let stored = store.remove(id) else { return }
       dismissed(stored)
     case .clearGroup(let key):
       let members = store.notifications(in: key)
@@ -357,7 +364,7 @@ public struct DeviceSimulator: Sendable {
       store.clearAll()
       dismissed(all)
     case .action(let id, let actionID, let text):
-      guard let stored = store[id] else { return nil }
+      guard let stored = store[id] else { return }
       let app = app(stored.notification.bundleID)
       let action = app?.category(stored.notification.category)?.actions.first { $0.identifier == actionID }
       responses.append((id, .didReceive, actionID, text))
@@ -367,17 +374,17 @@ public struct DeviceSimulator: Sendable {
         updateApp(stored.notification.bundleID) { $0.state = .foreground }
       }
     }
-    return nil
   }
 
-  /// Applies a push at `instant`, exactly as `apply(.push(record, sender: sender), at: instant)`
-  /// does, without first copying the record into an event: a long replay's hot path.
+  /// Applies a push at `instant` through ``ingest(_:sender:at:extensions:into:)`` with nothing
+  /// journalled, exactly as `apply(.push(record, sender: sender), at: instant)` does, without
+  /// first copying the record into an event.
   @discardableResult
   public mutating func apply(push record: PushRecord, sender: String? = nil, at instant: SimInstant)
     -> DeliveryRecord
   {
-    advance(to: instant)
-    return receive(record, sender: sender)
+    var unjournaled = DiscardedChanges()
+    return ingest(record, sender: sender, at: instant, into: &unjournaled)
   }
 
   private mutating func dismissed(_ stored: StoredNotification) {
@@ -421,7 +428,7 @@ public struct DeviceSimulator: Sendable {
     }
   }
 
-  private mutating func receive(_ record: PushRecord, sender: String?) -> DeliveryRecord {
+  mutating func receive(_ record: PushRecord, sender: String?) -> DeliveryRecord {
     let bundleID = record.bundleID ?? ""
     let index = earlierDeliveries + receivedCount
     receivedCount += 1

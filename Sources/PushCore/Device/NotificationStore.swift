@@ -201,6 +201,26 @@ public struct NotificationStore: Equatable, Sendable {
   /// The notifications the latest Scheduled Summary delivery released, in id order.
   public private(set) var lastRelease: [NotificationID] = []
 
+  /// A token only this store value holds while it is not shared: a write that finds it shared
+  /// copies the store's storage (copy-on-write), which ``copiesMade`` counts.
+  private final class Owner: Sendable {}
+  private var owner = Owner()
+  /// How many writes found the store shared with a copy of it, each copying its storage (the
+  /// ingest step never does: a device copied and kept across a push does). A work count for
+  /// the scale tests, not a speed.
+  public private(set) var copiesMade = 0
+  /// How many elements inserts and removals moved inside the stacks and the stack order, or
+  /// looked at to recompute a stack's score: the store's work per push, for the scale tests.
+  public private(set) var movedElements = 0
+
+  /// Notes a write: counts a copy when the storage is shared.
+  private mutating func noteWrite() {
+    if !isKnownUniquelyReferenced(&owner) {
+      owner = Owner()
+      copiesMade += 1
+    }
+  }
+
   public init() {}
 
   public static func == (lhs: NotificationStore, rhs: NotificationStore) -> Bool {
@@ -240,6 +260,7 @@ public struct NotificationStore: Equatable, Sendable {
   /// O(log n) searches plus the move of the members that arrived after it in its stack (none
   /// for the newest, the usual case) and of the stacks that rank above it.
   public mutating func insert(_ stored: StoredNotification) {
+    noteWrite()
     revision &+= 1
     if let replaced = stored.decision.replaces { remove(replaced) }
     entries.insert(stored)
@@ -254,7 +275,7 @@ public struct NotificationStore: Equatable, Sendable {
     let isHeld = stored.heldUntil != nil
     let (previousScore, score) = Self.add(
       member, held: isHeld, onLockScreen: !isHeld && stored.showsOnLockScreen,
-      to: &groups[stored.group, default: Group()])
+      to: &groups[stored.group, default: Group()], moves: &movedElements)
     logChange(stored.group)
     if previousScore != score {
       if previousScore > -.infinity { removeFromOrder(stored.group, score: previousScore) }
@@ -264,7 +285,7 @@ public struct NotificationStore: Equatable, Sendable {
 
   /// Adds a member by arrival; returns the group's score before and after.
   private static func add(
-    _ member: Member, held: Bool, onLockScreen: Bool, to group: inout Group
+    _ member: Member, held: Bool, onLockScreen: Bool, to group: inout Group, moves: inout Int
   ) -> (Double, Double) {
     let previous = group.score
     if held { group.held += 1 }
@@ -274,6 +295,7 @@ public struct NotificationStore: Equatable, Sendable {
     if let last = group.members.last, last.arrival > member.arrival {
       low = firstIndex(after: member.arrival, in: group.members)
     }
+    moves += group.members.count - low
     group.members.insert(member, at: low)
     group.score = max(group.score, member.score)
     return (previous, group.score)
@@ -295,7 +317,8 @@ public struct NotificationStore: Equatable, Sendable {
   /// Finds the member by binary search on its arrival; the score is recomputed over the stack
   /// only when the member removed was its best.
   private static func take(
-    _ id: NotificationID, arrival: SimInstant, held: Bool, onLockScreen: Bool, from group: inout Group
+    _ id: NotificationID, arrival: SimInstant, held: Bool, onLockScreen: Bool, from group: inout Group,
+    moves: inout Int
   ) -> (Double, Double) {
     let previous = group.score
     var index = firstIndex(after: arrival, in: group.members) - 1
@@ -305,12 +328,14 @@ public struct NotificationStore: Equatable, Sendable {
       guard let found = group.members.firstIndex(where: { $0.id == id }) else { return (previous, previous) }
       index = found
     }
+    moves += group.members.count - index
     let removed = group.members.remove(at: index)
     if held { group.held -= 1 }
     if onLockScreen { group.onLockScreen -= 1 }
     if group.members.isEmpty {
       group.score = -.infinity
     } else if removed.score >= group.score {
+      moves += group.members.count
       group.score = group.members.lazy.map(\.score).max() ?? -.infinity
     }
     return (previous, group.score)
@@ -327,24 +352,29 @@ public struct NotificationStore: Equatable, Sendable {
   }
 
   private mutating func insertIntoOrder(_ key: GroupKey, score: Double) {
-    order.insert((score, key), at: position(of: score))
+    let at = position(of: score)
+    movedElements += order.count - at
+    order.insert((score, key), at: at)
   }
 
   private mutating func removeFromOrder(_ key: GroupKey, score: Double) {
     var index = position(of: score) - 1
     while index >= 0 && order[index].score == score {
       if order[index].key == key {
+        movedElements += order.count - index
         order.remove(at: index)
         return
       }
       index -= 1
     }
+    movedElements += order.count
     order.removeAll { $0.key == key }
   }
 
   /// Removes one notification (cleared, opened, or replaced).
   @discardableResult
   public mutating func remove(_ id: NotificationID) -> StoredNotification? {
+    noteWrite()
     revision &+= 1
     guard let stored = entries[id] else { return nil }
     entries[id] = nil
@@ -359,7 +389,7 @@ public struct NotificationStore: Equatable, Sendable {
     let isHeld = stored.heldUntil != nil
     let (previousScore, score) = Self.take(
       id, arrival: stored.notification.receivedAt, held: isHeld, onLockScreen: !isHeld && stored.showsOnLockScreen,
-      from: &groups[stored.group, default: Group()])
+      from: &groups[stored.group, default: Group()], moves: &movedElements)
     if score == -.infinity {
       removeFromOrder(stored.group, score: previousScore)
       groups.removeValue(forKey: stored.group)
@@ -381,7 +411,9 @@ public struct NotificationStore: Equatable, Sendable {
     let next = revision &+ 1
     let removals = removalCount + count
     let releases = (releaseCount, lastRelease)
+    let work = (copiesMade, movedElements)
     self = NotificationStore()
+    (copiesMade, movedElements) = work
     revision = next
     changeLogFloor = next
     // Too many at once for the log: a follower of removals looks at everything it holds.
