@@ -40,55 +40,176 @@ package struct ExplainPrinter {
 
   /// One JSON object, without the newline.
   package func json(_ record: DeliveryRecord) -> String {
+    var text = ""
+    json(record, into: &text)
+    return text
+  }
+
+  /// Appends one JSON object, without the newline, to `text`. Written field by field into one
+  /// string (no array of fields joined at the end): `explain --format json` of a million-line
+  /// capture spends most of its main thread here (docs/PERFORMANCE.md, issue 15).
+  package func json(_ record: DeliveryRecord, into text: inout String) {
     let decision = record.decision
     let notification = record.notification
-    var fields: [String] = []
-    fields.append("\"index\":\(record.index + 1)")
-    fields.append("\"at\":\(quoted(iso(record.at)))")
-    fields.append("\"bundle\":\(quoted(record.bundleID.isEmpty ? nil : record.bundleID))")
-    fields.append("\"title\":\(quoted(notification?.title))")
-    fields.append("\"threadId\":\(quoted(notification?.threadID))")
-    fields.append("\"collapseId\":\(quoted(notification?.collapseID))")
-    fields.append("\"interruptionLevel\":\(quoted(notification?.level.rawValue))")
-    fields.append("\"effectiveLevel\":\(quoted(notification == nil ? nil : decision.effectiveLevel.rawValue))")
-    fields.append("\"disposition\":\(quoted(decision.disposition.rawValue))")
-    fields.append("\"surfaces\":[" + decision.surfaces.map { quoted($0.rawValue) }.joined(separator: ",") + "]")
-    fields.append("\"sound\":\(decision.playsSound)")
-    fields.append("\"soundName\":\(quoted(decision.playsSound ? decision.sound.map(Self.soundName) : nil))")
-    fields.append("\"badge\":" + (decision.badge.map(String.init) ?? "null"))
-    fields.append("\"heldUntil\":\(quoted(decision.heldUntil.map(iso)))")
-    fields.append("\"replaces\":\(quoted(decision.replaces?.description))")
-    fields.append("\"previewsHidden\":\(decision.previewsHidden)")
-    fields.append(
-      "\"reasons\":["
-        + decision.reasons.map { "{\"code\":\(quoted($0.code.rawValue)),\"text\":\(quoted($0.text))}" }
-        .joined(separator: ",") + "]")
-    fields.append("\"callbacks\":[" + decision.callbacks.map { quoted($0.rawValue) }.joined(separator: ",") + "]")
-    fields.append("\"group\":\(quoted(record.group?.description))")
-    fields.append("\"rank\":" + (record.groupRank.map(String.init) ?? "null"))
+    text.reserveCapacity(text.utf8.count + 1024)
+    func string(_ value: String?) {
+      if let value { JSONValue.writeString(value, to: &text) } else { text += "null" }
+    }
+    func strings(_ values: [String]) {
+      text += "["
+      for (offset, value) in values.enumerated() {
+        if offset > 0 { text += "," }
+        JSONValue.writeString(value, to: &text)
+      }
+      text += "]"
+    }
+    func instant(_ value: SimInstant?) {
+      guard let value else {
+        text += "null"
+        return
+      }
+      text += "\""
+      appendISO(value, to: &text)
+      text += "\""
+    }
+    text += "{\"index\":"
+    text += String(record.index + 1)
+    text += ",\"at\":"
+    instant(record.at)
+    text += ",\"bundle\":"
+    string(record.bundleID.isEmpty ? nil : record.bundleID)
+    text += ",\"title\":"
+    string(notification?.title)
+    text += ",\"threadId\":"
+    string(notification?.threadID)
+    text += ",\"collapseId\":"
+    string(notification?.collapseID)
+    text += ",\"interruptionLevel\":"
+    string(notification?.level.rawValue)
+    text += ",\"effectiveLevel\":"
+    string(notification == nil ? nil : decision.effectiveLevel.rawValue)
+    text += ",\"disposition\":"
+    string(decision.disposition.rawValue)
+    text += ",\"surfaces\":"
+    strings(decision.surfaces.map(\.rawValue))
+    text += decision.playsSound ? ",\"sound\":true" : ",\"sound\":false"
+    text += ",\"soundName\":"
+    string(decision.playsSound ? decision.sound.map(Self.soundName) : nil)
+    text += ",\"badge\":"
+    text += decision.badge.map(String.init) ?? "null"
+    text += ",\"heldUntil\":"
+    instant(decision.heldUntil)
+    text += ",\"replaces\":"
+    string(decision.replaces?.description)
+    text += decision.previewsHidden ? ",\"previewsHidden\":true" : ",\"previewsHidden\":false"
+    text += ",\"reasons\":["
+    for (offset, reason) in decision.reasons.enumerated() {
+      text += offset > 0 ? ",{\"code\":" : "{\"code\":"
+      JSONValue.writeString(reason.code.rawValue, to: &text)
+      text += ",\"text\":"
+      JSONValue.writeString(reason.text, to: &text)
+      text += "}"
+    }
+    text += "],\"callbacks\":"
+    strings(decision.callbacks.map(\.rawValue))
+    text += ",\"group\":"
+    string(record.group?.description)
+    text += ",\"rank\":"
+    text += record.groupRank.map(String.init) ?? "null"
     if let terms = record.rank {
-      fields.append(
-        "\"rankTerms\":{\"level\":\(number(terms.level)),\"relevance\":\(number(terms.relevance)),"
-          + "\"engagement\":\(number(terms.engagement)),\"communication\":\(number(terms.communication)),"
-          + "\"recency\":\(number(terms.recency)),\"score\":\(number(terms.score))}")
+      text += ",\"rankTerms\":{\"level\":"
+      text += number(terms.level)
+      text += ",\"relevance\":"
+      text += number(terms.relevance)
+      text += ",\"engagement\":"
+      text += number(terms.engagement)
+      text += ",\"communication\":"
+      text += number(terms.communication)
+      text += ",\"recency\":"
+      text += number(terms.recency)
+      text += ",\"score\":"
+      text += number(terms.score)
+      text += "}"
     } else {
-      fields.append("\"rankTerms\":null")
+      text += ",\"rankTerms\":null"
     }
     // Only for a broadcast: the channel it came through (apns-channel-id).
-    if let channel = record.channelID { fields.append("\"channel\":\(quoted(channel))") }
-    fields.append("\"source\":\(quoted(record.source))")
-    fields.append("\"verdict\":" + PushVerdict(record.diagnostics).json)
-    let diagnostics = record.diagnostics.map { diagnostic in
-      "{\"severity\":\(quoted(diagnostic.severity.rawValue)),\"code\":\(quoted(diagnostic.code.rawValue)),"
-        + "\"path\":\(quoted(diagnostic.path)),\"line\":" + (diagnostic.location.map { String($0.line) } ?? "null")
-        + ",\"column\":" + (diagnostic.location.map { String($0.column) } ?? "null")
-        + ",\"message\":\(quoted(diagnostic.message))}"
+    if let channel = record.channelID {
+      text += ",\"channel\":"
+      JSONValue.writeString(channel, to: &text)
     }
-    fields.append("\"diagnostics\":[" + diagnostics.joined(separator: ",") + "]")
+    text += ",\"source\":"
+    JSONValue.writeString(record.source, to: &text)
+    text += ",\"verdict\":"
+    text += PushVerdict(record.diagnostics).json
+    text += ",\"diagnostics\":["
+    for (offset, diagnostic) in record.diagnostics.enumerated() {
+      text += offset > 0 ? ",{\"severity\":" : "{\"severity\":"
+      JSONValue.writeString(diagnostic.severity.rawValue, to: &text)
+      text += ",\"code\":"
+      JSONValue.writeString(diagnostic.code.rawValue, to: &text)
+      text += ",\"path\":"
+      string(diagnostic.path)
+      text += ",\"line\":"
+      text += diagnostic.location.map { String($0.line) } ?? "null"
+      text += ",\"column\":"
+      text += diagnostic.location.map { String($0.column) } ?? "null"
+      text += ",\"message\":"
+      JSONValue.writeString(diagnostic.message, to: &text)
+      text += "}"
+    }
+    text += "]"
     if !profile.handlers.isEmpty {
-      fields.append("\"handler\":" + handlerJSON(record.notification))
+      text += ",\"handler\":"
+      text += handlerJSON(record.notification)
     }
-    return "{" + fields.joined(separator: ",") + "}"
+    text += "}"
+  }
+
+  /// `CivilTime.iso8601` in the profile's offset, appended digit by digit (the same text).
+  private func appendISO(_ instant: SimInstant, to text: inout String) {
+    let offset = profile.utcOffsetSeconds
+    let civil = CivilTime(instant, utcOffsetSeconds: offset)
+    guard (0...9999).contains(civil.year), (-359_999...359_999).contains(offset) else {
+      text += CivilTime.iso8601(instant, utcOffsetSeconds: offset)
+      return
+    }
+    func digits(_ value: Int, _ width: Int) {
+      var divisor = 1
+      for _ in 1..<width { divisor *= 10 }
+      var rest = value
+      while divisor > 0 {
+        text.unicodeScalars.append(Unicode.Scalar(UInt8(48 + rest / divisor)))
+        rest %= divisor
+        divisor /= 10
+      }
+    }
+    digits(civil.year, 4)
+    text += "-"
+    digits(civil.month, 2)
+    text += "-"
+    digits(civil.day, 2)
+    text += "T"
+    digits(civil.hour, 2)
+    text += ":"
+    digits(civil.minute, 2)
+    text += ":"
+    digits(civil.second, 2)
+    var millis = Int(instant.milliseconds % 1000)
+    if millis < 0 { millis += 1000 }
+    if millis != 0 {
+      text += "."
+      digits(millis, 3)
+    }
+    if offset == 0 {
+      text += "Z"
+    } else {
+      text += offset < 0 ? "-" : "+"
+      let magnitude = abs(offset)
+      digits(magnitude / 3600, 2)
+      text += ":"
+      digits((magnitude % 3600) / 60, 2)
+    }
   }
 
   package static func soundName(_ sound: SoundRequest) -> String { SoundText.name(sound) }

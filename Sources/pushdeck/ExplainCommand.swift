@@ -92,15 +92,37 @@ struct ExplainCommand: ParsableCommand {
     // Payloads and captures share one device; its records print where the first of them was
     // named, as they are decided (streamed: a capture of any size in bounded memory).
     let firstPayload = inputs.firstIndex { !Self.isScenario($0) } ?? inputs.endIndex
+    var line = ""
+    func write(_ record: DeliveryRecord, _ printer: ExplainPrinter) {
+      switch format {
+      case .json:
+        line.removeAll(keepingCapacity: true)
+        printer.json(record, into: &line)
+        line += "\n"
+        out.write(line)
+      case .text: out.write(printer.text(record))
+      }
+    }
     func explainScenario(_ input: String) {
       do throws(ScenarioError) {
         var scenario = try loader.loadScenario(path: input, defaultProfile: baseProfile)
         scenario.timeline = ServiceExtensionRegistry.withThumbnails(profile: scenario.profile).processBlocking(
           scenario.timeline, profile: scenario.profile)
+        guard handlers, !scenario.profile.handlers.isEmpty else {
+          // Each push is written as the device decides it, and forgotten (issue 15 §5).
+          ScenarioStream.play(scenario) { record, profile in
+            rejected = rejected || record.decision.disposition == .rejected
+            write(record, ExplainPrinter(color: color, profile: profile))
+          }
+          return
+        }
+        // Handlers answer the timeline's responses, which come after the pushes they answer:
+        // every record is printed once the whole timeline has played.
         let run = scenario.run()
         rejected = rejected || run.records.contains { $0.decision.disposition == .rejected }
-        let ran = handlers ? ScenarioHandlers.run(run, profile: scenario.profile) : [:]
-        out.write(render(run.records, device: run.device, color: color, ran: ran))
+        let ran = ScenarioHandlers.run(run, profile: scenario.profile)
+        let printer = ExplainPrinter(color: color, profile: run.device.profile, ran: ran)
+        for record in run.records { write(record, printer) }
       } catch {
         problems.append(error.description)
       }
@@ -112,11 +134,7 @@ struct ExplainCommand: ParsableCommand {
       problems += inputProblems.map { "\($0.path): \($0.message)" }
       var player = StreamingPlayer(baseProfile: baseProfile) { record, profile in
         rejected = rejected || record.decision.disposition == .rejected
-        let printer = ExplainPrinter(color: color, profile: profile)
-        switch format {
-        case .json: out.write(printer.json(record) + "\n")
-        case .text: out.write(printer.text(record))
-        }
+        write(record, ExplainPrinter(color: color, profile: profile))
       }
       for input in resolved {
         do throws(InputProblem) {
@@ -265,19 +283,5 @@ struct ExplainCommand: ParsableCommand {
       if at < device.now { at = device.now }
       if let delivery = device.apply(.push(record), at: at) { deliver(delivery, device.profile) }
     }
-  }
-
-  func render(
-    _ records: [DeliveryRecord], device: DeviceSimulator, color: Bool, ran: [NotificationID: [HandlerRun]] = [:]
-  ) -> String {
-    let printer = ExplainPrinter(color: color, profile: device.profile, ran: ran)
-    var text = ""
-    for record in records {
-      switch format {
-      case .json: text += printer.json(record) + "\n"
-      case .text: text += printer.text(record)
-      }
-    }
-    return text
   }
 }
