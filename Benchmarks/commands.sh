@@ -104,4 +104,10 @@ done
        END { lo = sizes[1]; hi = sizes[m]
              for (i = 1; i <= n; i++) { c = order[i]
                if (t[c, lo] > 0) printf "%-18s %d/%d lines: %.1fx\n", c, hi, lo, t[c, hi] / t[c, lo] } }' "$results"
+  # Each size's render and explain against replay --ephemeral, run just before it (the goals of
+  # issue 15: render within 1.5x, explain within 2x).
+  echo "# against replay-ephemeral at the same size (wall time)"
+  awk '{ t[$1, $2] = $3; if (!($2 in s)) { s[$2] = 1; sizes[++m] = $2 } }
+       END { for (i = 1; i <= m; i++) { n = sizes[i]; r = t["replay-ephemeral", n]
+               if (r > 0) printf "%8d lines: render %.2fx  explain-json %.2fx\n", n, t["render", n] / r, t["explain-json", n] / r } }' "$results"
 } | tee Benchmarks/results/commands.txt

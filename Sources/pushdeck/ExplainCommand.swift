@@ -92,15 +92,38 @@ struct ExplainCommand: ParsableCommand {
     // Payloads and captures share one device; its records print where the first of them was
     // named, as they are decided (streamed: a capture of any size in bounded memory).
     let firstPayload = inputs.firstIndex { !Self.isScenario($0) } ?? inputs.endIndex
+    // One writer for every line: its buffer is allocated once.
+    var json = JSONWriter(capacity: 4096)
+    func write(_ record: DeliveryRecord, _ printer: ExplainPrinter) {
+      switch format {
+      case .json:
+        json.removeAll()
+        printer.write(record, to: &json)
+        json.newline()
+        out.write(bytes: json.bytes)
+      case .text: out.write(printer.text(record))
+      }
+    }
     func explainScenario(_ input: String) {
       do throws(ScenarioError) {
         var scenario = try loader.loadScenario(path: input, defaultProfile: baseProfile)
         scenario.timeline = ServiceExtensionRegistry.withThumbnails(profile: scenario.profile).processBlocking(
           scenario.timeline, profile: scenario.profile)
+        guard handlers, !scenario.profile.handlers.isEmpty else {
+          // Each push is written as the device decides it, and forgotten (issue 15 §5).
+          ScenarioStream.play(scenario) { record, profile in
+            rejected = rejected || record.decision.disposition == .rejected
+            write(record, ExplainPrinter(color: color, profile: profile))
+          }
+          return
+        }
+        // Handlers answer the timeline's responses, which come after the pushes they answer:
+        // every record is printed once the whole timeline has played.
         let run = scenario.run()
         rejected = rejected || run.records.contains { $0.decision.disposition == .rejected }
-        let ran = handlers ? ScenarioHandlers.run(run, profile: scenario.profile) : [:]
-        out.write(render(run.records, device: run.device, color: color, ran: ran))
+        let ran = ScenarioHandlers.run(run, profile: scenario.profile)
+        let printer = ExplainPrinter(color: color, profile: run.device.profile, ran: ran)
+        for record in run.records { write(record, printer) }
       } catch {
         problems.append(error.description)
       }
@@ -110,19 +133,9 @@ struct ExplainCommand: ParsableCommand {
     if !payloadPaths.isEmpty {
       let (resolved, inputProblems) = resolveInputs(Array(payloadPaths))
       problems += inputProblems.map { "\($0.path): \($0.message)" }
-      // One writer for every line: its buffer is allocated once.
-      var json = JSONWriter(capacity: 4096)
       var player = StreamingPlayer(baseProfile: baseProfile) { record, profile in
         rejected = rejected || record.decision.disposition == .rejected
-        let printer = ExplainPrinter(color: color, profile: profile)
-        switch format {
-        case .json:
-          json.removeAll()
-          printer.write(record, to: &json)
-          json.newline()
-          out.write(bytes: json.bytes)
-        case .text: out.write(printer.text(record))
-        }
+        write(record, ExplainPrinter(color: color, profile: profile))
       }
       for input in resolved {
         do throws(InputProblem) {
@@ -281,22 +294,4 @@ struct ExplainCommand: ParsableCommand {
     }
   }
 
-  func render(
-    _ records: [DeliveryRecord], device: DeviceSimulator, color: Bool, ran: [NotificationID: [HandlerRun]] = [:]
-  ) -> String {
-    let printer = ExplainPrinter(color: color, profile: device.profile, ran: ran)
-    switch format {
-    case .json:
-      var json = JSONWriter(capacity: 1024 * records.count)
-      for record in records {
-        printer.write(record, to: &json)
-        json.newline()
-      }
-      return json.text
-    case .text:
-      var text = ""
-      for record in records { text += printer.text(record) }
-      return text
-    }
-  }
 }

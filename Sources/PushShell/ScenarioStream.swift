@@ -1,0 +1,79 @@
+import PushCore
+
+/// Plays a scenario's timeline as `Scenario.run()` does, handing out each delivery record as
+/// soon as the device decides it instead of keeping them all (issue 15 §5: a 1,000,000-event
+/// timeline in bounded memory).
+///
+/// References to "the n-th push" need only the notification that push made, so per push it
+/// keeps that id (a few bytes), not the record.
+package enum ScenarioStream {
+  /// Plays `scenario`'s timeline on a fresh device from `profile` (default: the scenario's)
+  /// and calls `body` with each push's record and the device's profile at that moment.
+  ///
+  /// - Returns: the device after the last event.
+  @discardableResult
+  package static func play(
+    _ scenario: Scenario, on profile: DeviceProfile? = nil, _ body: (DeliveryRecord, DeviceProfile) -> Void
+  ) -> DeviceSimulator {
+    var device = DeviceSimulator(profile: profile ?? scenario.profile)
+    device.keepsRecords = false
+    var pushes: [Made?] = []
+    for timed in scenario.timeline {
+      device.advance(to: timed.at)
+      guard let event = deviceEvent(for: timed.event, in: device, pushes: pushes) else { continue }
+      guard let record = device.apply(event, at: timed.at) else { continue }
+      pushes.append(Made(record.notification))
+      body(record, device.profile)
+    }
+    return device
+  }
+
+  /// `Scenario.deviceEvent(for:in:)`, with "the n-th push" looked up in `pushes`.
+  static func deviceEvent(for event: TimelineEvent, in device: DeviceSimulator, pushes: [Made?])
+    -> DeviceEvent?
+  {
+    switch event {
+    case .device(let event):
+      return event
+    case .advance:
+      return nil
+    case .open(let ref):
+      return resolve(ref, in: device, pushes: pushes).map { .open($0) }
+    case .clear(let ref):
+      return resolve(ref, in: device, pushes: pushes).map { .clear($0) }
+    case .clearGroup(let ref):
+      return resolve(ref, in: device, pushes: pushes).flatMap { device.store[$0]?.group }.map { .clearGroup($0) }
+    case .action(let ref, let actionID):
+      return resolve(ref, in: device, pushes: pushes).map { .action($0, actionID: actionID) }
+    case .reply(let ref, let actionID, let text):
+      guard let id = resolve(ref, in: device, pushes: pushes), let stored = device.store[id] else { return nil }
+      let category = device.app(stored.notification.bundleID)?.category(stored.notification.category)
+      let chosen = actionID ?? category?.actions.first(where: \.isTextInput)?.identifier ?? "reply"
+      return .action(id, actionID: chosen, text: text)
+    }
+  }
+
+  /// `Scenario.resolve(_:in:)` without the device's records.
+  static func resolve(_ ref: NotificationRef, in device: DeviceSimulator, pushes: [Made?]) -> NotificationID? {
+    switch ref {
+    case .push(let index):
+      guard index >= 1, index <= pushes.count, let made = pushes[index - 1] else { return nil }
+      if device.store[made.id] != nil { return made.id }
+      return device.store.collapseTarget(bundleID: made.bundleID, collapseID: made.collapseID)
+    case .collapseID(let collapseID):
+      return device.store.all.last { $0.notification.collapseID == collapseID }?.id
+    }
+  }
+
+  /// What a push's notification needs for references to it: its id, app and collapse id.
+  struct Made {
+    var id: NotificationID
+    var bundleID: String
+    var collapseID: String?
+
+    init?(_ notification: PushNotification?) {
+      guard let notification else { return nil }
+      (id, bundleID, collapseID) = (notification.id, notification.bundleID, notification.collapseID)
+    }
+  }
+}
