@@ -153,12 +153,14 @@ let package = Package(
     .testTarget(name: "PushTerminalTests", dependencies: ["PushTerminal", "PushRender", "PushTestSupport"]),
     .testTarget(
       name: "PushMediaTests", dependencies: ["PushMedia", "PushRender", "PushUI", "PushCore"], exclude: ["Fixtures"]),
+    .testTarget(
+      name: "PushRuntimeTests",
+      dependencies: ["PushRuntime", "PushCore", "PushUI", "PushRender", "PushScenario", "PushHandlers", "PushTestSupport"]),
     .testTarget(name: "PushShellTests", dependencies: ["PushShell", "PushCore", "PushTestSupport"]),
     .testTarget(
       name: "PushdeckCLITests",
       dependencies: [
-        "pushdeck", "PushCore", "PushUI", "PushRender", "PushRuntime", "PushScenario", "PushHandlers", "PushServer",
-        "PushStore", "PushTestSupport",
+        "pushdeck", "PushCore", "PushRender", "PushServer", "PushStore", "PushTestSupport",
       ],
       exclude: ["Goldens"]),
   ]
