@@ -122,7 +122,7 @@ let package = Package(
       path: "Sources/PushTestSupport"),
     .testTarget(name: "PushWireTests", dependencies: ["PushWire", "PushTestSupport"]),
     .testTarget(name: "PushCoreTests", dependencies: ["PushCore", "PushTestSupport"]),
-    .testTarget(name: "PushUITests", dependencies: ["PushUI", "PushCore", "PushTestSupport"]),
+    .testTarget(name: "PushUITests", dependencies: ["PushUI", "PushCore", "PushScenario", "PushTestSupport"]),
     .testTarget(name: "PushScenarioTests", dependencies: ["PushScenario", "PushCore", "PushUI", "PushTestSupport"]),
     .testTarget(
       name: "PushRenderTests", dependencies: ["PushRender", "PushCore", "PushUI", "PushTestSupport"],
