@@ -481,7 +481,7 @@ struct EndToEndTests {
     try server.run(["send-keys", "-t", "t", "."])
     guard try await server.waitUntil("the push to arrive", { $0.contains(arrival) }) else { return }
     try server.run(["send-keys", "-t", "t", "n"])
-    try await Task.sleep(for: .milliseconds(300))
+    guard try await server.waitUntil("Notification Center", { $0.contains("Notification Center · manual") }) else { return }
     try await body(server, directory)
   }
 
@@ -579,7 +579,7 @@ struct EndToEndTests {
     try server.run(["send-keys", "-t", "t", "."])
     guard try await server.waitUntil("the push to arrive", { $0.contains("Order 1234") }) else { return }
     try server.run(["send-keys", "-t", "t", "n"])
-    try await Task.sleep(for: .milliseconds(300))
+    guard try await server.waitUntil("Notification Center", { $0.contains("Notification Center · manual") }) else { return }
     try server.run(["send-keys", "-t", "t", "Enter"])
     guard try await server.waitUntil("the opened notification", { $0.contains("open app") }) else { return }
     try server.run(["send-keys", "-t", "t", "Enter"])
@@ -604,7 +604,7 @@ struct EndToEndTests {
       guard try await server.waitUntil("the push \(expected)", { $0.contains(expected) }) else { return }
     }
     try server.run(["send-keys", "-t", "t", "n"])
-    try await Task.sleep(for: .milliseconds(300))
+    guard try await server.waitUntil("Notification Center", { $0.contains("Notification Center · manual") }) else { return }
     try server.run(["send-keys", "-t", "t", "Enter"])
     try await server.waitUntil("the opened photo with its thumbnail") { screen in
       screen.contains("📷 photo · PNG image") && screen.contains("▀▀▀▀")
