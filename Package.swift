@@ -155,8 +155,10 @@ let package = Package(
       name: "PushMediaTests", dependencies: ["PushMedia", "PushRender", "PushUI", "PushCore"], exclude: ["Fixtures"]),
     .testTarget(
       name: "PushRuntimeTests",
-      dependencies: ["PushRuntime", "PushCore", "PushUI", "PushRender", "PushScenario", "PushHandlers", "PushTestSupport"]),
-    .testTarget(name: "PushShellTests", dependencies: ["PushShell", "PushCore", "PushTestSupport"]),
+      dependencies: [
+        "PushRuntime", "PushCore", "PushUI", "PushRender", "PushScenario", "PushHandlers", "PushTestSupport",
+      ]),
+    .testTarget(name: "PushShellTests", dependencies: ["PushShell", "PushCore", "PushWire", "PushTestSupport"]),
     .testTarget(
       name: "PushdeckCLITests",
       dependencies: [

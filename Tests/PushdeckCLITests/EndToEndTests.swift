@@ -481,7 +481,9 @@ struct EndToEndTests {
     try server.run(["send-keys", "-t", "t", "."])
     guard try await server.waitUntil("the push to arrive", { $0.contains(arrival) }) else { return }
     try server.run(["send-keys", "-t", "t", "n"])
-    guard try await server.waitUntil("Notification Center", { $0.contains("Notification Center · manual") }) else { return }
+    guard try await server.waitUntil("Notification Center", { $0.contains("Notification Center · manual") }) else {
+      return
+    }
     try await body(server, directory)
   }
 
@@ -579,7 +581,9 @@ struct EndToEndTests {
     try server.run(["send-keys", "-t", "t", "."])
     guard try await server.waitUntil("the push to arrive", { $0.contains("Order 1234") }) else { return }
     try server.run(["send-keys", "-t", "t", "n"])
-    guard try await server.waitUntil("Notification Center", { $0.contains("Notification Center · manual") }) else { return }
+    guard try await server.waitUntil("Notification Center", { $0.contains("Notification Center · manual") }) else {
+      return
+    }
     try server.run(["send-keys", "-t", "t", "Enter"])
     guard try await server.waitUntil("the opened notification", { $0.contains("open app") }) else { return }
     try server.run(["send-keys", "-t", "t", "Enter"])
@@ -604,7 +608,9 @@ struct EndToEndTests {
       guard try await server.waitUntil("the push \(expected)", { $0.contains(expected) }) else { return }
     }
     try server.run(["send-keys", "-t", "t", "n"])
-    guard try await server.waitUntil("Notification Center", { $0.contains("Notification Center · manual") }) else { return }
+    guard try await server.waitUntil("Notification Center", { $0.contains("Notification Center · manual") }) else {
+      return
+    }
     try server.run(["send-keys", "-t", "t", "Enter"])
     try await server.waitUntil("the opened photo with its thumbnail") { screen in
       screen.contains("📷 photo · PNG image") && screen.contains("▀▀▀▀")
