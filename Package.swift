@@ -27,6 +27,7 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
     .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
+    .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
   ],
   targets: [
     .target(name: "PushWire"),
@@ -90,7 +91,11 @@ let package = Package(
     // decrypt, exec) and their registries: a shell target.
     .target(
       name: "PushHandlers",
-      dependencies: ["PushUI", "PushCore", .product(name: "Crypto", package: "swift-crypto")]
+      dependencies: [
+        "PushUI", "PushCore", .product(name: "Crypto", package: "swift-crypto"),
+        // The exec handler and extension start their programs through Subprocess (argv, never a shell).
+        .product(name: "Subprocess", package: "swift-subprocess"),
+      ]
     ),
     // `pushdeck test`: plays scenarios, checks their expect: blocks, writes text, JUnit, GitHub
     // annotations and Markdown; shared with explain (handler runs): a shell target.
@@ -98,6 +103,9 @@ let package = Package(
       name: "PushCheck",
       dependencies: ["PushCore", "PushUI", "PushRender", "PushScenario", "PushHandlers", "PushMedia"]
     ),
+    // <malloc.h> (mallopt), which the Glibc module does not export: the shell tunes the allocator
+    // for streaming a capture (PushShell/OutputStream.swift).
+    .systemLibrary(name: "CMalloc"),
     // The shell: reading inputs, sessions, replay and its journal, the live device behind `serve`
     // and `run --listen`, the printers of validate/explain/render — everything the commands do
     // that is not argument parsing, in a library its tests can import.
@@ -106,6 +114,7 @@ let package = Package(
       dependencies: [
         "PushWire", "PushCore", "PushUI", "PushRender", "PushTerminal", "PushRuntime", "PushScenario", "PushStore",
         "PushHandlers", "PushServer", "PushMedia", "PushMockup", "PushRaster", "PushCheck",
+        "CMalloc",
       ]
     ),
     // The `pushdeck` executable: only the ArgumentParser commands and their option groups.

@@ -243,35 +243,37 @@ struct YAMLValue {
   /// - Parameter aliases: the scenario's anchored values already written as JSON (each is
   ///   written once), and where this text repeats one through an alias.
   func jsonText(aliases: AliasExpansions? = nil) throws(ScenarioError) -> String {
-    var output = ""
+    var output = JSONWriter()
     try writeJSON(to: &output, root: self, aliases: aliases)
-    return output
+    return output.text
   }
 
-  private static func checkSize(_ output: String, root: YAMLValue) throws(ScenarioError) {
-    guard output.utf8.count <= Self.maximumInlinePayloadBytes else {
+  private static func checkSize(_ output: JSONWriter, root: YAMLValue) throws(ScenarioError) {
+    guard output.bytes.count <= Self.maximumInlinePayloadBytes else {
       throw root.error(
         "the inline payload is over \(Self.maximumInlinePayloadBytes >> 10) KiB once its aliases are expanded; APNs takes 4 KB"
       )
     }
   }
 
-  private func writeJSON(to output: inout String, root: YAMLValue, aliases: AliasExpansions?) throws(ScenarioError) {
+  private func writeJSON(to output: inout JSONWriter, root: YAMLValue, aliases: AliasExpansions?)
+    throws(ScenarioError)
+  {
     try Self.checkSize(output, root: root)
     if let aliases, let anchor = node.anchor {
       // An anchored value: the first time it is met is where it is written; every later time
       // is an alias of it, whose JSON was made then.
       let id = ObjectIdentifier(anchor)
-      if let text = aliases.texts[id] {
-        output += text
+      if let written = aliases.texts[id] {
+        output.append(written)
         try Self.checkSize(output, root: root)
-        aliases.repeated(text.utf8.count, anchor: anchor.rawValue, definedAt: line, usedAt: self)
+        aliases.repeated(written.bytes.count, anchor: anchor.rawValue, definedAt: line, usedAt: self)
         return
       }
-      var text = ""
-      try withoutAnchor.writeJSON(to: &text, root: root, aliases: aliases)
-      aliases.texts[id] = text
-      output += text
+      var written = JSONWriter()
+      try withoutAnchor.writeJSON(to: &written, root: root, aliases: aliases)
+      aliases.texts[id] = written
+      output.append(written)
       try Self.checkSize(output, root: root)
       return
     }
@@ -279,36 +281,32 @@ struct YAMLValue {
     case .scalar(let scalar):
       let text = scalar.string
       if scalar.style != .plain {
-        JSONValue.writeString(text, to: &output)
+        output.string(text)
       } else if isNull {
-        output += "null"
+        output.null()
       } else if ["true", "True", "TRUE"].contains(text) {
-        output += "true"
+        output.bool(true)
       } else if ["false", "False", "FALSE"].contains(text) {
-        output += "false"
+        output.bool(false)
       } else if let integer = Self.integer(text) {
-        output += String(integer)
+        output.integer(integer)
       } else if let number = Self.number(text) {
-        output += Self.isJSONNumber(text) ? text : String(number)
+        // As written when JSON can read it so (`1.50` stays `1.50`), else as Swift writes it.
+        output.value(.number(JSONNumber(text: Self.isJSONNumber(text) ? text : String(number), value: number)))
       } else {
-        JSONValue.writeString(text, to: &output)
+        output.string(text)
       }
     case .mapping:
-      output += "{"
-      for (index, (key, value)) in try freeMapping().enumerated() {
-        if index > 0 { output += "," }
-        JSONValue.writeString(key, to: &output)
-        output += ":"
+      output.beginObject()
+      for (key, value) in try freeMapping() {
+        output.key(key)
         try value.writeJSON(to: &output, root: root, aliases: aliases)
       }
-      output += "}"
+      output.endObject()
     case .sequence:
-      output += "["
-      for (index, value) in try list().enumerated() {
-        if index > 0 { output += "," }
-        try value.writeJSON(to: &output, root: root, aliases: aliases)
-      }
-      output += "]"
+      output.beginArray()
+      for value in try list() { try value.writeJSON(to: &output, root: root, aliases: aliases) }
+      output.endArray()
     case .alias:
       throw error("aliases are not supported here; write the value out")
     }
@@ -376,7 +374,7 @@ final class AliasExpansions {
   static let maximumExpandedBytes = 16 << 20
 
   /// The JSON of each anchored value met so far, by anchor.
-  var texts: [ObjectIdentifier: String] = [:]
+  var texts: [ObjectIdentifier: JSONWriter] = [:]
   /// Pushes whose inline payload is or repeats an anchored value, by what they read: a later
   /// push that reads the same shares the record (its payload and bytes), so a payload reused
   /// through an alias is held once.

@@ -32,6 +32,14 @@ package struct CapturePosition: Equatable, Sendable {
 /// (`LineTooLong`) with its full length, so no line length makes the reader wait or grow.
 package final class ParallelCaptureDecoder<Result> {
   /// One job: whole lines, numbered once the job before it has counted its own.
+  ///
+  /// `@unchecked Sendable`: its fields pass between threads in the order the two semaphores
+  /// impose (a worker writes, signals; the consumer or the next worker waits, reads), which the
+  /// compiler cannot see, and `Result` is whatever the caller's transform makes, not Sendable.
+  /// Tried with the fields in a `Mutex` (`swiftc -swift-version 6`): a worker cannot store the
+  /// results it made by calling the stored `transform` ("'inout sending' parameter cannot be
+  /// task-isolated at end of function"), and the consumer cannot hand them on after `body`
+  /// has touched them in place ("sending 'results' risks causing data races").
   private final class Job: @unchecked Sendable {
     // Written by one worker before `done` is signalled, read by the consumer after waiting on it.
     private(set) var bytes: [UInt8]
@@ -331,6 +339,10 @@ package final class ParallelCaptureDecoder<Result> {
   }
 
   /// A job's results once consumed, handed to a worker to free.
+  ///
+  /// `@unchecked Sendable` for the reason ``Job`` is: the consumer's `body` (not Sendable) has
+  /// touched each result in place, so the compiler ties the array to the consumer and refuses
+  /// to send it to the worker that frees it, even through a `Mutex`.
   private final class Spent: @unchecked Sendable {
     // Touched by the consumer before it is handed over, then by one worker only.
     private var results: [Result]
