@@ -135,7 +135,7 @@ let package = Package(
       path: "Sources/PushTestSupport"),
     .testTarget(name: "PushWireTests", dependencies: ["PushWire", "PushTestSupport"]),
     .testTarget(name: "PushCoreTests", dependencies: ["PushCore", "PushTestSupport"]),
-    .testTarget(name: "PushUITests", dependencies: ["PushUI", "PushCore", "PushTestSupport"]),
+    .testTarget(name: "PushUITests", dependencies: ["PushUI", "PushCore", "PushScenario", "PushTestSupport"]),
     .testTarget(name: "PushScenarioTests", dependencies: ["PushScenario", "PushCore", "PushUI", "PushTestSupport"]),
     .testTarget(name: "PushYAMLTests", dependencies: ["PushYAML"]),
     .testTarget(
@@ -167,12 +167,16 @@ let package = Package(
     .testTarget(name: "PushTerminalTests", dependencies: ["PushTerminal", "PushRender", "PushTestSupport"]),
     .testTarget(
       name: "PushMediaTests", dependencies: ["PushMedia", "PushRender", "PushUI", "PushCore"], exclude: ["Fixtures"]),
-    .testTarget(name: "PushShellTests", dependencies: ["PushShell", "PushCore", "PushTestSupport"]),
+    .testTarget(
+      name: "PushRuntimeTests",
+      dependencies: [
+        "PushRuntime", "PushCore", "PushUI", "PushRender", "PushScenario", "PushHandlers", "PushTestSupport",
+      ]),
+    .testTarget(name: "PushShellTests", dependencies: ["PushShell", "PushCore", "PushWire", "PushTestSupport"]),
     .testTarget(
       name: "PushdeckCLITests",
       dependencies: [
-        "pushdeck", "PushCore", "PushUI", "PushRender", "PushRuntime", "PushScenario", "PushHandlers", "PushServer",
-        "PushStore", "PushTestSupport",
+        "pushdeck", "PushCore", "PushRender", "PushServer", "PushStore", "PushTestSupport",
       ],
       exclude: ["Goldens"]),
   ]

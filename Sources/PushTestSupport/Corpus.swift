@@ -2,8 +2,8 @@ import Foundation
 
 /// Finds the shared payload corpus (`../shared/corpus` beside the repository) for tests.
 ///
-/// Tests that read it use `.enabled(if: Corpus.isAvailable)` so they skip cleanly where the
-/// corpus is absent. `PUSHDECK_CORPUS` overrides the location.
+/// Tests that read it use `.requires(Corpus.isAvailable, …)` so they skip where the corpus is
+/// absent, and fail under `PUSHDECK_REQUIRE_ALL=1` (TestGate). `PUSHDECK_CORPUS` overrides the location.
 public enum Corpus {
   /// One row of `index.tsv`.
   public struct Entry: Sendable, CustomStringConvertible {

@@ -142,7 +142,9 @@ struct APNsServerCurlTests {
     #expect(records.first?.payload?.aps.alert?.title == "Caf\u{e9}")
     #expect(records.last?.headers.pushType == .voip)
     #expect(records.last?.bundleID == Self.topic)
-    if PushdeckProcess.binary != nil {
+    // The binary's own validate agrees; where it was not built this part is skipped, except under
+    // PUSHDECK_REQUIRE_ALL (CI), where a missing binary fails the test (TestGate).
+    if TestGate.isStrict || PushdeckProcess.binary != nil {
       let output = try PushdeckProcess.run(["validate", capture.path])
       #expect(output.status == 0, "\(output.standardOutput)\(output.standardError)")
       #expect(output.standardError.contains("2 valid, 0 rejected"))

@@ -8,6 +8,14 @@ import Testing
 struct CorpusTests {
   static let entries = Corpus.entries
 
+  /// The tests below take their cases from the corpus index: with no index they have no cases
+  /// and Swift Testing skips them without a failure, even under PUSHDECK_REQUIRE_ALL. This one
+  /// fails then, and holds the json-error cases to more than none.
+  @Test func theIndexGivesTheArgumentTestsTheirCases() {
+    #expect(Self.entries.count >= 100, "the corpus index lists \(Self.entries.count) files")
+    #expect(!Self.entries.filter { $0.notes.contains("json error") }.isEmpty)
+  }
+
   @Test(arguments: entries)
   func strictJSONScansAndMalformedJSONIsLocated(entry: Corpus.Entry) {
     let bytes = Corpus.bytes(of: entry)

@@ -42,20 +42,14 @@ struct TmuxServer {
     _ description: String, timeout: Duration = .seconds(10),
     sourceLocation: SourceLocation = #_sourceLocation, _ predicate: (String) -> Bool
   ) async throws -> Bool {
-    let clock = ContinuousClock()
-    let deadline = clock.now + timeout
-    var screen = capture()
-    while !predicate(screen) {
-      if clock.now >= deadline {
-        Issue.record(
-          "timed out waiting for \(description); last screen:\n\(screen)",
-          sourceLocation: sourceLocation)
-        return false
-      }
-      try await Task.sleep(for: .milliseconds(100))
+    var screen = ""
+    return try await poll(
+      description, timeout: timeout, interval: .milliseconds(100), sourceLocation: sourceLocation,
+      detail: { "last screen:\n\(screen)" }
+    ) {
       screen = capture()
+      return predicate(screen)
     }
-    return true
   }
 }
 
@@ -451,16 +445,12 @@ struct EndToEndTests {
   /// Waits until no process holds the state at `path` (its pushdeck saved and exited), at most
   /// 10 s; one still holding it then is killed, and the test fails.
   private func waitForTheStateToBeFree(_ path: String) async throws {
-    let deadline = ContinuousClock.now + .seconds(10)
-    while ContinuousClock.now < deadline {
-      if let journal = try? DeviceJournal.open(at: path) {
-        try journal.close()
-        return
-      }
-      try await Task.sleep(for: .milliseconds(50))
+    let free = try await poll("no pushdeck to hold \(path)") {
+      guard let journal = try? DeviceJournal.open(at: path) else { return false }
+      try journal.close()
+      return true
     }
-    Issue.record("a pushdeck still holds \(path) after 10 s")
-    _ = try? runSubprocess("/usr/bin/pkill", ["-KILL", "-f", path], captureOutput: true)
+    if !free { _ = try? runSubprocess("/usr/bin/pkill", ["-KILL", "-f", path], captureOutput: true) }
   }
 
   /// Writes `scenario` into a fresh directory (where its handlers' files go too), runs it with a
@@ -481,7 +471,9 @@ struct EndToEndTests {
     try server.run(["send-keys", "-t", "t", "."])
     guard try await server.waitUntil("the push to arrive", { $0.contains(arrival) }) else { return }
     try server.run(["send-keys", "-t", "t", "n"])
-    try await Task.sleep(for: .milliseconds(300))
+    guard try await server.waitUntil("Notification Center", { $0.contains("Notification Center · manual") }) else {
+      return
+    }
     try await body(server, directory)
   }
 
@@ -579,7 +571,9 @@ struct EndToEndTests {
     try server.run(["send-keys", "-t", "t", "."])
     guard try await server.waitUntil("the push to arrive", { $0.contains("Order 1234") }) else { return }
     try server.run(["send-keys", "-t", "t", "n"])
-    try await Task.sleep(for: .milliseconds(300))
+    guard try await server.waitUntil("Notification Center", { $0.contains("Notification Center · manual") }) else {
+      return
+    }
     try server.run(["send-keys", "-t", "t", "Enter"])
     guard try await server.waitUntil("the opened notification", { $0.contains("open app") }) else { return }
     try server.run(["send-keys", "-t", "t", "Enter"])
@@ -604,7 +598,9 @@ struct EndToEndTests {
       guard try await server.waitUntil("the push \(expected)", { $0.contains(expected) }) else { return }
     }
     try server.run(["send-keys", "-t", "t", "n"])
-    try await Task.sleep(for: .milliseconds(300))
+    guard try await server.waitUntil("Notification Center", { $0.contains("Notification Center · manual") }) else {
+      return
+    }
     try server.run(["send-keys", "-t", "t", "Enter"])
     try await server.waitUntil("the opened photo with its thumbnail") { screen in
       screen.contains("📷 photo · PNG image") && screen.contains("▀▀▀▀")

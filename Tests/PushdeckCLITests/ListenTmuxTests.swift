@@ -128,17 +128,15 @@ struct ListenTmux {
     _ description: String, timeout: Duration = .seconds(30), sourceLocation: SourceLocation = #_sourceLocation,
     _ predicate: (String) -> Bool
   ) async throws {
-    let clock = ContinuousClock()
-    let deadline = clock.now + timeout
-    var screen = capture()
-    while !predicate(screen) {
-      if clock.now >= deadline {
-        Issue.record("timed out waiting for \(description); last screen:\n\(screen)", sourceLocation: sourceLocation)
-        throw CancellationError()
-      }
-      try await Task.sleep(for: .milliseconds(100))
+    var screen = ""
+    let seen = try await poll(
+      description, timeout: timeout, interval: .milliseconds(100), sourceLocation: sourceLocation,
+      detail: { "last screen:\n\(screen)" }
+    ) {
       screen = capture()
+      return predicate(screen)
     }
+    if !seen { throw CancellationError() }
   }
 }
 

@@ -105,14 +105,7 @@ struct TerminalEdgeTmuxTests {
   static func waitFor(
     _ description: String, sourceLocation: SourceLocation = #_sourceLocation, _ condition: () -> Bool
   ) async throws {
-    let deadline = ContinuousClock.now + .seconds(10)
-    while !condition() {
-      if ContinuousClock.now >= deadline {
-        Issue.record("timed out waiting for \(description)", sourceLocation: sourceLocation)
-        throw CancellationError()
-      }
-      try await Task.sleep(for: .milliseconds(50))
-    }
+    if try await !poll(description, sourceLocation: sourceLocation, until: condition) { throw CancellationError() }
   }
 }
 

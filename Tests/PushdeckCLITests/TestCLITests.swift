@@ -192,19 +192,17 @@ struct MockAPNsCLITests {
     #expect(text.contains("ok: 1 push delivered as a banner with sound and badge 1; 1 bad payload answered 400"))
   }
 
-  @Test func theReadyFileHoldsTheListeningPort() throws {
+  @Test func theReadyFileHoldsTheListeningPort() async throws {
     let directory = try PushdeckProcess.temporaryDirectory()
     let ready = directory.appendingPathComponent("port").path
     try "stale\n".write(toFile: ready, atomically: true, encoding: .utf8)
     let server = try ServeProcess(["--ephemeral", "--ready-file", ready])
     defer { server.stop() }
     var text: String?
-    for _ in 0..<300 {
-      if let read = try? String(contentsOfFile: ready, encoding: .utf8), read != "stale\n" {
-        text = read
-        break
-      }
-      usleep(10_000)
+    try await poll("the ready file to be rewritten", interval: .milliseconds(10)) {
+      guard let read = try? String(contentsOfFile: ready, encoding: .utf8), read != "stale\n" else { return false }
+      text = read
+      return true
     }
     #expect(text == "\(server.port)\n")
   }

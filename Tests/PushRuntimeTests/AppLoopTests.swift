@@ -5,7 +5,7 @@ import PushTestSupport
 import PushUI
 import Testing
 
-// The runtime's loop is tested here, through FakeTerminal, until it gets its own test target.
+// The runtime's loop, tested through FakeTerminal.
 @Suite("App loop")
 @MainActor
 struct AppLoopTests {
