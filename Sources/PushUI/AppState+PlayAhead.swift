@@ -1,0 +1,68 @@
+import PushCore
+
+/// A device played ahead of the front end, on another thread, over the same timeline: `run`
+/// plays a capture as it reads it (``AppState/playAhead``), so a seek to the end takes that
+/// device instead of playing a million entries on the front end's thread.
+public protocol PlayAhead: AnyObject, Sendable {
+  /// The state after every entry, once the inputs are read and played; nil while still
+  /// playing, or when it cannot stand for the front end (an entry came too late to be played
+  /// in time order).
+  func finished() -> AppState?
+  /// Whether it is still reading and playing.
+  var isPlaying: Bool { get }
+}
+
+extension AppState {
+  /// Fewer entries than this between the cursor and a target are played here, at once.
+  public static let playAheadMinimum = 4_096
+
+  /// Before a move of the clock to `instant`: when a device played ahead (``playAhead``) stands
+  /// for the front end at or before it and is far enough ahead, the front end takes its place
+  /// and plays only what comes after it. While the inputs are still being read, a move past
+  /// everything read so far waits for them (the loop asks again on every turn).
+  ///
+  /// - Returns: false to wait (the clock does not move yet), true to play on.
+  mutating func fastForward(toward instant: SimInstant) -> Bool {
+    guard let playAhead, userEvents.isEmpty, !logsAppliedEvents, lateArrivals == 0 else { return true }
+    // The first entry after the target.
+    var lower = timelineCursor
+    var upper = timeline.count
+    while lower < upper {
+      let middle = (lower + upper) / 2
+      if timeline.instant(middle) <= instant { lower = middle + 1 } else { upper = middle }
+    }
+    guard lower - timelineCursor >= Self.playAheadMinimum else { return true }
+    if let ahead = playAhead.finished() {
+      let played = ahead.playedEntryCount
+      guard played > timelineCursor, played <= timeline.count, ahead.now <= instant else { return true }
+      takePlace(of: ahead, played: played)
+      return true
+    }
+    // Still reading: a seek past everything read so far waits for the device played ahead.
+    guard playAhead.isPlaying, lower == timeline.count else { return true }
+    showToast("Seeking: reading and playing the inputs…")
+    return false
+  }
+
+  /// Takes the device and what follows it from a state played ahead over the same timeline,
+  /// keeping what the user sees (screen, panes, selection, playback).
+  mutating func takePlace(of ahead: AppState, played: Int) {
+    device = ahead.device
+    invalidateViewCaches()
+    now = ahead.now
+    timelineCursor = played
+    journaledTimelineCount = max(journaledTimelineCount, played)
+    banners = ahead.banners
+    summary = ahead.summary
+    rejections = ahead.rejections
+    rejectedCount = ahead.rejectedCount
+    inspectedRejection = nil
+    followedRemovals = ahead.followedRemovals
+    followedReleases = ahead.followedReleases
+    recordIndex = ahead.recordIndex
+    toast = ahead.toast
+    playAheadTakeovers += 1
+    if case .detail(let id) = screen, device.store[id] == nil { screen = .center }
+    if case .actionSheet(let sheet)? = overlay, device.store[sheet.notification] == nil { overlay = nil }
+  }
+}
