@@ -31,15 +31,29 @@ extension AppState {
       let middle = (lower + upper) / 2
       if timeline.instant(middle) <= instant { lower = middle + 1 } else { upper = middle }
     }
-    guard lower - timelineCursor >= Self.playAheadMinimum else { return true }
+    // Past everything read so far, by more than the clock moves in a turn of playing: a seek.
+    let pastEverything =
+      lower == timeline.count
+      && (timeline.isEmpty || instant - timeline.instant(timeline.count - 1) > Self.playAheadWaitMargin)
     if let ahead = playAhead.finished() {
       let played = ahead.playedEntryCount
-      guard played > timelineCursor, played <= timeline.count, ahead.now <= instant else { return true }
+      // Read and played, but not all taken by the front end yet: the next turn brings the rest.
+      if pastEverything, played > timeline.count { return waitForPlayAhead() }
+      guard lower - timelineCursor >= Self.playAheadMinimum, played > timelineCursor, played <= timeline.count,
+        ahead.now <= instant
+      else { return true }
       takePlace(of: ahead, played: played)
       return true
     }
     // Still reading: a seek past everything read so far waits for the device played ahead.
-    guard playAhead.isPlaying, lower == timeline.count else { return true }
+    guard playAhead.isPlaying, pastEverything else { return true }
+    return waitForPlayAhead()
+  }
+
+  /// How far past the last entry read a move must go to wait for the device played ahead.
+  public static let playAheadWaitMargin = SimDuration.seconds(60)
+
+  private mutating func waitForPlayAhead() -> Bool {
     showToast("Seeking: reading and playing the inputs…")
     return false
   }
