@@ -80,8 +80,11 @@ measure_run() { # size capture
   to_middle=$(seek "$middle" prompt)
   again=$(seek +400d end)
   "${tmux[@]}" send-keys -t b q
-  sleep 0.5
+  # GNU time writes the peak once the run has exited.
+  local t0; t0=$(now_ms)
+  until [ -s "$work/run-peak" ] || [ $(( $(now_ms) - t0 )) -gt 30000 ]; do sleep 0.1; done
   local peak; peak=$(tail -1 "$work/run-peak" 2>/dev/null || echo 0)
+  rm -f "$work/run-peak"
   "${tmux[@]}" kill-server 2>/dev/null || true
   ms() { echo "$1 / 1000" | bc -l; }
   printf "%-18s %8d %8.2f s\n" run-first-frame "$size" "$(ms "$first")"
