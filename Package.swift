@@ -3,7 +3,8 @@ import PackageDescription
 
 // Layering (see docs/ARCHITECTURE.md): imports only point downwards.
 //   PushWire   — wire formats: JSON scanner, APNs payloads, headers, captures, diagnostics (pure)
-//   PushCore   — the simulated device: notifications, policy, store, grouping (pure)
+//   PushCore   — the simulated device: notifications, attachments, extension results, policy, store, grouping (pure)
+//   PushYAML   — the one YAML layer: located nodes, line:column errors (pure; Yams)
 //   PushUI     — this UI's state machine: AppState, events, reducer (pure)
 //   PushRender — cell grid, widths, widgets, themes (pure)
 //   PushMockup — the state drawn as an iPhone in SVG (pure); PushRaster — SVG to PNG (librsvg)
@@ -27,16 +28,20 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
     .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
+    .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
   ],
   targets: [
     .target(name: "PushWire"),
     .target(name: "PushCore", dependencies: ["PushWire"]),
     .target(name: "PushUI", dependencies: ["PushCore"]),
+    // The one YAML layer under scenarios, device profiles and themes: located nodes, errors at
+    // line:column and key path, YAML 1.2 core scalars (docs/DECISIONS.md, One YAML layer).
+    .target(name: "PushYAML", dependencies: ["PushWire", .product(name: "Yams", package: "Yams")]),
     // Builds `themes/*.yaml` and `Examples/demo.yaml` into PushRender and PushScenario, so the
     // binary needs nothing from the checkout (docs/DECISIONS.md, Self-contained binary).
     .plugin(name: "EmbedFiles", capability: .buildTool(), path: "Sources/EmbedFilesPlugin"),
     .target(
-      name: "PushScenario", dependencies: ["PushCore", .product(name: "Yams", package: "Yams")],
+      name: "PushScenario", dependencies: ["PushCore", "PushYAML", .product(name: "Yams", package: "Yams")],
       plugins: ["EmbedFiles"]),
     .target(
       name: "PushStore",
@@ -48,7 +53,7 @@ let package = Package(
     ),
     .target(
       name: "PushRender",
-      dependencies: ["PushUI", .product(name: "Yams", package: "Yams")],
+      dependencies: ["PushWire", "PushCore", "PushUI", "PushYAML"],
       plugins: ["EmbedFiles"]
     ),
     .systemLibrary(
@@ -56,11 +61,11 @@ let package = Package(
       pkgConfig: "ncursesw",
       providers: [.apt(["libncursesw5-dev"])]
     ),
-    .target(name: "PushTerminal", dependencies: ["PushRender", "CNCursesW"]),
+    .target(name: "PushTerminal", dependencies: ["PushUI", "PushRender", "CNCursesW"]),
     // PNG and JPEG decoding for attachment thumbnails: C shims with setjmp error handlers.
     .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
     .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg-dev"])]),
-    .target(name: "PushMedia", dependencies: ["PushWire", "CPNG", "CJPEG"]),
+    .target(name: "PushMedia", dependencies: ["PushCore", "CPNG", "CJPEG"]),
     // The APNs-compatible HTTP/2 endpoint (h2c for now): a shell target on swift-nio.
     .target(
       name: "PushServer",
@@ -77,9 +82,9 @@ let package = Package(
         .product(name: "SwiftASN1", package: "swift-asn1"),
       ]
     ),
-    .target(name: "PushRuntime", dependencies: ["PushRender", "PushUI"]),
+    .target(name: "PushRuntime", dependencies: ["PushCore", "PushUI", "PushRender"]),
     // Phone mockups and storyboards: the state drawn as an iPhone in SVG (pure, no ncurses).
-    .target(name: "PushMockup", dependencies: ["PushUI", "PushRender"]),
+    .target(name: "PushMockup", dependencies: ["PushWire", "PushCore", "PushUI", "PushRender"]),
     // SVG to PNG through librsvg and cairo (docs/DECISIONS.md, Phone mockups).
     .systemLibrary(
       name: "CRsvg", pkgConfig: "librsvg-2.0", providers: [.apt(["librsvg2-dev"])]),
@@ -90,7 +95,11 @@ let package = Package(
     // decrypt, exec) and their registries: a shell target.
     .target(
       name: "PushHandlers",
-      dependencies: ["PushUI", "PushCore", .product(name: "Crypto", package: "swift-crypto")]
+      dependencies: [
+        "PushUI", "PushCore", .product(name: "Crypto", package: "swift-crypto"),
+        // The exec handler and extension start their programs through Subprocess (argv, never a shell).
+        .product(name: "Subprocess", package: "swift-subprocess"),
+      ]
     ),
     // `pushdeck test`: plays scenarios, checks their expect: blocks, writes text, JUnit, GitHub
     // annotations and Markdown; shared with explain (handler runs): a shell target.
@@ -98,6 +107,9 @@ let package = Package(
       name: "PushCheck",
       dependencies: ["PushCore", "PushUI", "PushRender", "PushScenario", "PushHandlers", "PushMedia"]
     ),
+    // <malloc.h> (mallopt), which the Glibc module does not export: the shell tunes the allocator
+    // for streaming a capture (PushShell/OutputStream.swift).
+    .systemLibrary(name: "CMalloc"),
     // The shell: reading inputs, sessions, replay and its journal, the live device behind `serve`
     // and `run --listen`, the printers of validate/explain/render — everything the commands do
     // that is not argument parsing, in a library its tests can import.
@@ -106,6 +118,7 @@ let package = Package(
       dependencies: [
         "PushWire", "PushCore", "PushUI", "PushRender", "PushTerminal", "PushRuntime", "PushScenario", "PushStore",
         "PushHandlers", "PushServer", "PushMedia", "PushMockup", "PushRaster", "PushCheck",
+        "CMalloc",
       ]
     ),
     // The `pushdeck` executable: only the ArgumentParser commands and their option groups.
@@ -122,31 +135,45 @@ let package = Package(
       path: "Sources/PushTestSupport"),
     .testTarget(name: "PushWireTests", dependencies: ["PushWire", "PushTestSupport"]),
     .testTarget(name: "PushCoreTests", dependencies: ["PushCore", "PushTestSupport"]),
-    .testTarget(name: "PushUITests", dependencies: ["PushUI", "PushTestSupport"]),
-    .testTarget(name: "PushScenarioTests", dependencies: ["PushScenario", "PushTestSupport"]),
+    .testTarget(name: "PushUITests", dependencies: ["PushUI", "PushCore", "PushTestSupport"]),
+    .testTarget(name: "PushScenarioTests", dependencies: ["PushScenario", "PushCore", "PushUI", "PushTestSupport"]),
+    .testTarget(name: "PushYAMLTests", dependencies: ["PushYAML"]),
     .testTarget(
-      name: "PushRenderTests", dependencies: ["PushRender", "PushTestSupport"], exclude: ["Goldens"]),
+      name: "PushRenderTests", dependencies: ["PushRender", "PushCore", "PushUI", "PushTestSupport"],
+      exclude: ["Goldens"]),
     // A child process for the kill-and-reopen test: appends batches until it is SIGKILLed.
-    .executableTarget(name: "PushStoreJournalChild", dependencies: ["PushStore"], path: "Tests/PushStoreJournalChild"),
-    .testTarget(name: "PushStoreTests", dependencies: ["PushStore", "PushStoreJournalChild", "PushTestSupport"]),
+    .executableTarget(
+      name: "PushStoreJournalChild", dependencies: ["PushStore", "PushCore"], path: "Tests/PushStoreJournalChild"),
+    .testTarget(
+      name: "PushStoreTests",
+      dependencies: [
+        "PushStore", "PushStoreJournalChild", "PushCore", "PushTestSupport",
+        .product(name: "GRDB", package: "GRDB.swift"),
+      ]),
     .testTarget(
       name: "PushServerTests",
       dependencies: [
-        "PushServer", "PushTestSupport", .product(name: "Crypto", package: "swift-crypto"),
+        "PushServer", "PushWire", "PushTestSupport", .product(name: "Crypto", package: "swift-crypto"),
         .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio"),
       ]),
-    .testTarget(name: "PushCheckTests", dependencies: ["PushCheck", "PushScenario", "PushTestSupport"]),
+    .testTarget(name: "PushCheckTests", dependencies: ["PushCheck", "PushScenario", "PushCore", "PushTestSupport"]),
     .testTarget(
-      name: "PushMockupTests", dependencies: ["PushMockup", "PushRaster", "PushMedia", "PushTestSupport"],
+      name: "PushMockupTests",
+      dependencies: [
+        "PushMockup", "PushRaster", "PushMedia", "PushRender", "PushUI", "PushCore", "PushTestSupport",
+      ],
       exclude: ["Goldens"]),
-    .testTarget(name: "PushHandlersTests", dependencies: ["PushHandlers", "PushTestSupport"]),
-    .testTarget(name: "PushTerminalTests", dependencies: ["PushTerminal", "PushTestSupport"]),
+    .testTarget(name: "PushHandlersTests", dependencies: ["PushHandlers", "PushUI", "PushCore", "PushTestSupport"]),
+    .testTarget(name: "PushTerminalTests", dependencies: ["PushTerminal", "PushRender", "PushTestSupport"]),
     .testTarget(
       name: "PushMediaTests", dependencies: ["PushMedia", "PushRender", "PushUI", "PushCore"], exclude: ["Fixtures"]),
-    .testTarget(name: "PushShellTests", dependencies: ["PushShell", "PushTestSupport"]),
+    .testTarget(name: "PushShellTests", dependencies: ["PushShell", "PushCore", "PushTestSupport"]),
     .testTarget(
       name: "PushdeckCLITests",
-      dependencies: ["pushdeck", "PushHandlers", "PushServer", "PushStore", "PushTestSupport"],
+      dependencies: [
+        "pushdeck", "PushCore", "PushUI", "PushRender", "PushRuntime", "PushScenario", "PushHandlers", "PushServer",
+        "PushStore", "PushTestSupport",
+      ],
       exclude: ["Goldens"]),
   ]
 )
@@ -157,15 +184,16 @@ if Context.environment["PUSHDECK_FUZZ"] != nil {
   package.targets += [
     .executableTarget(name: "FuzzPayload", dependencies: ["PushCore"], path: "Tests/Fuzz/Payload"),
     .executableTarget(name: "FuzzCapture", dependencies: ["PushCore"], path: "Tests/Fuzz/Capture"),
-    .executableTarget(name: "FuzzScenario", dependencies: ["PushScenario"], path: "Tests/Fuzz/Scenario"),
+    .executableTarget(name: "FuzzScenario", dependencies: ["PushScenario", "PushCore"], path: "Tests/Fuzz/Scenario"),
     .executableTarget(name: "FuzzTheme", dependencies: ["PushRender"], path: "Tests/Fuzz/Theme"),
     .executableTarget(
-      name: "FuzzAPNsRequest", dependencies: ["PushServer", .product(name: "Crypto", package: "swift-crypto")],
+      name: "FuzzAPNsRequest",
+      dependencies: ["PushServer", "PushWire", .product(name: "Crypto", package: "swift-crypto")],
       path: "Tests/Fuzz/APNsRequest"),
     .executableTarget(
       name: "FuzzHTTP2",
       dependencies: [
-        "PushServer", .product(name: "NIOCore", package: "swift-nio"),
+        "PushServer", "PushWire", .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOEmbedded", package: "swift-nio"), .product(name: "NIOHTTP2", package: "swift-nio-http2"),
       ], path: "Tests/Fuzz/HTTP2"),
   ]

@@ -29,7 +29,8 @@ public enum ScenarioHandlers {
         }
       let invocation = ActionInvocation(
         id: index + 1, notification: response.id, bundleID: notification.bundleID, categoryID: notification.category,
-        actionID: response.actionID, actionTitle: title, text: response.text, payload: notification.rawPayload)
+        actionID: response.actionID, actionTitle: title, text: response.text, payload: notification.rawPayload,
+        targetContentID: notification.targetContentID)
       let route = registry.route(app: notification.bundleID, category: notification.category, action: response.actionID)
       let outcome = waitFor { await registry.perform(invocation) }
       ran[response.id, default: []].append(

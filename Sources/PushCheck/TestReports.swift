@@ -1,3 +1,5 @@
+import PushCore
+
 /// Everything `pushdeck test` found: a report per scenario and the paths it could not read.
 public struct TestRun: Equatable, Sendable {
   public var reports: [ScenarioReport]
@@ -207,32 +209,11 @@ public enum JUnitReport {
     return xml + "</testsuites>\n"
   }
 
-  /// Text that is valid XML 1.0 character data: markup escaped, characters XML forbids (C0
-  /// controls other than tab, LF and CR; U+FFFE, U+FFFF) replaced by U+FFFD.
-  static func text(_ value: String) -> String {
-    var output = ""
-    for scalar in value.unicodeScalars {
-      switch scalar {
-      case "&": output += "&amp;"
-      case "<": output += "&lt;"
-      case ">": output += "&gt;"
-      case "\t", "\n", "\r": output.unicodeScalars.append(scalar)
-      default:
-        if scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF {
-          output += "\u{FFFD}"
-        } else {
-          output.unicodeScalars.append(scalar)
-        }
-      }
-    }
-    return output
-  }
+  /// Element text (the one XML escaper, ``XMLText``): a failure's log keeps its line breaks.
+  static func text(_ value: String) -> String { XMLText.escaped(value, .elementText) }
 
-  /// An attribute value: as text, with quotes and line breaks escaped.
-  static func attribute(_ value: String) -> String {
-    text(value).replacing("\"", with: "&quot;").replacing("\n", with: "&#10;").replacing("\r", with: "&#13;")
-      .replacing("\t", with: "&#9;")
-  }
+  /// An attribute value: quotes and line breaks escaped as well, so they come back exactly.
+  static func attribute(_ value: String) -> String { XMLText.escaped(value, .attributeValue) }
 }
 
 /// A Markdown summary for `$GITHUB_STEP_SUMMARY`: a table of scenarios and each failure.

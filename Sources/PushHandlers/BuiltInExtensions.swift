@@ -197,7 +197,7 @@ public struct DecryptExtension: ServiceExtension {
   }
 }
 
-/// `exec`: runs a program (argv, never a shell, through ``ExecHandler``'s spawning code) with
+/// `exec`: runs a program (argv, never a shell, through ``ExecHandler/run(argv:environment:input:timeoutSeconds:onOutput:)``) with
 /// the content JSON on standard input and `PUSHDECK_APP`, `PUSHDECK_REQUEST_ID` and
 /// `PUSHDECK_BUDGET_SECONDS` in its environment. Each line it prints that is a JSON object is
 /// an attempt; the last one is the content. Exit 0 hands it back; another status or a signal is
@@ -226,14 +226,14 @@ public struct ExecServiceExtension: ServiceExtension {
     // The program is stopped a little before the budget, so its last attempt is read in time.
     let margin = min(0.25, request.budgetSeconds * 0.1)
     // Each complete line that is content JSON becomes the best attempt as soon as it is printed,
-    // on the program's reader thread, so the device has it at the deadline.
+    // as the output is read, so the device has it at the deadline.
     let reader = AttemptReader(original: request.content, bestAttempt: bestAttempt)
     let result: ExecHandler.Result
-    do {
+    do throws(ExecHandler.SpawnError) {
       result = try await ExecHandler.run(
         argv: argv, environment: environment, input: Array(input.utf8), timeoutSeconds: request.budgetSeconds - margin,
         onOutput: { reader.take($0) })
-    } catch let error as ExecHandler.SpawnError {
+    } catch {
       throw ServiceExtensionError.failed("cannot run \(program): \(error.message)")
     }
     let name = (program as NSString).lastPathComponent

@@ -1,9 +1,10 @@
 import Foundation
 import PushUI
+import Subprocess
 
 /// The `exec` handler: runs a program for each response, as the app's code would run.
 ///
-/// The program is started with `posix_spawn` from an argv list — never through a shell, so
+/// The program is started through Subprocess from an argv list — never through a shell, so
 /// nothing in the payload or the typed text is ever interpreted. It gets:
 /// - the response JSON (``ResponseJSON``) on standard input;
 /// - `PUSHDECK_APP`, `PUSHDECK_CATEGORY`, `PUSHDECK_ACTION`, `PUSHDECK_ACTION_TITLE`,
@@ -60,14 +61,12 @@ public struct ExecHandler: ActionHandler {
     if let text = invocation.text { environment["PUSHDECK_TEXT"] = text }
     let input = ResponseJSON.line(for: invocation, at: now()) + "\n"
     let run: Swift.Result<Result, SpawnError>
-    do {
+    do throws(SpawnError) {
       run = .success(
         try await Self.run(
           argv: argv, environment: environment, input: Array(input.utf8), timeoutSeconds: timeoutSeconds))
-    } catch let error as SpawnError {
-      run = .failure(error)
     } catch {
-      run = .failure(SpawnError(message: "\(error)"))
+      run = .failure(error)
     }
     let name = (program as NSString).lastPathComponent
     switch run {
@@ -93,169 +92,147 @@ public struct ExecHandler: ActionHandler {
   /// Why a program could not be started.
   public struct SpawnError: Error, Equatable, Sendable {
     public var message: String
+
+    public init(message: String) { self.message = message }
+
+    /// The system's words for Subprocess's error ("No such file or directory", "Permission denied").
+    init(_ error: SubprocessError, program: String) {
+      if error.code == .executableNotFound {
+        // Subprocess reports a path that exists but cannot run as not found; `access` says which.
+        let reason = program.contains("/") && access(program, X_OK) != 0 ? errno : ENOENT
+        message = String(cString: strerror(reason))
+      } else if let underlying = error.underlyingError {
+        message = String(cString: strerror(underlying.rawValue))
+      } else {
+        message = "\(error)"
+      }
+    }
   }
 
-  /// Runs a program to the end or the timeout on a thread of its own, so no task waits on it.
+  /// The most either stream keeps; the rest is read and dropped.
+  static let outputCap = 64 * 1024
+
+  /// Runs a program to its end or the timeout, through Subprocess: no shell, `argv` as given,
+  /// exactly `environment`, `input` on standard input, its own process group.
   ///
-  /// `onOutput`, when given, is called on that thread with each chunk of standard output as it
-  /// arrives (a service extension reads its attempts this way).
+  /// At the timeout the process group is killed with SIGKILL; when the program ends, anything it
+  /// left running in its group goes too. `onOutput`, when given, is called with each chunk of
+  /// standard output as it arrives (a service extension reads its attempts this way).
   public static func run(
     argv: [String], environment: [String: String], input: [UInt8], timeoutSeconds: Double,
     onOutput: (@Sendable ([UInt8]) -> Void)? = nil
-  ) async throws -> Result {
-    try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Result, any Error>) in
-      let thread = Thread {
-        do {
-          continuation.resume(
-            returning: try runBlocking(
-              argv: argv, environment: environment, input: input, timeoutSeconds: timeoutSeconds,
-              onOutput: onOutput))
-        } catch {
-          continuation.resume(throwing: error)
-        }
+  ) async throws(SpawnError) -> Result {
+    guard let program = argv.first, !program.isEmpty else { throw SpawnError(message: "no program to run") }
+    var options = PlatformOptions()
+    // Its own group (pgid = its pid), so a kill takes the children it started too.
+    options.processGroupID = 0
+    // If the waiting task is cancelled, the group is killed rather than left running.
+    options.teardownSequence = [.send(signal: .kill, toProcessGroup: true, allowedDurationToNextStep: .zero)]
+    let configuration = Configuration(
+      executable: program.contains("/") ? .path(.init(program)) : .name(program),
+      arguments: Arguments(Array(argv.dropFirst())),
+      environment: .custom(Self.variables(environment)),
+      platformOptions: options)
+    // Seconds as read from a profile are range-checked there; clamped again so a Duration never traps.
+    let timeout = Duration.milliseconds(Int64(min(max(0, timeoutSeconds), 31_536_000) * 1000))
+    // ETXTBSY: a script just written may still be open for writing in a child another thread is
+    // forking; that passes in a moment. Up to about 4 s in all: under load the other thread's
+    // child can take that long to exec.
+    for attempt in 1...50 {
+      do {
+        return try await runOnce(configuration, input: input, timeout: timeout, onOutput: onOutput)
+      } catch let error as SubprocessError where error.underlyingError?.rawValue == ETXTBSY && attempt < 50 {
+        try? await Task.sleep(for: .milliseconds(min(100, 5 * attempt)))
+      } catch let error as SubprocessError {
+        throw SpawnError(error, program: program)
+      } catch {
+        throw SpawnError(message: "\(error)")
       }
-      thread.name = "pushdeck-exec"
-      thread.start()
     }
+    throw SpawnError(message: String(cString: strerror(ETXTBSY)))
   }
 
-  /// Spawns, feeds stdin, drains stdout and stderr with `poll`, and reaps — or kills the
-  /// process group at the deadline.
-  static func runBlocking(
-    argv: [String], environment: [String: String], input: [UInt8], timeoutSeconds: Double,
-    onOutput: (@Sendable ([UInt8]) -> Void)? = nil
-  ) throws(SpawnError) -> Result {
-    var stdinPipe: [Int32] = [-1, -1]
-    var stdoutPipe: [Int32] = [-1, -1]
-    var stderrPipe: [Int32] = [-1, -1]
-    guard pipe(&stdinPipe) == 0, pipe(&stdoutPipe) == 0, pipe(&stderrPipe) == 0 else {
-      for fd in stdinPipe + stdoutPipe + stderrPipe where fd >= 0 { close(fd) }
-      throw SpawnError(message: "cannot create pipes: \(String(cString: strerror(errno)))")
+  /// The environment as Subprocess takes it. A C string ends at its first NUL, so a value is
+  /// cut there as it always was (Subprocess would refuse it instead, with the text in its message).
+  private static func variables(_ environment: [String: String]) -> [Environment.Key: String] {
+    var variables: [Environment.Key: String] = [:]
+    for (name, value) in environment where !name.isEmpty && !name.contains("=") && !name.contains("\0") {
+      guard let key = Environment.Key(rawValue: name) else { continue }
+      variables[key] = String(value.prefix { $0 != "\0" })
     }
-    // Only the child's dup2'ed copies survive exec.
-    for fd in stdinPipe + stdoutPipe + stderrPipe { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_adddup2(&actions, stdinPipe[0], 0)
-    posix_spawn_file_actions_adddup2(&actions, stdoutPipe[1], 1)
-    posix_spawn_file_actions_adddup2(&actions, stderrPipe[1], 2)
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    var noSignals = sigset_t()
-    sigemptyset(&noSignals)
-    posix_spawnattr_setsigmask(&attributes, &noSignals)
-    var defaults = sigset_t()
-    sigemptyset(&defaults)
-    for signal in [SIGPIPE, SIGINT, SIGTERM, SIGQUIT, SIGHUP, SIGCHLD] { sigaddset(&defaults, signal) }
-    posix_spawnattr_setsigdefault(&attributes, &defaults)
-    posix_spawnattr_setpgroup(&attributes, 0)
-    posix_spawnattr_setflags(
-      &attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+    return variables
+  }
 
-    let cArguments = argv.map { strdup($0) } + [nil]
-    let cEnvironment = environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
-    defer {
-      for pointer in cArguments + cEnvironment { free(pointer) }
-    }
-    var pid: pid_t = 0
-    var spawned: Int32 = 0
-    // ETXTBSY: a script just written may still be open for writing in a child another thread
-    // is forking; that passes in a moment.
-    // Up to about 4 s in all: under load the other thread's child can take that long to exec.
-    for attempt in 0..<50 {
-      spawned =
-        argv[0].contains("/")
-        ? posix_spawn(&pid, argv[0], &actions, &attributes, cArguments, cEnvironment)
-        : posix_spawnp(&pid, argv[0], &actions, &attributes, cArguments, cEnvironment)
-      guard spawned == ETXTBSY else { break }
-      usleep(UInt32(min(100_000, 5_000 * (attempt + 1))))
-    }
-    close(stdinPipe[0])
-    close(stdoutPipe[1])
-    close(stderrPipe[1])
-    guard spawned == 0 else {
-      close(stdinPipe[1])
-      close(stdoutPipe[0])
-      close(stderrPipe[0])
-      throw SpawnError(message: String(cString: strerror(spawned)))
-    }
+  private enum Event: Sendable {
+    case output([UInt8])
+    case errorOutput([UInt8])
+    case inputWritten
+    case deadline
+  }
 
-    let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(max(0, timeoutSeconds) * 1e9)
-    var writeFD: Int32 = input.isEmpty ? -1 : stdinPipe[1]
-    if writeFD < 0 { close(stdinPipe[1]) }
-    var written = 0
-    var readFDs = [stdoutPipe[0], stderrPipe[0]]
-    var collected: [[UInt8]] = [[], []]
-    let cap = 64 * 1024
-    var waitStatus: Int32 = 0
-    var exited = false
-    var exitedAt: UInt64 = 0
-    var timedOut = false
-    if writeFD >= 0 { _ = fcntl(writeFD, F_SETFL, fcntl(writeFD, F_GETFL) | O_NONBLOCK) }
-
-    while true {
-      let now = DispatchTime.now().uptimeNanoseconds
-      if !exited, waitpid(pid, &waitStatus, WNOHANG) == pid {
-        exited = true
-        exitedAt = now
-      }
-      let pipesOpen = readFDs.contains { $0 >= 0 }
-      // Done when the program has exited and its output is drained (or held open by a
-      // grandchild for more than a moment).
-      if exited && (!pipesOpen || now > exitedAt + 200_000_000) { break }
-      if now >= deadline {
-        timedOut = !exited
-        break
-      }
-      var fds: [pollfd] = []
-      if writeFD >= 0 { fds.append(pollfd(fd: writeFD, events: Int16(POLLOUT), revents: 0)) }
-      for fd in readFDs where fd >= 0 { fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
-      let waitMs = Int32(min(20, max(1, (deadline - now) / 1_000_000)))
-      if fds.isEmpty {
-        usleep(UInt32(waitMs) * 1000)
-        continue
-      }
-      let ready = poll(&fds, nfds_t(fds.count), waitMs)
-      guard ready > 0 else { continue }
-      for entry in fds where entry.revents != 0 {
-        if entry.fd == writeFD {
-          let count = input[written...].withUnsafeBytes { write(writeFD, $0.baseAddress, $0.count) }
-          if count > 0 { written += count }
-          if count < 0 && errno != EAGAIN && errno != EINTR || written >= input.count {
-            close(writeFD)
-            writeFD = -1
-          }
-        } else if let slot = readFDs.firstIndex(of: entry.fd) {
-          var buffer = [UInt8](repeating: 0, count: 4096)
-          let count = read(entry.fd, &buffer, buffer.count)
-          if count > 0 {
-            if collected[slot].count < cap { collected[slot] += buffer[0..<min(count, cap - collected[slot].count)] }
-            if slot == 0 { onOutput?(Array(buffer[0..<count])) }
-          } else if count == 0 || (errno != EAGAIN && errno != EINTR) {
-            close(entry.fd)
-            readFDs[slot] = -1
+  private static func runOnce(
+    _ configuration: Configuration, input: [UInt8], timeout: Duration, onOutput: (@Sendable ([UInt8]) -> Void)?
+  ) async throws -> Result {
+    let run = try await Subprocess.run(configuration, input: .inputWriter, output: .sequence, error: .sequence) {
+      execution in
+      try await withThrowingTaskGroup(of: Event.self) { group in
+        group.addTask { .output(try await collect(execution.standardOutput, onChunk: onOutput)) }
+        group.addTask { .errorOutput(try await collect(execution.standardError, onChunk: nil)) }
+        group.addTask {
+          // A program may exit without reading its input (SIGPIPE is ignored): not a failure.
+          if !input.isEmpty { _ = try? await execution.standardInputWriter.write(input) }
+          try? await execution.standardInputWriter.finish()
+          return .inputWritten
+        }
+        group.addTask {
+          try? await Task.sleep(for: timeout)
+          return .deadline
+        }
+        var output: [UInt8]?
+        var errorOutput: [UInt8]?
+        var timedOut = false
+        // Both streams end when the program has exited (Subprocess stops reading then, even if a
+        // child still holds them open) or closed them.
+        while output == nil || errorOutput == nil, let event = try await group.next() {
+          switch event {
+          case .output(let bytes): output = bytes
+          case .errorOutput(let bytes): errorOutput = bytes
+          case .inputWritten: break
+          case .deadline:
+            guard !Task.isCancelled else { break }
+            timedOut = true
+            try? execution.send(signal: .kill, toProcessGroup: true)
+            try? execution.send(signal: .kill)
           }
         }
+        group.cancelAll()
+        return (output ?? [], errorOutput ?? [], timedOut)
       }
     }
-    if writeFD >= 0 { close(writeFD) }
-    let outputHeldOpen = readFDs.contains { $0 >= 0 }
-    for fd in readFDs where fd >= 0 { close(fd) }
-    if timedOut {
-      kill(-pid, SIGKILL)
-      kill(pid, SIGKILL)
-      while waitpid(pid, &waitStatus, 0) < 0 && errno == EINTR {}
-    } else if exited && outputHeldOpen {
-      // A program that left children holding its output open: they go with it.
-      kill(-pid, SIGKILL)
+    // Whatever the program left running in its group (its pgid is its pid) goes with it.
+    kill(-run.processIdentifier.value, SIGKILL)
+    let (output, errorOutput, timedOut) = run.closureResult
+    var status: Int32?
+    var signal: Int32?
+    switch run.terminationStatus {
+    case .exited(let code): status = code
+    case .signaled(let code): signal = code
     }
-    let termSignal = waitStatus & 0x7f
-    let status: Int32? = !timedOut && termSignal == 0 ? (waitStatus >> 8) & 0xff : nil
-    let signal: Int32? = !timedOut && termSignal != 0 ? termSignal : nil
     return Result(
-      status: status, signal: signal, timedOut: timedOut,
-      output: String(decoding: collected[0], as: UTF8.self), errorOutput: String(decoding: collected[1], as: UTF8.self))
+      status: timedOut ? nil : status, signal: timedOut ? nil : signal, timedOut: timedOut,
+      output: String(decoding: output, as: UTF8.self), errorOutput: String(decoding: errorOutput, as: UTF8.self))
+  }
+
+  /// Reads a stream to its end, keeping the first ``outputCap`` bytes.
+  private static func collect(_ stream: SubprocessOutputSequence, onChunk: (@Sendable ([UInt8]) -> Void)?)
+    async throws -> [UInt8]
+  {
+    var kept: [UInt8] = []
+    for try await buffer in stream {
+      let chunk = buffer.withUnsafeBytes { Array($0) }
+      if kept.count < outputCap { kept += chunk.prefix(outputCap - kept.count) }
+      onChunk?(chunk)
+    }
+    return kept
   }
 }

@@ -78,10 +78,10 @@ public struct HandlerRegistry: ActionHandler {
     switch kind {
     case .log(let file): "log to \(file)"
     case .exec(let argv, let timeout):
-      "exec \(argv.map { $0.contains(" ") || $0.isEmpty ? ResponseJSON.quote($0) : $0 }.joined(separator: " ")) (timeout \(secondsText(timeout)))"
+      "exec \(argv.map { $0.contains(" ") || $0.isEmpty ? JSONValue.quoted($0) : $0 }.joined(separator: " ")) (timeout \(secondsText(timeout)))"
     case .http(let url, let timeout): "http POST \(url) (timeout \(secondsText(timeout)))"
     case .open(let file): file.map { "open (recorded in \($0))" } ?? "open"
-    case .echo(let message): message.map { "echo \(ResponseJSON.quote($0))" } ?? "echo"
+    case .echo(let message): message.map { "echo \(JSONValue.quoted($0))" } ?? "echo"
     }
   }
 

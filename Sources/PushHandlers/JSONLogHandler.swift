@@ -1,4 +1,5 @@
 import Foundation
+import PushCore
 import PushUI
 import Synchronization
 
@@ -62,30 +63,35 @@ public final class OpenHandler: ActionHandler {
   public var opened: [String] { recorded.withLock { $0 } }
 
   public func perform(_ invocation: ActionInvocation) async -> ActionOutcome {
-    let target = Self.target(in: invocation.payload)
+    let target = Self.target(of: invocation)
     let shown = target ?? "the app"
     recorded.withLock { $0.append(shown) }
     if let path {
-      var line = ResponseJSON.line(for: invocation, at: now())
-      line.removeLast()
-      line += ",\"opens\":\(target.map(ResponseJSON.quote) ?? "null")}\n"
-      if let problem = JSONLogHandler(path: path).append(line) {
+      var json = JSONWriter(capacity: invocation.payload.utf8.count + 256)
+      json.object {
+        ResponseJSON.write(invocation, at: now(), to: &$0)
+        $0.member("opens", target)
+      }
+      json.newline()
+      if let problem = JSONLogHandler(path: path).append(json.text) {
         return .failed("cannot write \(path): \(problem)")
       }
     }
     return .succeeded("opens \(shown)")
   }
 
-  /// The deep link or `target-content-id` in a payload.
-  static func target(in payload: String) -> String? {
-    guard let root = try? JSONSerialization.jsonObject(with: Data(payload.utf8)) as? [String: Any] else {
+  /// What the app opens: the notification's `target-content-id` (as the device decoded it),
+  /// else a deep link in one of the payload's custom keys (the device keeps custom keys only
+  /// for service extensions, so they are read from the payload, with the one JSON reader).
+  static func target(of invocation: ActionInvocation) -> String? {
+    if let id = invocation.targetContentID, !id.isEmpty { return id }
+    guard let document = try? JSONDocument(text: invocation.payload), document.kind(document.root) == .object else {
       return nil
     }
-    if let aps = root["aps"] as? [String: Any], let id = aps["target-content-id"] as? String, !id.isEmpty {
-      return id
-    }
     for key in ["url", "link", "deeplink", "deep-link", "deepLink"] {
-      if let link = root[key] as? String, !link.isEmpty { return link }
+      if let index = document.member(key, of: document.root), let link = document.stringValue(index), !link.isEmpty {
+        return link
+      }
     }
     return nil
   }

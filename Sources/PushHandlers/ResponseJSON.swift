@@ -11,27 +11,35 @@ import PushUI
 public enum ResponseJSON {
   /// The response as one line of JSON.
   public static func line(for invocation: ActionInvocation, at time: Date) -> String {
-    var fields: [(String, String)] = [
-      ("time", quote(timestamp(time))),
-      ("app", quote(invocation.bundleID)),
-      ("notification", String(invocation.notification.rawValue)),
-      ("category", invocation.categoryID.map(quote) ?? "null"),
-      ("action", quote(invocation.actionID)),
-      ("actionTitle", quote(invocation.actionTitle)),
-      ("text", invocation.text.map(quote) ?? "null"),
-    ]
-    fields.append(("userInfo", userInfo(invocation.payload)))
-    return "{" + fields.map { "\(quote($0.0)):\($0.1)" }.joined(separator: ",") + "}"
+    var json = JSONWriter(capacity: invocation.payload.utf8.count + 256)
+    json.object { write(invocation, at: time, to: &$0) }
+    return json.text
   }
 
-  /// The payload as a JSON value on one line: valid JSON is kept as sent (raw newlines can only
-  /// be whitespace between tokens, so they become spaces); anything else becomes a string.
-  static func userInfo(_ payload: String) -> String {
+  /// Writes the response's members (into an open object), for handlers that add their own.
+  static func write(_ invocation: ActionInvocation, at time: Date, to json: inout JSONWriter) {
+    json.member("time", timestamp(time))
+    json.member("app", invocation.bundleID)
+    json.member("notification", invocation.notification.rawValue)
+    json.member("category", invocation.categoryID)
+    json.member("action", invocation.actionID)
+    json.member("actionTitle", invocation.actionTitle)
+    json.member("text", invocation.text)
+    json.key("userInfo")
+    writeUserInfo(invocation.payload, to: &json)
+  }
+
+  /// The payload as a JSON value on one line: valid JSON is kept as sent (raw line breaks can
+  /// only be whitespace between tokens, so they become spaces); anything else becomes a string.
+  static func writeUserInfo(_ payload: String, to json: inout JSONWriter) {
     let trimmed = payload.trimmingCharacters(in: .whitespacesAndNewlines)
-    guard !trimmed.isEmpty,
-      (try? JSONSerialization.jsonObject(with: Data(trimmed.utf8), options: [.fragmentsAllowed])) != nil
-    else { return trimmed.isEmpty ? "null" : quote(payload) }
-    return String(trimmed.map { $0 == "\n" || $0 == "\r" || $0 == "\r\n" || $0 == "\t" ? " " : $0 })
+    if trimmed.isEmpty { return json.null() }
+    let bytes = Array(trimmed.utf8)
+    if (try? JSONDocument(bytes: bytes)) != nil {
+      json.scannedJSON(bytes)
+    } else {
+      json.string(payload)
+    }
   }
 
   /// `2026-11-23T09:41:00.000Z`.
@@ -40,27 +48,6 @@ public enum ResponseJSON {
     formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
     formatter.timeZone = TimeZone(identifier: "UTC")
     return formatter.string(from: date)
-  }
-
-  /// A JSON string literal; every control character is escaped.
-  public static func quote(_ text: String) -> String {
-    var out = "\""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\r": out += "\\r"
-      case "\t": out += "\\t"
-      case _
-      where scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value)
-        || scalar.value == 0x2028 || scalar.value == 0x2029:
-        let hex = String(scalar.value, radix: 16)
-        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-      default: out.unicodeScalars.append(scalar)
-      }
-    }
-    return out + "\""
   }
 }
 

@@ -131,7 +131,7 @@ public struct ServiceExtensionRegistry: Sendable {
     case .attachMedia(let keys): "attach-media (\(keys.joined(separator: ", ")))"
     case .decrypt: "decrypt"
     case .exec(let argv):
-      "exec " + argv.map { $0.contains(" ") || $0.isEmpty ? ResponseJSON.quote($0) : $0 }.joined(separator: " ")
+      "exec " + argv.map { $0.contains(" ") || $0.isEmpty ? JSONValue.quoted($0) : $0 }.joined(separator: " ")
     }
   }
 

@@ -1,7 +1,7 @@
 import CJPEG
 import CPNG
 import Foundation
-import PushWire
+import PushCore
 
 /// Why an image could not be decoded, for a person: what the file is and what went wrong.
 public struct ImageDecodeError: Error, Equatable, Sendable, CustomStringConvertible {

@@ -1,4 +1,5 @@
 import PushRender
+import PushWire
 
 /// Text for SVG and HTML output: payload text is untrusted, so it is cleaned and escaped here.
 public enum SVGText {
@@ -28,22 +29,9 @@ public enum SVGText {
     return String(scalars)
   }
 
-  /// Cleaned and XML-escaped, for element content and attribute values alike.
-  public static func escape(_ text: String) -> String {
-    var result = ""
-    result.reserveCapacity(text.utf8.count)
-    for character in clean(text) {
-      switch character {
-      case "&": result += "&amp;"
-      case "<": result += "&lt;"
-      case ">": result += "&gt;"
-      case "\"": result += "&quot;"
-      case "'": result += "&#39;"
-      default: result.append(character)
-      }
-    }
-    return result
-  }
+  /// Cleaned and XML-escaped (the one XML escaper, ``XMLText``), for element content and
+  /// attribute values alike.
+  public static func escape(_ text: String) -> String { XMLText.escaped(clean(text), .drawnText) }
 
   /// A number for an SVG attribute: at most two decimals, no exponent.
   public static func number(_ value: Double) -> String {

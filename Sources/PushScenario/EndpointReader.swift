@@ -1,4 +1,5 @@
 import PushCore
+import PushYAML
 
 extension ScenarioLoader {
   /// Loads a profile file's `apns:` section: the device tokens the endpoint knows and the
@@ -89,7 +90,7 @@ struct EndpointReader {
       var milliseconds = ProfileReader.defaultStart.milliseconds
       if let at = map["unregisteredAt"] {
         let text = try at.string()
-        guard let stamp = TimeText.stamp(text) else {
+        guard let stamp = TimeGrammar.stamp(text) else {
           throw at.error("expected a date and time such as 2026-11-20T10:00:00Z, got \(at.described)")
         }
         let instant = stamp.instant(fallbackOffset: 0)

@@ -1,4 +1,5 @@
 import PushCore
+import PushYAML
 
 /// What a scenario says should happen: the `expect:` blocks of its timeline (docs/SCENARIOS.md,
 /// Expectations). `pushdeck test` checks them; every other command reads and ignores them.
@@ -173,27 +174,8 @@ struct ExpectationReader {
           }
         }
         add(.surfaces(surfaces.sorted()), item, entry.key)
-      case "sound":
-        let sound: Expectation.Sound
-        if item.isPlain, ["true", "True", "TRUE"].contains(item.scalarText ?? "") {
-          sound = .any
-        } else if item.isNull || (item.isPlain && ["false", "False", "FALSE", "none"].contains(item.scalarText ?? "")) {
-          sound = .none
-        } else {
-          sound = .named(try item.nonEmptyString("true, false, none, or the sound's name such as default"))
-        }
-        add(.sound(sound), item, entry.key)
-      case "badge":
-        if item.isPlain, item.scalarText == "unchanged" {
-          add(.badge(nil), item, entry.key)
-        } else {
-          guard item.isPlain, let text = item.scalarText, let number = YAMLValue.integer(text),
-            (0...99_999).contains(number)
-          else {
-            throw item.error("expected the badge number (0 clears it, up to 99999) or unchanged, got \(item.described)")
-          }
-          add(.badge(number), item, entry.key)
-        }
+      case "sound": add(.sound(try sound(item)), item, entry.key)
+      case "badge": add(.badge(try badge(item)), item, entry.key)
       case "reasons", "withoutReasons":
         var codes: [ReasonCode] = []
         for element in try item.listOrOne() { codes.append(try element.oneOf(ReasonCode.self)) }
@@ -212,20 +194,7 @@ struct ExpectationReader {
         add(.rank(try item.int(in: 1...100_000)), item, entry.key)
       case "level":
         add(.level(try item.oneOf(InterruptionLevel.self)), item, entry.key)
-      case "handler":
-        guard !profile.handlers.isEmpty else {
-          throw item.error(
-            "the profile binds no handlers: (docs/SCENARIOS.md, Action handlers), so no handler runs for this push")
-        }
-        let outcomes = ["succeeded", "failed", "unhandled"]
-        if case .mapping = item.node {
-          let fields = try item.mapping(allowed: ["outcome", "message"])
-          let outcome = try fields.required("outcome", "succeeded, failed or unhandled").oneOf(
-            outcomes.map { ($0, $0) })
-          add(.handler(outcome: outcome, message: try fields["message"]?.string()), item, entry.key)
-        } else {
-          add(.handler(outcome: try item.oneOf(outcomes.map { ($0, $0) }), message: nil), item, entry.key)
-        }
+      case "handler": add(try handler(item), item, entry.key)
       case "screen":
         break
       case "contains", "notContains":
@@ -241,41 +210,84 @@ struct ExpectationReader {
         let count = try item.int(in: 0...1_000_000)
         add(entry.key == "lockScreen" ? .lockScreen(count) : .notificationCenter(count), item, entry.key)
       case "snapshot":
-        var columns = 80
-        var rows = 24
-        let pathValue: YAMLValue
-        if case .mapping = item.node {
-          let fields = try item.mapping(allowed: ["file", "size"])
-          pathValue = try fields.required("file", "the snapshot file, next to the scenario")
-          if let size = fields["size"] {
-            let parts = try size.string().split(separator: "x")
-            guard parts.count == 2, let c = Int(parts[0]), let r = Int(parts[1]), (20...400).contains(c),
-              (5...200).contains(r)
-            else {
-              throw size.error(
-                "expected COLUMNSxROWS such as 80x24 (20 to 400 columns, 5 to 200 rows), got \(size.described)")
-            }
-            (columns, rows) = (c, r)
-          }
-        } else {
-          pathValue = item
-        }
-        let path = try pathValue.nonEmptyString("the snapshot file's path, relative to the scenario")
-        // `test --update` writes it: keep it beside the scenario, never elsewhere.
-        guard !path.hasPrefix("/"), !path.split(separator: "/").contains(".."), !path.contains("\0") else {
-          throw pathValue.error(
-            "a snapshot lives beside its scenario: give a relative path without .., such as snapshots/lock.txt")
-        }
-        add(
-          .snapshot(
-            path: path, fullPath: ScenarioFiles.join(directory, path), screen: screen, columns: columns, rows: rows),
-          pathValue, entry.key)
+        let (check, pathValue) = try snapshot(item, screen: screen)
+        add(check, pathValue, entry.key)
       default:
         break
       }
     }
     try checkPossible(map, disposition: disposition, push: push)
     return expectations
+  }
+
+  /// `sound:`: true (any sound), false or none (no sound), or the sound's name.
+  private func sound(_ item: YAMLValue) throws(ScenarioError) -> Expectation.Sound {
+    if item.isPlain, ["true", "True", "TRUE"].contains(item.scalarText ?? "") { return .any }
+    if item.isNull || (item.isPlain && ["false", "False", "FALSE", "none"].contains(item.scalarText ?? "")) {
+      return .none
+    }
+    return .named(try item.nonEmptyString("true, false, none, or the sound's name such as default"))
+  }
+
+  /// `badge:`: the number the badge becomes, or nil for `unchanged`.
+  private func badge(_ item: YAMLValue) throws(ScenarioError) -> Int? {
+    if item.isPlain, item.scalarText == "unchanged" { return nil }
+    guard item.isPlain, let text = item.scalarText, let number = YAMLValue.integer(text), (0...99_999).contains(number)
+    else {
+      throw item.error("expected the badge number (0 clears it, up to 99999) or unchanged, got \(item.described)")
+    }
+    return number
+  }
+
+  /// `handler:`: an outcome, or a mapping of `outcome` and `message`; only when the profile binds
+  /// handlers.
+  private func handler(_ item: YAMLValue) throws(ScenarioError) -> Expectation.Check {
+    guard !profile.handlers.isEmpty else {
+      throw item.error(
+        "the profile binds no handlers: (docs/SCENARIOS.md, Action handlers), so no handler runs for this push")
+    }
+    let outcomes = ["succeeded", "failed", "unhandled"]
+    guard case .mapping = item.node else {
+      return .handler(outcome: try item.oneOf(outcomes.map { ($0, $0) }), message: nil)
+    }
+    let fields = try item.mapping(allowed: ["outcome", "message"])
+    let outcome = try fields.required("outcome", "succeeded, failed or unhandled").oneOf(outcomes.map { ($0, $0) })
+    return .handler(outcome: outcome, message: try fields["message"]?.string())
+  }
+
+  /// `snapshot:`: a path beside the scenario, or a mapping of `file` and `size`; returns the
+  /// check and the value naming the file (where its failures point).
+  private func snapshot(_ item: YAMLValue, screen: Expectation.Screen) throws(ScenarioError) -> (
+    Expectation.Check, YAMLValue
+  ) {
+    var columns = 80
+    var rows = 24
+    let pathValue: YAMLValue
+    if case .mapping = item.node {
+      let fields = try item.mapping(allowed: ["file", "size"])
+      pathValue = try fields.required("file", "the snapshot file, next to the scenario")
+      if let size = fields["size"] {
+        let parts = try size.string().split(separator: "x")
+        guard parts.count == 2, let c = Int(parts[0]), let r = Int(parts[1]), (20...400).contains(c),
+          (5...200).contains(r)
+        else {
+          throw size.error(
+            "expected COLUMNSxROWS such as 80x24 (20 to 400 columns, 5 to 200 rows), got \(size.described)")
+        }
+        (columns, rows) = (c, r)
+      }
+    } else {
+      pathValue = item
+    }
+    let path = try pathValue.nonEmptyString("the snapshot file's path, relative to the scenario")
+    // `test --update` writes it: keep it beside the scenario, never elsewhere.
+    guard !path.hasPrefix("/"), !path.split(separator: "/").contains(".."), !path.contains("\0") else {
+      throw pathValue.error(
+        "a snapshot lives beside its scenario: give a relative path without .., such as snapshots/lock.txt")
+    }
+    let check = Expectation.Check.snapshot(
+      path: path, fullPath: ScenarioFiles.join(directory, path), screen: screen, columns: columns, rows: rows)
+    return (check, pathValue)
   }
 
   /// Expectations that cannot all hold are errors at the one that cannot.

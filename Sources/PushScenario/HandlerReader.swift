@@ -1,4 +1,5 @@
 import PushCore
+import PushYAML
 
 extension ProfileReader {
   static let handlerKeys = ["app", "category", "action", "handler", "file", "argv", "url", "timeout", "message"]

@@ -1,4 +1,5 @@
 import PushCore
+import PushYAML
 
 /// Reads a device profile from a YAML mapping. See `docs/SCENARIOS.md` for the schema.
 struct ProfileReader {
@@ -21,7 +22,7 @@ struct ProfileReader {
     var zoneName: String?
     if let zone = map["timeZone"] {
       let name = try zone.nonEmptyString("a time zone")
-      guard TimeText.isKnownZone(name) else {
+      guard TimeZones.isKnownZone(name) else {
         throw zone.error(
           "unknown time zone \"\(name)\"; expected a name such as Europe/Berlin or America/New_York, UTC, or an offset such as +01:00"
         )
@@ -30,14 +31,14 @@ struct ProfileReader {
     }
     if let start = map["start"] {
       let text = try start.string()
-      guard let stamp = TimeText.stamp(text) else {
+      guard let stamp = TimeGrammar.stamp(text) else {
         throw start.error(
           "expected a date and time such as 2026-11-23T09:41:00+01:00 or 2026-11-23 09:41, got \(start.described)")
       }
       if stamp.offset != nil {
         profile.start = stamp.instant(fallbackOffset: 0)
       } else {
-        profile.start = TimeText.instant(ofLocal: stamp, inZone: zoneName ?? "UTC") ?? stamp.localAsUTC
+        profile.start = TimeZones.instant(ofLocal: stamp, inZone: zoneName ?? "UTC") ?? stamp.localAsUTC
       }
       guard profile.start.isInRange else {
         throw start.error("\(start.described) is outside the simulated time \(EpochRange.text)")
@@ -47,7 +48,7 @@ struct ProfileReader {
       }
     }
     profile.timeZoneName = zoneName ?? "UTC"
-    profile.utcOffsetSeconds = TimeText.offset(ofZone: profile.timeZoneName, at: profile.start) ?? 0
+    profile.utcOffsetSeconds = TimeZones.offset(ofZone: profile.timeZoneName, at: profile.start) ?? 0
     if let locked = map["locked"] { profile.isLocked = try locked.bool() }
     if let silent = map["silentMode"] { profile.isSilentMode = try silent.bool() }
     if let display = map["displayAs"] { profile.lockScreenDisplay = try display.oneOf(LockScreenDisplay.self) }

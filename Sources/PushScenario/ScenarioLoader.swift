@@ -1,4 +1,5 @@
 import PushCore
+import PushYAML
 
 /// Loads device profiles and scenarios from YAML (or JSON) and reads the files they name.
 ///

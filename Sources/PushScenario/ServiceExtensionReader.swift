@@ -1,5 +1,6 @@
 import Foundation
 import PushCore
+import PushYAML
 
 extension ProfileReader {
   static let serviceExtensionKeys = ["type", "keys", "key", "payloadKey", "placeholder", "argv", "budget"]

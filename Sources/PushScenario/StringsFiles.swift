@@ -1,4 +1,5 @@
 import PushCore
+import PushYAML
 
 /// Reads an app's localizations: `Localizable.strings` and String Catalogs (`.xcstrings`).
 enum StringsFiles {

@@ -220,9 +220,9 @@ final class APNsResponseCollector: ChannelInboundHandler {
         status: Int(head.status.code), apnsID: head.headers.first(name: "apns-id"),
         uniqueID: head.headers.first(name: "apns-unique-id"), channelID: head.headers.first(name: "apns-channel-id"),
         body: text)
-      if let object = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any] {
-        response.reason = object["reason"] as? String
-        response.timestamp = (object["timestamp"] as? NSNumber)?.int64Value
+      if let document = try? JSONDocument(bytes: body), document.kind(document.root) == .object {
+        response.reason = document.member("reason", of: document.root).flatMap(document.stringValue)
+        response.timestamp = document.member("timestamp", of: document.root).flatMap(document.integer).map(Int64.init)
       }
       promise.succeed(response)
       context.close(promise: nil)

@@ -131,25 +131,29 @@ public enum APNsRequest {
 
   /// The JSON body of a rejection; 410 `Unregistered` adds `timestamp` (milliseconds).
   public static func errorBody(reason: String, timestamp: Int64? = nil) -> String {
-    guard let timestamp else { return "{\"reason\":\(JSONValue.quoted(reason))}" }
-    return "{\"reason\":\(JSONValue.quoted(reason)),\"timestamp\":\(timestamp)}"
+    var json = JSONWriter()
+    json.object {
+      $0.member("reason", reason)
+      if let timestamp { $0.member("timestamp", timestamp) }
+    }
+    return json.text
   }
 
   /// One capture envelope line (without its newline) for an accepted push, replayable as is.
   public static func captureLine(_ record: PushRecord) -> String {
-    var line = "{\"at\":"
-    line += String(record.at ?? 0)
-    line += ",\"bundle\":" + JSONValue.quoted(record.bundleID ?? "")
-    if let token = record.token { line += ",\"token\":" + JSONValue.quoted(token) }
-    line += ",\"headers\":{"
-    line += record.headers.all.map { "\(JSONValue.quoted($0.name)):\(JSONValue.quoted($0.value))" }
-      .joined(separator: ",")
-    line += "},\"payload\":"
-    // The body as sent, on one line: a valid JSON text has newlines only between tokens.
-    line += String(
-      decoding: record.rawBytes.map { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") ? UInt8(ascii: " ") : $0 },
-      as: UTF8.self)
-    line += "}"
-    return line
+    var json = JSONWriter(capacity: record.rawBytes.count + 256)
+    json.object {
+      $0.member("at", record.at ?? 0)
+      $0.member("bundle", record.bundleID ?? "")
+      if let token = record.token { $0.member("token", token) }
+      $0.key("headers")
+      $0.object {
+        for header in record.headers.all { $0.member(header.name, header.value) }
+      }
+      // The body as sent, on one line: a valid JSON text has line breaks only between tokens.
+      $0.key("payload")
+      $0.scannedJSON(record.rawBytes)
+    }
+    return json.text
   }
 }

@@ -234,10 +234,11 @@ public final class APNsServer: Sendable {
       HTTP2Setting(parameter: .maxConcurrentStreams, value: limits.maxConcurrentStreams),
       HTTP2Setting(parameter: .maxHeaderListSize, value: limits.maxHeaderListSize),
     ]
-    let state = ConnectionState()
+    // Every handler of the connection, its streams' included, runs on this one event loop.
+    let state = NIOLoopBound(ConnectionState(), eventLoop: channel.eventLoop)
     try configuration.tls?.addHandler(to: channel)
     try channel.pipeline.syncOperations.addHandler(IdleConnectionCloser(timeout: limits.idleTimeout))
-    try channel.pipeline.syncOperations.addHandler(CloseAfterGoAway(state: state))
+    try channel.pipeline.syncOperations.addHandler(CloseAfterGoAway(state: state.value))
     _ = try channel.pipeline.syncOperations.configureHTTP2Pipeline(
       mode: .server, connectionConfiguration: connection, streamConfiguration: .init()
     ) { stream in
@@ -247,10 +248,10 @@ public final class APNsServer: Sendable {
         try stream.pipeline.syncOperations.addHandler(
           APNsStreamHandler(
             sendsUniqueID: sendsUniqueID, requestTimeout: limits.requestTimeout, session: session, registry: registry,
-            connection: state, sink: sink, channels: channels, routes: routes, fcmProject: fcmProject, log: log))
+            connection: state.value, sink: sink, channels: channels, routes: routes, fcmProject: fcmProject, log: log))
       }
     }
-    try channel.pipeline.syncOperations.addHandler(ConnectionDrainer(state: state))
+    try channel.pipeline.syncOperations.addHandler(ConnectionDrainer(state: state.value))
   }
 
   /// Waits until the server is closed.
@@ -381,8 +382,10 @@ final class ConnectionGate: ChannelDuplexHandler {
 }
 
 /// One connection's requests in progress, shared by its streams' handlers, its
-/// ``ConnectionDrainer`` and its ``CloseAfterGoAway``; used on the connection's event loop only.
-final class ConnectionState: @unchecked Sendable {
+/// ``ConnectionDrainer`` and its ``CloseAfterGoAway``; used on the connection's event loop only,
+/// so not Sendable: a closure that may run elsewhere reaches it through `NIOLoopBound`, which
+/// checks the loop.
+final class ConnectionState {
   /// Why the connection is ending.
   enum Ending {
     /// The server is shutting down: GOAWAY `NO_ERROR` was sent, the streams already open are
@@ -520,7 +523,7 @@ final class CloseAfterGoAway: ChannelOutboundHandler {
     let sent = context.eventLoop.makePromise(of: Void.self)
     sent.futureResult.cascade(to: promise)
     let state = self.state
-    sent.futureResult.whenComplete { _ in state.end(.failed) }
+    sent.futureResult.assumeIsolated().whenComplete { _ in state.end(.failed) }
     context.write(data, promise: sent)
     context.flush()
   }

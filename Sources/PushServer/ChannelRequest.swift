@@ -213,12 +213,25 @@ public enum ChannelRequest {
 
   /// The body of a channel read: its policy and push type.
   public static func readBody(storagePolicy: Int) -> String {
-    "{\"message-storage-policy\":\(storagePolicy),\"push-type\":\(JSONValue.quoted(channelPushType))}"
+    String(decoding: createBody(storagePolicy: storagePolicy), as: UTF8.self)
+  }
+
+  /// The body that creates a channel (`pushdeck push --create-channel`), the same fields a
+  /// read answers with.
+  public static func createBody(storagePolicy: Int) -> [UInt8] {
+    var json = JSONWriter()
+    json.object {
+      $0.member("message-storage-policy", storagePolicy)
+      $0.member("push-type", channelPushType)
+    }
+    return json.bytes
   }
 
   /// The body of a channel list.
   public static func listBody(_ ids: [String]) -> String {
-    "{\"channels\":[" + ids.map(JSONValue.quoted).joined(separator: ",") + "]}"
+    var json = JSONWriter()
+    json.object { $0.member("channels", strings: ids) }
+    return json.text
   }
 
   /// A new channel id: 16 random bytes in base64, as APNs' ids look.

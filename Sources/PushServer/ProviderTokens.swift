@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import PushWire
+import Synchronization
 
 /// A trusted provider-token signing key, ready to verify ES256 signatures.
 public struct ProviderTokenKey: Sendable {
@@ -97,24 +98,31 @@ public struct ProviderTokenVerifier: Sendable {
     let sections = jwt.split(separator: ".", omittingEmptySubsequences: false)
     guard sections.count == 3, let headerData = Self.base64URLDecode(sections[0]),
       let claimsData = Self.base64URLDecode(sections[1]), let signatureData = Self.base64URLDecode(sections[2]),
-      let header = (try? JSONSerialization.jsonObject(with: headerData)) as? [String: Any],
-      let claims = (try? JSONSerialization.jsonObject(with: claimsData)) as? [String: Any]
+      let header = try? JSONDocument(bytes: Array(headerData)), header.kind(header.root) == .object,
+      let claims = try? JSONDocument(bytes: Array(claimsData)), claims.kind(claims.root) == .object
     else {
       return .failure(.invalid("not a JWT (three base64url parts: header, claims, signature)"))
     }
-    guard header["alg"] as? String == "ES256" else {
-      return .failure(.invalid("alg is \(header["alg"].map { "\($0)" } ?? "missing"); APNs takes ES256 only"))
+    // A member's string, or its JSON text when it is not a string; nil when absent.
+    func text(_ key: String, in document: JSONDocument) -> String? {
+      document.member(key, of: document.root).map { document.stringValue($0) ?? document.rawText($0) }
     }
-    guard let keyID = header["kid"] as? String else { return .failure(.invalid("no kid in the JWT header")) }
+    func string(_ key: String, in document: JSONDocument) -> String? {
+      document.member(key, of: document.root).flatMap { document.stringValue($0) }
+    }
+    guard string("alg", in: header) == "ES256" else {
+      return .failure(.invalid("alg is \(text("alg", in: header) ?? "missing"); APNs takes ES256 only"))
+    }
+    guard let keyID = string("kid", in: header) else { return .failure(.invalid("no kid in the JWT header")) }
     guard let key = keys[keyID] else { return .failure(.invalid("kid \(keyID) is not a configured key")) }
-    guard let issuer = claims["iss"] as? String, issuer == key.teamID else {
+    guard let issuer = string("iss", in: claims), issuer == key.teamID else {
       return .failure(
-        .invalid("iss is \(claims["iss"].map { "\($0)" } ?? "missing"); key \(keyID) is team \(key.teamID)"))
+        .invalid("iss is \(text("iss", in: claims) ?? "missing"); key \(keyID) is team \(key.teamID)"))
     }
-    guard let issuedAtNumber = claims["iat"] as? NSNumber, !(claims["iat"] is Bool) else {
+    guard let iatIndex = claims.member("iat", of: claims.root), let issuedAt = claims.double(iatIndex) else {
       return .failure(.invalid("no numeric iat claim"))
     }
-    let issuedAt = issuedAtNumber.doubleValue
+    let issuedAtNumber = claims.rawText(iatIndex)
     guard let signature = try? P256.Signing.ECDSASignature(rawRepresentation: signatureData),
       key.publicKey.isValidSignature(signature, for: Data((sections[0] + "." + sections[1]).utf8))
     else {
@@ -146,37 +154,47 @@ public struct ProviderTokenVerifier: Sendable {
 /// The provider-token state of one connection: the token in use, when it was adopted, and the
 /// refresh rule (a new token no sooner than 20 minutes after the previous one).
 ///
-/// Used on the connection's event loop only (every stream of a connection runs there).
-public final class ProviderTokenSession: @unchecked Sendable {
+/// Used on the connection's event loop (every stream of a connection runs there); the state is
+/// behind a lock all the same, so the compiler can check the sharing.
+public final class ProviderTokenSession: Sendable {
+  private struct Current {
+    var token: String
+    var issuedAt: Double
+    var adoptedAt: Double
+  }
+
   private let verifier: ProviderTokenVerifier
-  private var current: (token: String, issuedAt: Double, adoptedAt: Double)?
+  private let current = Mutex<Current?>(nil)
 
   public init(verifier: ProviderTokenVerifier) { self.verifier = verifier }
 
   /// Checks a request's `authorization` at `now`; nil when it may go on.
   public func check(authorization: String?, now: Double) -> ProviderTokenVerifier.Refusal? {
-    if let current, let authorization, current.token == authorization {
-      // Verified already on this connection; it still expires.
-      if now - current.issuedAt > ProviderTokenVerifier.lifetime {
-        return ProviderTokenVerifier.Refusal(
-          status: 403, reason: "ExpiredProviderToken",
-          detail: "iat is \(Int(now - current.issuedAt)) s old; tokens last \(Int(ProviderTokenVerifier.lifetime)) s")
+    current.withLock { current in
+      if let current, let authorization, current.token == authorization {
+        // Verified already on this connection; it still expires.
+        if now - current.issuedAt > ProviderTokenVerifier.lifetime {
+          return ProviderTokenVerifier.Refusal(
+            status: 403, reason: "ExpiredProviderToken",
+            detail:
+              "iat is \(Int(now - current.issuedAt)) s old; tokens last \(Int(ProviderTokenVerifier.lifetime)) s")
+        }
+        return nil
       }
-      return nil
-    }
-    switch verifier.verify(authorization: authorization, now: now) {
-    case .failure(let refusal):
-      return refusal
-    case .success(let token):
-      if let current, now - current.adoptedAt < ProviderTokenVerifier.minimumRefreshInterval {
-        return ProviderTokenVerifier.Refusal(
-          status: 429, reason: "TooManyProviderTokenUpdates",
-          detail:
-            "a new token \(Int(now - current.adoptedAt)) s after the previous one on this connection; refresh no more than every 20 minutes"
-        )
+      switch verifier.verify(authorization: authorization, now: now) {
+      case .failure(let refusal):
+        return refusal
+      case .success(let token):
+        if let current, now - current.adoptedAt < ProviderTokenVerifier.minimumRefreshInterval {
+          return ProviderTokenVerifier.Refusal(
+            status: 429, reason: "TooManyProviderTokenUpdates",
+            detail:
+              "a new token \(Int(now - current.adoptedAt)) s after the previous one on this connection; refresh no more than every 20 minutes"
+          )
+        }
+        current = Current(token: authorization ?? "", issuedAt: token.issuedAt, adoptedAt: now)
+        return nil
       }
-      current = (authorization ?? "", token.issuedAt, now)
-      return nil
     }
   }
 }
@@ -187,11 +205,23 @@ public enum ProviderTokenSigner {
   public static func token(
     privateKey: P256.Signing.PrivateKey, keyID: String, teamID: String, issuedAt: Double
   ) throws -> String {
-    let header = "{\"alg\":\"ES256\",\"kid\":\(JSONValue.quoted(keyID))}"
-    // Whole seconds as an integer; any other number (a test's 1e20) as Swift writes it, never a trap.
-    let iat = Int64(exactly: issuedAt.rounded(.towardZero)).map(String.init) ?? "\(issuedAt)"
-    let claims = "{\"iss\":\(JSONValue.quoted(teamID)),\"iat\":\(iat)}"
-    let input = base64URL(Data(header.utf8)) + "." + base64URL(Data(claims.utf8))
+    var header = JSONWriter()
+    header.object {
+      $0.member("alg", "ES256")
+      $0.member("kid", keyID)
+    }
+    var claims = JSONWriter()
+    claims.object {
+      $0.member("iss", teamID)
+      // Whole seconds as an integer; any other number (a test's 1e20) as Swift writes it, never a trap.
+      $0.key("iat")
+      if let seconds = Int64(exactly: issuedAt.rounded(.towardZero)) {
+        $0.integer(seconds)
+      } else {
+        $0.number(issuedAt)
+      }
+    }
+    let input = base64URL(Data(header.bytes)) + "." + base64URL(Data(claims.bytes))
     let signature = try privateKey.signature(for: Data(input.utf8))
     return input + "." + base64URL(signature.rawRepresentation)
   }

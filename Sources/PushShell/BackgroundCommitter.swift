@@ -4,23 +4,23 @@ import PushCore
 import PushHandlers
 import PushStore
 import PushWire
+import Synchronization
 
 /// Commits journal batches on a background queue while the device goes on with the next pushes,
 /// with at most two batches waiting, so the database's work overlaps the simulation's.
 ///
 /// A batch is durable once its commit returns; a replay killed mid-way keeps every batch
 /// committed before (at most two batches, 2,000 pushes by default, are still pending).
-package final class BackgroundCommitter: @unchecked Sendable {
-  // `firstError` is guarded by `lock`; the journal is used from the queue only.
+package final class BackgroundCommitter: Sendable {
+  /// Used from the queue only.
   private let journal: DeviceJournal
   private let queue = DispatchQueue(label: "pushdeck.replay.journal")
   private let slots = DispatchSemaphore(value: 2)
-  private let lock = NSLock()
-  private var firstError: String?
+  private let firstError = Mutex<String?>(nil)
   /// Whether each commit is reported on standard error, and how many pushes are saved so far
-  /// (used on the queue only).
+  /// (counted on the queue only).
   private let reportsProgress: Bool
-  private var saved = 0
+  private let saved = Atomic<Int>(0)
 
   /// The reason lists the journal's batches share (new ones numbered after the journal's).
   package let reasonLists: ReasonLists
@@ -32,7 +32,7 @@ package final class BackgroundCommitter: @unchecked Sendable {
   }
 
   /// The first commit that failed, if any; later batches are not written.
-  package var failure: String? { lock.withLock { firstError } }
+  package var failure: String? { firstError.withLock { $0 } }
 
   /// Queues a batch, waiting while two are already pending.
   package func submit(_ batch: JournalBatch) {
@@ -42,15 +42,15 @@ package final class BackgroundCommitter: @unchecked Sendable {
       guard self.failure == nil else { return }
       do throws(StoreError) {
         try self.journal.commit(batch)
-        self.saved += batch.deliveryCount
+        let saved = self.saved.add(batch.deliveryCount, ordering: .relaxed).newValue
         if self.reportsProgress {
           // Written after the commit returns: every push counted here is durable.
           let stream = OutputStream.standardError()
-          stream.line("saved \(self.saved) pushes")
+          stream.line("saved \(saved) pushes")
           stream.flush()
         }
       } catch {
-        self.lock.withLock { if self.firstError == nil { self.firstError = error.description } }
+        self.firstError.withLock { if $0 == nil { $0 = error.description } }
       }
     }
   }

@@ -21,10 +21,10 @@ package struct ExplainPrinter {
     CivilTime.iso8601(instant, utcOffsetSeconds: profile.utcOffsetSeconds)
   }
 
-  private func quoted(_ text: String?) -> String { text.map(JSONValue.quoted) ?? "null" }
-
-  private func number(_ value: Double) -> String {
-    value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+  /// A rank term: a whole number as an integer, else as Swift writes the Double.
+  private func number(_ name: String, _ value: Double, to json: inout JSONWriter) {
+    json.key(name)
+    if value == value.rounded() && abs(value) < 1e15 { json.integer(Int64(value)) } else { json.number(value) }
   }
 
   /// A rank term for people: at most two decimals.
@@ -40,55 +40,80 @@ package struct ExplainPrinter {
 
   /// One JSON object, without the newline.
   package func json(_ record: DeliveryRecord) -> String {
+    var json = JSONWriter(capacity: 1024)
+    write(record, to: &json)
+    return json.text
+  }
+
+  /// Writes one JSON object (without the newline) for a record.
+  package func write(_ record: DeliveryRecord, to json: inout JSONWriter) {
     let decision = record.decision
     let notification = record.notification
-    var fields: [String] = []
-    fields.append("\"index\":\(record.index + 1)")
-    fields.append("\"at\":\(quoted(iso(record.at)))")
-    fields.append("\"bundle\":\(quoted(record.bundleID.isEmpty ? nil : record.bundleID))")
-    fields.append("\"title\":\(quoted(notification?.title))")
-    fields.append("\"threadId\":\(quoted(notification?.threadID))")
-    fields.append("\"collapseId\":\(quoted(notification?.collapseID))")
-    fields.append("\"interruptionLevel\":\(quoted(notification?.level.rawValue))")
-    fields.append("\"effectiveLevel\":\(quoted(notification == nil ? nil : decision.effectiveLevel.rawValue))")
-    fields.append("\"disposition\":\(quoted(decision.disposition.rawValue))")
-    fields.append("\"surfaces\":[" + decision.surfaces.map { quoted($0.rawValue) }.joined(separator: ",") + "]")
-    fields.append("\"sound\":\(decision.playsSound)")
-    fields.append("\"soundName\":\(quoted(decision.playsSound ? decision.sound.map(Self.soundName) : nil))")
-    fields.append("\"badge\":" + (decision.badge.map(String.init) ?? "null"))
-    fields.append("\"heldUntil\":\(quoted(decision.heldUntil.map(iso)))")
-    fields.append("\"replaces\":\(quoted(decision.replaces?.description))")
-    fields.append("\"previewsHidden\":\(decision.previewsHidden)")
-    fields.append(
-      "\"reasons\":["
-        + decision.reasons.map { "{\"code\":\(quoted($0.code.rawValue)),\"text\":\(quoted($0.text))}" }
-        .joined(separator: ",") + "]")
-    fields.append("\"callbacks\":[" + decision.callbacks.map { quoted($0.rawValue) }.joined(separator: ",") + "]")
-    fields.append("\"group\":\(quoted(record.group?.description))")
-    fields.append("\"rank\":" + (record.groupRank.map(String.init) ?? "null"))
+    json.beginObject()
+    json.member("index", record.index + 1)
+    json.member("at", iso(record.at))
+    json.member("bundle", record.bundleID.isEmpty ? nil : record.bundleID)
+    json.member("title", notification?.title)
+    json.member("threadId", notification?.threadID)
+    json.member("collapseId", notification?.collapseID)
+    json.member("interruptionLevel", notification?.level.rawValue)
+    json.member("effectiveLevel", notification == nil ? nil : decision.effectiveLevel.rawValue)
+    json.member("disposition", decision.disposition.rawValue)
+    json.member("surfaces", strings: decision.surfaces.lazy.map(\.rawValue))
+    json.member("sound", decision.playsSound)
+    json.member("soundName", decision.playsSound ? decision.sound.map(Self.soundName) : nil)
+    json.member("badge", decision.badge)
+    json.member("heldUntil", decision.heldUntil.map(iso))
+    json.member("replaces", decision.replaces?.description)
+    json.member("previewsHidden", decision.previewsHidden)
+    json.key("reasons")
+    json.beginArray()
+    for reason in decision.reasons {
+      json.beginObject()
+      json.member("code", reason.code.rawValue)
+      json.member("text", reason.text)
+      json.endObject()
+    }
+    json.endArray()
+    json.member("callbacks", strings: decision.callbacks.lazy.map(\.rawValue))
+    json.member("group", record.group?.description)
+    json.member("rank", record.groupRank)
+    json.key("rankTerms")
     if let terms = record.rank {
-      fields.append(
-        "\"rankTerms\":{\"level\":\(number(terms.level)),\"relevance\":\(number(terms.relevance)),"
-          + "\"engagement\":\(number(terms.engagement)),\"communication\":\(number(terms.communication)),"
-          + "\"recency\":\(number(terms.recency)),\"score\":\(number(terms.score))}")
+      json.beginObject()
+      number("level", terms.level, to: &json)
+      number("relevance", terms.relevance, to: &json)
+      number("engagement", terms.engagement, to: &json)
+      number("communication", terms.communication, to: &json)
+      number("recency", terms.recency, to: &json)
+      number("score", terms.score, to: &json)
+      json.endObject()
     } else {
-      fields.append("\"rankTerms\":null")
+      json.null()
     }
     // Only for a broadcast: the channel it came through (apns-channel-id).
-    if let channel = record.channelID { fields.append("\"channel\":\(quoted(channel))") }
-    fields.append("\"source\":\(quoted(record.source))")
-    fields.append("\"verdict\":" + PushVerdict(record.diagnostics).json)
-    let diagnostics = record.diagnostics.map { diagnostic in
-      "{\"severity\":\(quoted(diagnostic.severity.rawValue)),\"code\":\(quoted(diagnostic.code.rawValue)),"
-        + "\"path\":\(quoted(diagnostic.path)),\"line\":" + (diagnostic.location.map { String($0.line) } ?? "null")
-        + ",\"column\":" + (diagnostic.location.map { String($0.column) } ?? "null")
-        + ",\"message\":\(quoted(diagnostic.message))}"
+    if let channel = record.channelID { json.member("channel", channel) }
+    json.member("source", record.source)
+    json.key("verdict")
+    PushVerdict(record.diagnostics).write(to: &json)
+    json.key("diagnostics")
+    json.beginArray()
+    for diagnostic in record.diagnostics {
+      json.beginObject()
+      json.member("severity", diagnostic.severity.rawValue)
+      json.member("code", diagnostic.code.rawValue)
+      json.member("path", diagnostic.path)
+      json.member("line", diagnostic.location?.line)
+      json.member("column", diagnostic.location?.column)
+      json.member("message", diagnostic.message)
+      json.endObject()
     }
-    fields.append("\"diagnostics\":[" + diagnostics.joined(separator: ",") + "]")
+    json.endArray()
     if !profile.handlers.isEmpty {
-      fields.append("\"handler\":" + handlerJSON(record.notification))
+      json.key("handler")
+      writeHandlerJSON(record.notification, to: &json)
     }
-    return "{" + fields.joined(separator: ",") + "}"
+    json.endObject()
   }
 
   package static func soundName(_ sound: SoundRequest) -> String { SoundText.name(sound) }
@@ -226,16 +251,31 @@ package struct ExplainPrinter {
   }
 
   /// `{"routes":[{response, action, handler}], "ran":[{action, handler, outcome, message}]}`.
-  private func handlerJSON(_ notification: PushNotification?) -> String {
-    guard let notification else { return "null" }
-    let routes = routes(notification).map {
-      "{\"response\":\(quoted($0.label)),\"action\":\(quoted($0.action)),\"handler\":\(quoted($0.handler))}"
+  private func writeHandlerJSON(_ notification: PushNotification?, to json: inout JSONWriter) {
+    guard let notification else { return json.null() }
+    json.beginObject()
+    json.key("routes")
+    json.beginArray()
+    for route in routes(notification) {
+      json.beginObject()
+      json.member("response", route.label)
+      json.member("action", route.action)
+      json.member("handler", route.handler)
+      json.endObject()
     }
-    let runs = (ran[notification.id] ?? []).map {
-      "{\"action\":\(quoted($0.action)),\"handler\":\(quoted($0.handler)),\"outcome\":\(quoted($0.outcomeName)),"
-        + "\"message\":\(quoted($0.message))}"
+    json.endArray()
+    json.key("ran")
+    json.beginArray()
+    for run in ran[notification.id] ?? [] {
+      json.beginObject()
+      json.member("action", run.action)
+      json.member("handler", run.handler)
+      json.member("outcome", run.outcomeName)
+      json.member("message", run.message)
+      json.endObject()
     }
-    return "{\"routes\":[" + routes.joined(separator: ",") + "],\"ran\":[" + runs.joined(separator: ",") + "]}"
+    json.endArray()
+    json.endObject()
   }
 
   private func disposition(_ decision: DeliveryDecision) -> (String, String) {

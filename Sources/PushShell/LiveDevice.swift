@@ -18,27 +18,32 @@ import Synchronization
 /// When the journal or the capture cannot be written (a full disk), that batch's pushes and
 /// every later one are answered 500 `InternalServerError`, the cause is reported once, and
 /// nothing more is written: what was answered 200 is exactly what was saved.
-package final class LiveDevice: @unchecked Sendable {
+package final class LiveDevice: Sendable {
   package typealias Done = @Sendable (APNsServer.SaveOutcome) -> Void
 
-  // Everything below is used on `queue` only, except the journal and the recorder, which the
-  // commit queue uses while `committing` is set (and `finish` after it).
+  /// The device and its batches, used on `queue` only: its lock is taken there alone, so it is
+  /// never contended, and the compiler checks that nothing reaches the state another way.
+  private struct State {
+    var replay: Replay
+    /// The capture lines and the answers of the batch being filled.
+    var lines: [UInt8] = []
+    var waiting: [Done] = []
+    var committing = false
+    var failure: String?
+    var saved = 0
+    var refused = 0
+  }
+
   private let queue = DispatchQueue(label: "pushdeck.serve.device")
   private let commits = DispatchQueue(label: "pushdeck.serve.commit")
-  private var replay: Replay
+  private let state: Mutex<State>
   /// Pushes handed to `queue` and not yet applied.
   private let pending = Atomic<Int>(0)
+  /// Used by the commit queue while a commit runs (and by `finish` after the last).
   private let journal: DeviceJournal?
   private let recorder: CaptureRecorder?
-  /// The capture lines and the answers of the batch being filled.
-  private var lines: [UInt8] = []
-  private var waiting: [Done] = []
-  private var committing = false
-  private var failure: String?
-  private var saved = 0
-  /// Channel creations and deletions among ``saved`` (their answers wait in the same batches).
+  /// Channel creations and deletions among the saved pushes (their answers wait in the same batches).
   private let savedChannelChanges = Atomic<Int>(0)
-  private var refused = 0
   private let report: @Sendable (String) -> Void
 
   /// The largest batch: a commit is started when this many pushes wait, even with more queued.
@@ -66,10 +71,11 @@ package final class LiveDevice: @unchecked Sendable {
     self.recorder = recorder
     self.report = report
     let makeProfile = try Session.profileLoader(options.profile)
-    replay = Replay(
+    let replay = Replay(
       committer: committer, restoring: holdsDevice ? journal : nil, batchSize: Int.max,
       preset: options.profile.flatMap(Session.PresetRequest.init(preset:)),
       makeProfile: { start in try makeProfile(start) })
+    state = Mutex(State(replay: replay))
   }
 
   /// The state database's path, nil when ephemeral.
@@ -82,22 +88,24 @@ package final class LiveDevice: @unchecked Sendable {
   package func push(_ record: PushRecord, done: @escaping Done) {
     pending.add(1, ordering: .relaxed)
     queue.async {
-      self.apply(record, done: done)
-      let idle = self.pending.subtract(1, ordering: .relaxed).newValue == 0
-      if idle || self.waiting.count >= Self.largestBatch { self.commitIfIdle() }
+      self.state.withLock { state in
+        self.apply(record, done: done, to: &state)
+        let idle = self.pending.subtract(1, ordering: .relaxed).newValue == 0
+        if idle || state.waiting.count >= Self.largestBatch { self.commitIfIdle(&state) }
+      }
     }
   }
 
-  private func apply(_ record: PushRecord, done: @escaping Done) {
-    guard failure == nil else {
-      refused += 1
+  private func apply(_ record: PushRecord, done: @escaping Done, to state: inout State) {
+    guard state.failure == nil else {
+      state.refused += 1
       done(.failed)
       return
     }
-    replay.push(record)
-    if let problem = replay.failure {
-      fail(problem)
-      refused += 1
+    state.replay.push(record)
+    if let problem = state.replay.failure {
+      fail(problem, &state)
+      state.refused += 1
       done(.failed)
       return
     }
@@ -105,8 +113,8 @@ package final class LiveDevice: @unchecked Sendable {
       done(.saved)
       return
     }
-    if recorder != nil { lines.append(contentsOf: (APNsRequest.captureLine(record) + "\n").utf8) }
-    waiting.append(done)
+    if recorder != nil { state.lines.append(contentsOf: (APNsRequest.captureLine(record) + "\n").utf8) }
+    state.waiting.append(done)
   }
 
   /// Queues one channel API request (``ChannelRoute``); `done` gets the answer, once any change
@@ -114,19 +122,23 @@ package final class LiveDevice: @unchecked Sendable {
   package func channel(_ route: ChannelRoute, done: @escaping @Sendable (ChannelAnswer) -> Void) {
     pending.add(1, ordering: .relaxed)
     queue.async {
-      self.apply(route, done: done)
-      let idle = self.pending.subtract(1, ordering: .relaxed).newValue == 0
-      if idle || self.waiting.count >= Self.largestBatch { self.commitIfIdle() }
+      self.state.withLock { state in
+        self.apply(route, done: done, to: &state)
+        let idle = self.pending.subtract(1, ordering: .relaxed).newValue == 0
+        if idle || state.waiting.count >= Self.largestBatch { self.commitIfIdle(&state) }
+      }
     }
   }
 
-  private func apply(_ route: ChannelRoute, done: @escaping @Sendable (ChannelAnswer) -> Void) {
-    guard failure == nil else {
+  private func apply(
+    _ route: ChannelRoute, done: @escaping @Sendable (ChannelAnswer) -> Void, to state: inout State
+  ) {
+    guard state.failure == nil else {
       done(.notSaved)
       return
     }
     let now = Date().timeIntervalSince1970
-    guard replay.ensureDevice(at: now) else {
+    guard state.replay.ensureDevice(at: now) else {
       done(.notSaved)
       return
     }
@@ -136,7 +148,7 @@ package final class LiveDevice: @unchecked Sendable {
         done(answer)
         return
       }
-      waiting.append { outcome in
+      state.waiting.append { outcome in
         if outcome == .saved { self.savedChannelChanges.add(1, ordering: .relaxed) }
         done(outcome == .saved ? answer : .notSaved)
       }
@@ -145,7 +157,7 @@ package final class LiveDevice: @unchecked Sendable {
     case .create(let bundleID, let policy):
       let id = ChannelRequest.makeChannelID()
       let storage = BroadcastChannel.StoragePolicy(rawValue: policy) ?? .noStorage
-      if let refusal = replay.createChannel(id: id, bundleID: bundleID, storagePolicy: storage) {
+      if let refusal = state.replay.createChannel(id: id, bundleID: bundleID, storagePolicy: storage) {
         done(.rejected(refusal.status, refusal.reason, detail: refusal.detail))
         return
       }
@@ -154,7 +166,7 @@ package final class LiveDevice: @unchecked Sendable {
           status: 201, headers: [("apns-channel-id", id)],
           detail: "channel \(id) created, message-storage-policy \(policy)"))
     case .read(let bundleID, let channelID):
-      guard let channel = replay.device?.channel(channelID, bundleID: bundleID) else {
+      guard let channel = state.replay.device?.channel(channelID, bundleID: bundleID) else {
         done(.rejected(.channelNotRegistered, detail: "no channel \(channelID) for \(bundleID)"))
         return
       }
@@ -164,54 +176,58 @@ package final class LiveDevice: @unchecked Sendable {
           body: ChannelRequest.readBody(storagePolicy: channel.storagePolicy.rawValue),
           detail: "channel \(channel.id) read"))
     case .list(let bundleID):
-      let ids = replay.device?.channels(of: bundleID).map(\.id) ?? []
+      let ids = state.replay.device?.channels(of: bundleID).map(\.id) ?? []
       done(
         ChannelAnswer(
           status: 200, body: ChannelRequest.listBody(ids),
           detail: ids.count == 1 ? "1 channel listed" : "\(ids.count) channels listed"))
     case .delete(let bundleID, let channelID):
-      guard replay.deleteChannel(channelID, bundleID: bundleID) else {
+      guard state.replay.deleteChannel(channelID, bundleID: bundleID) else {
         done(.rejected(.channelNotRegistered, detail: "no channel \(channelID) for \(bundleID)"))
         return
       }
       afterSaving(ChannelAnswer(status: 204, detail: "channel \(channelID) deleted"))
     case .broadcast(let bundleID, let channelID, let record, let apnsID, let expiration):
-      if let refusal = replay.device?.broadcastRefusal(
+      if let refusal = state.replay.device?.broadcastRefusal(
         channelID: channelID, bundleID: bundleID, expiration: expiration)
       {
         done(.rejected(refusal.status, refusal.reason, detail: refusal.detail))
         return
       }
-      apply(record) { outcome in
-        done(
-          outcome == .saved
-            ? ChannelAnswer(status: 200, headers: [("apns-id", apnsID)], detail: "broadcast on channel \(channelID)")
-            : .notSaved)
-      }
+      apply(
+        record,
+        done: { outcome in
+          done(
+            outcome == .saved
+              ? ChannelAnswer(status: 200, headers: [("apns-id", apnsID)], detail: "broadcast on channel \(channelID)")
+              : .notSaved)
+        }, to: &state)
     }
   }
 
   /// Starts committing the batch being filled, unless a commit is running (its end starts the
   /// next one).
-  private func commitIfIdle() {
-    guard !committing, !waiting.isEmpty, failure == nil else { return }
-    committing = true
-    let batch = replay.takeBatch()
-    let lines = self.lines
-    let answers = waiting
-    self.lines = []
-    waiting = []
+  private func commitIfIdle(_ state: inout State) {
+    guard !state.committing, !state.waiting.isEmpty, state.failure == nil else { return }
+    state.committing = true
+    let batch = state.replay.takeBatch()
+    let lines = state.lines
+    let answers = state.waiting
+    state.lines = []
+    state.waiting = []
     commits.async {
       let problem = self.save(batch, lines: lines)
       for answer in answers { answer(problem == nil ? .saved : .failed) }
       self.queue.async {
-        self.committing = false
-        if let problem {
-          self.refused += answers.count
-          self.fail(problem)
-        } else {
-          self.saved += answers.count
-          self.commitIfIdle()
+        self.state.withLock { state in
+          state.committing = false
+          if let problem {
+            state.refused += answers.count
+            self.fail(problem, &state)
+          } else {
+            state.saved += answers.count
+            self.commitIfIdle(&state)
+          }
         }
       }
     }
@@ -240,44 +256,50 @@ package final class LiveDevice: @unchecked Sendable {
   }
 
   /// Stops saving: answers what waits with 500 and reports the cause, once.
-  private func fail(_ problem: String) {
-    if failure == nil {
-      failure = problem
+  private func fail(_ problem: String, _ state: inout State) {
+    if state.failure == nil {
+      state.failure = problem
       report(
         "cannot save pushes: \(problem) Every push is now answered 500 InternalServerError; "
           + "the pushes answered 200 before are saved. Restart serve once the cause is fixed.")
     }
-    refused += waiting.count
-    for answer in waiting { answer(.failed) }
-    waiting = []
-    lines = []
+    state.refused += state.waiting.count
+    for answer in state.waiting { answer(.failed) }
+    state.waiting = []
+    state.lines = []
   }
 
   /// Commits everything pending and closes the journal. Call once no more pushes arrive.
   package func finish() {
     // Bounded: each round waits for the running commit, which leaves at most one more batch.
     for _ in 0..<1_000 {
-      let done = queue.sync { () -> Bool in
-        commitIfIdle()
-        return !committing && waiting.isEmpty
+      let done = queue.sync {
+        state.withLock { state in
+          commitIfIdle(&state)
+          return !state.committing && state.waiting.isEmpty
+        }
       }
       if done { break }
       commits.sync {}
     }
     queue.sync {
-      // What the device did besides pushes (a clock moved on) has no answer waiting for it.
-      let rest = replay.takeBatch()
-      if failure == nil, !rest.isEmpty { try? journal?.commit(rest) }
-      try? journal?.close()
+      state.withLock { state in
+        // What the device did besides pushes (a clock moved on) has no answer waiting for it.
+        let rest = state.replay.takeBatch()
+        if state.failure == nil, !rest.isEmpty { try? journal?.commit(rest) }
+        try? journal?.close()
+      }
     }
   }
 
   /// "N pushes saved, M answered 500", for the last line.
   package var savedSummary: String {
     queue.sync {
-      let changes = savedChannelChanges.load(ordering: .relaxed)
-      return "\(saved - changes) pushes saved" + (changes > 0 ? ", \(changes) channel changes saved" : "")
-        + (refused > 0 ? ", \(refused) answered 500 (not saved)" : "")
+      state.withLock { state in
+        let changes = savedChannelChanges.load(ordering: .relaxed)
+        return "\(state.saved - changes) pushes saved" + (changes > 0 ? ", \(changes) channel changes saved" : "")
+          + (state.refused > 0 ? ", \(state.refused) answered 500 (not saved)" : "")
+      }
     }
   }
 }

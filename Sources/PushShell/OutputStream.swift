@@ -3,6 +3,9 @@
 #elseif canImport(Darwin)
   import Darwin
 #endif
+#if canImport(Glibc) && canImport(CMalloc)
+  import CMalloc
+#endif
 
 /// A buffered writer to a file descriptor: one `write(2)` per 64 KiB, not one per line.
 ///
@@ -31,6 +34,12 @@ package final class OutputStream {
   package func write(_ text: String) {
     var text = text
     text.withUTF8 { buffer.append(contentsOf: $0) }
+    if buffer.count >= capacity { flush() }
+  }
+
+  /// Appends UTF-8 bytes (a ``JSONWriter``'s text), flushing when the buffer is full.
+  package func write(bytes: [UInt8]) {
+    buffer.append(contentsOf: bytes)
     if buffer.count >= capacity { flush() }
   }
 
@@ -72,15 +81,8 @@ private func systemWrite(_ descriptor: Int32, _ pointer: UnsafeRawPointer?, _ co
 /// glibc's defaults hand each back to the kernel and fault fresh zeroed pages in for the next,
 /// which cost more than the decoding (measured in docs/PERFORMANCE.md).
 package func tuneAllocatorForStreaming() {
-  #if canImport(Glibc)
-    // <malloc.h>: M_TRIM_THRESHOLD = -1, M_MMAP_THRESHOLD = -3.
-    _ = glibcMallopt(-3, 64 << 20)
-    _ = glibcMallopt(-1, 512 << 20)
+  #if canImport(Glibc) && canImport(CMalloc)
+    _ = mallopt(M_MMAP_THRESHOLD, 64 << 20)
+    _ = mallopt(M_TRIM_THRESHOLD, 512 << 20)
   #endif
 }
-
-#if canImport(Glibc)
-  /// glibc's `mallopt`, which the Glibc module does not export.
-  @_silgen_name("mallopt")
-  private func glibcMallopt(_ parameter: Int32, _ value: Int32) -> Int32
-#endif

@@ -32,6 +32,14 @@ package struct CapturePosition: Equatable, Sendable {
 /// (`LineTooLong`) with its full length, so no line length makes the reader wait or grow.
 package final class ParallelCaptureDecoder<Result> {
   /// One job: whole lines, numbered once the job before it has counted its own.
+  ///
+  /// `@unchecked Sendable`: its fields pass between threads in the order the two semaphores
+  /// impose (a worker writes, signals; the consumer or the next worker waits, reads), which the
+  /// compiler cannot see, and `Result` is whatever the caller's transform makes, not Sendable.
+  /// Tried with the fields in a `Mutex` (`swiftc -swift-version 6`): a worker cannot store the
+  /// results it made by calling the stored `transform` ("'inout sending' parameter cannot be
+  /// task-isolated at end of function"), and the consumer cannot hand them on after `body`
+  /// has touched them in place ("sending 'results' risks causing data races").
   private final class Job: @unchecked Sendable {
     // Written by one worker before `done` is signalled, read by the consumer after waiting on it.
     private(set) var bytes: [UInt8]
@@ -246,7 +254,7 @@ package final class ParallelCaptureDecoder<Result> {
   private func submit(_ bytes: [UInt8], startOffset: Int64, overlong: (length: Int, end: Int64)? = nil) {
     if inFlight.count >= maximumInFlight { consumeOldest() }
     // Lines are counted by the workers, not here: a worker finds every line of its job anyway,
-    // and counting on this thread was a second pass over the whole file. A job's first line
+    // and counting on this thread would be a second pass over the whole file (docs/PERFORMANCE.md, Measurements behind the code). A job's first line
     // number is the previous job's first line plus its line count, which that job's worker
     // publishes as soon as it has split its job, before decoding it.
     let job = Job(bytes: bytes, previous: lastSubmitted, startOffset: startOffset, overlong: overlong)
@@ -331,6 +339,10 @@ package final class ParallelCaptureDecoder<Result> {
   }
 
   /// A job's results once consumed, handed to a worker to free.
+  ///
+  /// `@unchecked Sendable` for the reason ``Job`` is: the consumer's `body` (not Sendable) has
+  /// touched each result in place, so the compiler ties the array to the consumer and refuses
+  /// to send it to the worker that frees it, even through a `Mutex`.
   private final class Spent: @unchecked Sendable {
     // Touched by the consumer before it is handed over, then by one worker only.
     private var results: [Result]
@@ -356,7 +368,7 @@ package final class ParallelCaptureDecoder<Result> {
     }
     position = CapturePosition(line: job.firstLine + job.lineCount - 1, offset: job.endOffset)
     // The records are freed on a worker, not here: the consumer is the pipeline's slowest
-    // stage, and freeing a job's records (allocated by a worker) took a tenth of its time.
+    // stage, and freeing a job's records (allocated by a worker) is costly (docs/PERFORMANCE.md, Measurements behind the code).
     let spent = Spent(results)
     results = []
     DispatchQueue.global().async { spent.free() }

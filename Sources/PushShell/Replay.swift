@@ -236,11 +236,28 @@ package struct ReplaySummary {
   }
 
   package func json() -> String {
-    let counts = Disposition.allCases.map { "\(JSONValue.quoted($0.rawValue)):\(dispositions[$0] ?? 0)" }
-    let top = topGroups.map { "{\"group\":\(JSONValue.quoted($0.key.description)),\"count\":\($0.count)}" }
-    return "{\"pushes\":\(pushes),\"dispositions\":{\(counts.joined(separator: ","))},"
-      + "\"stored\":\(isUnchanged ? "null" : String(stored)),\"evicted\":\(evicted),"
-      + "\"groups\":\(isUnchanged ? "null" : String(groups)),\"topGroups\":[\(top.joined(separator: ","))],"
-      + "\"elapsedSeconds\":\(secondsText),\"state\":\(statePath.map(JSONValue.quoted) ?? "null")}"
+    var json = JSONWriter()
+    json.beginObject()
+    json.member("pushes", pushes)
+    json.key("dispositions")
+    json.beginObject()
+    for disposition in Disposition.allCases { json.member(disposition.rawValue, dispositions[disposition] ?? 0) }
+    json.endObject()
+    json.member("stored", isUnchanged ? nil : stored)
+    json.member("evicted", evicted)
+    json.member("groups", isUnchanged ? nil : groups)
+    json.key("topGroups")
+    json.beginArray()
+    for group in topGroups {
+      json.beginObject()
+      json.member("group", group.key.description)
+      json.member("count", group.count)
+      json.endObject()
+    }
+    json.endArray()
+    json.member("elapsedSeconds", (seconds * 100).rounded() / 100)
+    json.member("state", statePath)
+    json.endObject()
+    return json.text
   }
 }

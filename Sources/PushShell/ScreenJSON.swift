@@ -14,50 +14,77 @@ package enum ScreenJSON {
   package static func render(_ state: AppState, screen: ScreenName) -> String {
     let device = state.device
     let offset = device.profile.utcOffsetSeconds
-    func iso(_ instant: SimInstant) -> String { JSONValue.quoted(CivilTime.iso8601(instant, utcOffsetSeconds: offset)) }
-    func text(_ value: String?) -> String { value.map(JSONValue.quoted) ?? "null" }
-    /// What the activity's card shows (its layout applied to the latest content-state).
-    func faceJSON(_ face: LiveActivityFace) -> String {
-      "\"face\":{\"title\":\(JSONValue.quoted(face.title)),\"detail\":\(text(face.detail)),"
-        + "\"progress\":\(face.progress.map { String($0) } ?? "null"),\"time\":\(face.time.map(iso) ?? "null")}"
-    }
+    func iso(_ instant: SimInstant) -> String { CivilTime.iso8601(instant, utcOffsetSeconds: offset) }
     let groups = screen == .lock ? state.lockScreenGroups() : device.store.rankedGroups()
-    var json = "{\"screen\":\"\(screen.rawValue)\",\"at\":\(iso(device.now)),\"locked\":\(device.isLocked)"
-    json +=
-      ",\"focus\":\(text(device.activeFocus?.name)),\"notifications\":\(groups.reduce(0) { $0 + $1.notifications.count })"
-    json +=
-      ",\"badges\":{"
-      + device.badges.sorted { $0.key < $1.key }.map { "\(JSONValue.quoted($0.key)):\($0.value)" }
-      .joined(separator: ",") + "}"
-    json +=
-      ",\"liveActivities\":["
-      + device.liveActivities.map { activity in
-        "{\"bundle\":\(JSONValue.quoted(activity.bundleID)),\"type\":\(JSONValue.quoted(activity.attributesType)),"
-          + "\"title\":\(text(activity.title)),\"body\":\(text(activity.body)),\"stale\":\(activity.isStale(at: device.now)),"
-          + "\"ended\":\(activity.endedAt != nil),\"contentState\":\(activity.contentState?.compactText ?? "null"),"
-          + "\"channel\":\(text(activity.channelID)),\"pushToken\":\(text(activity.pushToken)),"
-          + faceJSON(activity.face(layout: device.app(activity.bundleID)?.liveActivityLayouts[activity.attributesType]))
-          + "}"
-      }.joined(separator: ",") + "]"
-    json += ",\"displayAs\":\"\(device.profile.lockScreenDisplay.rawValue)\""
-    json += ",\"groups\":["
-    for (index, group) in groups.enumerated() {
-      if index > 0 { json += "," }
-      let app = device.app(group.key.bundleID)?.info ?? AppInfo.inferred(from: group.key.bundleID)
-      json +=
-        "{\"rank\":\(index + 1),\"group\":\(JSONValue.quoted(group.key.description)),\"bundle\":\(JSONValue.quoted(app.bundleID))"
-      json +=
-        ",\"app\":\(JSONValue.quoted(app.displayName)),\"thread\":\(text(group.key.thread)),\"count\":\(group.notifications.count)"
-      json += ",\"notifications\":["
-      json += group.notifications.map { stored in
-        let shown = state.displayed(stored)
-        return "{\"id\":\"\(stored.id)\",\"at\":\(iso(stored.notification.receivedAt)),\"title\":\(text(shown.title))"
-          + ",\"subtitle\":\(text(shown.subtitle)),\"body\":\(text(shown.body)),\"level\":\"\(stored.decision.effectiveLevel.rawValue)\""
-          + ",\"disposition\":\"\(stored.decision.disposition.rawValue)\",\"previewsHidden\":\(state.previewsHidden(stored))"
-          + ",\"score\":\(stored.rank.score)}"
-      }.joined(separator: ",")
-      json += "]}"
+    var json = JSONWriter(capacity: 4096)
+    json.beginObject()
+    json.member("screen", screen.rawValue)
+    json.member("at", iso(device.now))
+    json.member("locked", device.isLocked)
+    json.member("focus", device.activeFocus?.name)
+    json.member("notifications", groups.reduce(0) { $0 + $1.notifications.count })
+    json.key("badges")
+    json.beginObject()
+    for (bundleID, count) in device.badges.sorted(by: { $0.key < $1.key }) { json.member(bundleID, count) }
+    json.endObject()
+    json.key("liveActivities")
+    json.beginArray()
+    for activity in device.liveActivities {
+      json.beginObject()
+      json.member("bundle", activity.bundleID)
+      json.member("type", activity.attributesType)
+      json.member("title", activity.title)
+      json.member("body", activity.body)
+      json.member("stale", activity.isStale(at: device.now))
+      json.member("ended", activity.endedAt != nil)
+      json.member("contentState", activity.contentState)
+      json.member("channel", activity.channelID)
+      json.member("pushToken", activity.pushToken)
+      // What the activity's card shows (its layout applied to the latest content-state).
+      let face = activity.face(layout: device.app(activity.bundleID)?.liveActivityLayouts[activity.attributesType])
+      json.key("face")
+      json.beginObject()
+      json.member("title", face.title)
+      json.member("detail", face.detail)
+      json.member("progress", face.progress)
+      json.member("time", face.time.map(iso))
+      json.endObject()
+      json.endObject()
     }
-    return json + "]}"
+    json.endArray()
+    json.member("displayAs", device.profile.lockScreenDisplay.rawValue)
+    json.key("groups")
+    json.beginArray()
+    for (index, group) in groups.enumerated() {
+      let app = device.app(group.key.bundleID)?.info ?? AppInfo.inferred(from: group.key.bundleID)
+      json.beginObject()
+      json.member("rank", index + 1)
+      json.member("group", group.key.description)
+      json.member("bundle", app.bundleID)
+      json.member("app", app.displayName)
+      json.member("thread", group.key.thread)
+      json.member("count", group.notifications.count)
+      json.key("notifications")
+      json.beginArray()
+      for stored in group.notifications {
+        let shown = state.displayed(stored)
+        json.beginObject()
+        json.member("id", stored.id.description)
+        json.member("at", iso(stored.notification.receivedAt))
+        json.member("title", shown.title)
+        json.member("subtitle", shown.subtitle)
+        json.member("body", shown.body)
+        json.member("level", stored.decision.effectiveLevel.rawValue)
+        json.member("disposition", stored.decision.disposition.rawValue)
+        json.member("previewsHidden", state.previewsHidden(stored))
+        json.member("score", stored.rank.score)
+        json.endObject()
+      }
+      json.endArray()
+      json.endObject()
+    }
+    json.endArray()
+    json.endObject()
+    return json.text
   }
 }

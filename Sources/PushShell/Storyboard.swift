@@ -29,13 +29,10 @@ package enum Storyboard {
     let end = max(times.last ?? start, start)
     var summaryTimes: Set<SimInstant> = []
     for profile in profiles where profile.apps.contains(where: { $0.settings.delivery == .scheduledSummary }) {
-      let offset = Int64(profile.utcOffsetSeconds) * 1000
-      let local = start.milliseconds + offset
-      let dayStart = local - ((local % 86_400_000) + 86_400_000) % 86_400_000
+      let dayStart = start.startOfLocalDay(utcOffsetSeconds: profile.utcOffsetSeconds).milliseconds
       for day in 0..<8 {
         for time in profile.summaryTimes {
-          let instant = SimInstant(
-            milliseconds: dayStart + Int64(day) * 86_400_000 + Int64(time.minutes) * 60_000 - offset)
+          let instant = SimInstant(milliseconds: dayStart + Int64(day) * 86_400_000 + Int64(time.minutes) * 60_000)
           if instant > start, instant <= end + .hours(24) { summaryTimes.insert(instant) }
         }
       }

@@ -147,23 +147,35 @@ package enum ValidationAnnotations {
 /// The JSON Lines form of a validation result.
 package enum ValidationJSON {
   package static func line(for record: PushRecord, strict: Bool) -> String {
-    let valid = strict ? record.isStrictlyValid : record.isValid
-    var text = "{\"source\":\(JSONValue.quoted(record.source)),\"valid\":\(valid)"
-    text += ",\"bundle\":" + (record.bundleID.map(JSONValue.quoted) ?? "null")
-    text += ",\"pushType\":\(JSONValue.quoted(record.pushType)),\"bytes\":\(record.byteCount)"
-    text += ",\"verdict\":\(record.verdict.json),\"diagnostics\":["
-    for (offset, diagnostic) in record.diagnostics.enumerated() {
+    var json = JSONWriter(capacity: 512)
+    json.beginObject()
+    json.member("source", record.source)
+    json.member("valid", strict ? record.isStrictlyValid : record.isValid)
+    json.member("bundle", record.bundleID)
+    json.member("pushType", record.pushType)
+    json.member("bytes", record.byteCount)
+    json.key("verdict")
+    record.verdict.write(to: &json)
+    json.key("diagnostics")
+    json.beginArray()
+    for diagnostic in record.diagnostics {
       let severity = strict && diagnostic.severity == .warning ? Severity.error : diagnostic.severity
-      if offset > 0 { text += "," }
-      text += "{\"severity\":\"\(severity.rawValue)\",\"code\":\"\(diagnostic.code.rawValue)\""
-      text += ",\"path\":" + (diagnostic.path.map(JSONValue.quoted) ?? "null")
-      text += ",\"line\":" + (diagnostic.location.map { String($0.line) } ?? "null")
-      text += ",\"column\":" + (diagnostic.location.map { String($0.column) } ?? "null")
-      text += ",\"message\":\(JSONValue.quoted(diagnostic.message)),\"effect\":\(JSONValue.quoted(diagnostic.effect))"
       let verdict = diagnostic.code.verdict
-      text += ",\"hint\":" + (diagnostic.hint.map(JSONValue.quoted) ?? "null")
-      text += ",\"apns\":\(JSONValue.quoted(verdict.apns.words)),\"device\":\"\(verdict.device.rawValue)\"}"
+      json.beginObject()
+      json.member("severity", severity.rawValue)
+      json.member("code", diagnostic.code.rawValue)
+      json.member("path", diagnostic.path)
+      json.member("line", diagnostic.location?.line)
+      json.member("column", diagnostic.location?.column)
+      json.member("message", diagnostic.message)
+      json.member("effect", diagnostic.effect)
+      json.member("hint", diagnostic.hint)
+      json.member("apns", verdict.apns.words)
+      json.member("device", verdict.device.rawValue)
+      json.endObject()
     }
-    return text + "]}"
+    json.endArray()
+    json.endObject()
+    return json.text
   }
 }

@@ -217,40 +217,14 @@ enum DeliveryDetail {
     }
 
     /// Reasons as the JSON text `[{"code":…,"text":…},…]` (what ``JournalCoding/json(_:)-([Reason])``
-    /// writes), built as bytes: strings of plain ASCII are copied as they are, the others are
-    /// escaped by PushWire.
+    /// writes), written by the same writer into a buffer reused from row to row.
     mutating func reasons(_ reasons: [Reason]) {
-      scratch.removeAll(keepingCapacity: true)
-      scratch.append(UInt8(ascii: "["))
-      for (index, reason) in reasons.enumerated() {
-        if index > 0 { scratch.append(UInt8(ascii: ",")) }
-        scratch.append(contentsOf: #"{"code":"#.utf8)
-        Self.appendJSONString(reason.code.rawValue, to: &scratch)
-        scratch.append(contentsOf: #","text":"#.utf8)
-        Self.appendJSONString(reason.text, to: &scratch)
-        scratch.append(UInt8(ascii: "}"))
-      }
-      scratch.append(UInt8(ascii: "]"))
-      scratch.withUnsafeBufferPointer { text($0) }
+      scratch.removeAll()
+      JournalCoding.write(reasons, to: &scratch)
+      scratch.bytes.withUnsafeBufferPointer { text($0) }
     }
 
     /// The JSON text of the last ``reasons(_:)``'s list, reused from row to row.
-    private var scratch: [UInt8] = []
-
-    private static func appendJSONString(_ string: String, to output: inout [UInt8]) {
-      var string = string
-      let plain = string.withUTF8 { utf8 in
-        // Printable ASCII without `"` or `\\` needs no escape.
-        guard utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C }) else { return false }
-        output.append(UInt8(ascii: "\""))
-        output.append(contentsOf: utf8)
-        output.append(UInt8(ascii: "\""))
-        return true
-      }
-      if plain { return }
-      var escaped = ""
-      JSONValue.writeString(string, to: &escaped)
-      output.append(contentsOf: escaped.utf8)
-    }
+    private var scratch = JSONWriter()
   }
 }

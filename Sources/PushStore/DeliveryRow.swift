@@ -1,6 +1,7 @@
 import GRDB
 import GRDBSQLite
 import PushCore
+import Synchronization
 
 /// Delivery rows packed as bytes, ready for the journal to insert: the values of
 /// `DeviceJournal.deliveryColumns` for each row, in ``DeliveryDetail``'s tagged format, and the
@@ -197,39 +198,47 @@ where Element.RawValue == String {
 /// million pushes give a few tens of thousands of distinct lists) is written once and each row
 /// names it by id.
 ///
-/// Used by one thread, the one that packs deliveries. At most ``limit`` lists are remembered;
-/// rows with others carry their reasons inline.
-public final class ReasonLists: @unchecked Sendable {
+/// Used by one thread, the one that packs deliveries, so its lock is never contended (one
+/// uncontended lock a push); it is there so the sharing with the commit queue is checked.
+/// At most ``limit`` lists are remembered; rows with others carry their reasons inline.
+public final class ReasonLists: Sendable {
   /// How many distinct lists are remembered.
   public static let limit = 65_536
-  /// The lists by a fingerprint of their content; a fingerprint shared by different lists
-  /// (never seen in practice) keeps each of them.
-  private var ids: [UInt64: [(reasons: [Reason], id: Int64)]] = [:]
-  private var count = 0
-  private var nextID: Int64
+
+  private struct Table {
+    /// The lists by a fingerprint of their content; a fingerprint shared by different lists
+    /// (never seen in practice) keeps each of them.
+    var ids: [UInt64: [(reasons: [Reason], id: Int64)]] = [:]
+    var count = 0
+    var nextID: Int64
+  }
+
+  private let table: Mutex<Table>
 
   /// Starts numbering new lists at `firstID` (``DeviceJournal/nextReasonListID()``).
   public init(firstID: Int64) {
-    nextID = firstID
+    table = Mutex(Table(nextID: firstID))
   }
 
   /// The list's id, and whether it is new (to be stored); nil when it is new and the table is full.
   func id(for reasons: [Reason]) -> (id: Int64?, isNew: Bool) {
     let fingerprint = Self.fingerprint(reasons)
-    if let known = ids[fingerprint] {
-      for entry in known where entry.reasons == reasons { return (entry.id, false) }
+    return table.withLock { table in
+      if let known = table.ids[fingerprint] {
+        for entry in known where entry.reasons == reasons { return (entry.id, false) }
+      }
+      guard table.count < Self.limit else { return (nil, false) }
+      let id = table.nextID
+      table.nextID += 1
+      table.count += 1
+      table.ids[fingerprint, default: []].append((reasons, id))
+      return (id, true)
     }
-    guard count < Self.limit else { return (nil, false) }
-    let id = nextID
-    nextID += 1
-    count += 1
-    ids[fingerprint, default: []].append((reasons, id))
-    return (id, true)
   }
 
   /// A 64-bit fingerprint of the codes and texts, eight bytes at a step: the lists are looked up
-  /// once per push, and `Hasher` (SipHash) over their few hundred bytes of text was a tenth of
-  /// the time the replay's device thread spends per push.
+  /// once per push, and `Hasher` (SipHash) over their few hundred bytes of text is slower
+  /// (docs/PERFORMANCE.md, Measurements behind the code).
   static func fingerprint(_ reasons: [Reason]) -> UInt64 {
     var state = 0x9E37_79B9_7F4A_7C15 ^ UInt64(reasons.count)
     for reason in reasons {

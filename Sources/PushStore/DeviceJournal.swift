@@ -62,7 +62,7 @@ public final class DeviceJournal: Sendable {
   }
 
   /// The page size of a new state file: 16 KiB, which a replay writes with a quarter of the
-  /// system calls 4 KiB pages take (measured: 12% less wall time for a 300,000-line replay).
+  /// system calls 4 KiB pages take (docs/PERFORMANCE.md, Measurements behind the code).
   public static let pageSize = 16_384
 
   /// The database file, or nil for an in-memory journal.
@@ -342,8 +342,8 @@ public final class DeviceJournal: Sendable {
     if batch.deliveryCount > 0 {
       var packed = batch.packed
       for record in batch.deliveries { packed.append(record) }
-      // Bound straight to SQLite from the packed bytes: boxing each value through
-      // StatementArguments was a third of the journal's time in a replay.
+      // Bound straight to SQLite from the packed bytes, without boxing each value through
+      // StatementArguments (docs/PERFORMANCE.md, Measurements behind the code).
       if !packed.newReasonLists.isEmpty {
         let list = try db.cachedStatement(sql: "INSERT INTO reason_list(id, reasons) VALUES (?, ?)")
         for (id, json) in packed.newReasonLists { try list.execute(arguments: [id, json]) }

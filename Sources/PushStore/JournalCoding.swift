@@ -12,12 +12,9 @@ enum JournalCoding {
 
   static func json(_ strings: [String]) -> String {
     // Written straight, not through a JSONValue tree: a replay writes three lists per delivery.
-    var output = "["
-    for (index, string) in strings.enumerated() {
-      if index > 0 { output += "," }
-      JSONValue.writeString(string, to: &output)
-    }
-    return output + "]"
+    var json = JSONWriter()
+    json.array { for string in strings { $0.string(string) } }
+    return json.text
   }
 
   static func strings(_ text: String, column: String) throws(Malformed) -> [String] {
@@ -37,16 +34,21 @@ enum JournalCoding {
   }
 
   static func json(_ reasons: [Reason]) -> String {
-    // The same text as a JSONValue tree would give, written straight.
-    var output = "["
-    for (index, reason) in reasons.enumerated() {
-      output += index > 0 ? ",{\"code\":" : "{\"code\":"
-      JSONValue.writeString(reason.code.rawValue, to: &output)
-      output += ",\"text\":"
-      JSONValue.writeString(reason.text, to: &output)
-      output += "}"
+    var json = JSONWriter()
+    write(reasons, to: &json)
+    return json.text
+  }
+
+  /// Writes reasons as `[{"code":…,"text":…},…]`.
+  static func write(_ reasons: [Reason], to json: inout JSONWriter) {
+    json.beginArray()
+    for reason in reasons {
+      json.beginObject()
+      json.member("code", reason.code.rawValue)
+      json.member("text", reason.text)
+      json.endObject()
     }
-    return output + "]"
+    json.endArray()
   }
 
   static func reasons(_ text: String) throws(Malformed) -> [Reason] {

@@ -125,7 +125,8 @@ enum JournalSchema {
       try db.execute(sql: "ALTER TABLE delivery ADD COLUMN attachments TEXT")
     }
     // v3: a narrow delivery row. The columns people query stay; the rest are packed into
-    // `detail` (``DeliveryDetail``), which a replay writes at a third of version 2's cost per row.
+    // `detail` (``DeliveryDetail``), which a replay writes far more cheaply than version 2's
+    // columns (docs/PERFORMANCE.md, Measurements behind the code).
     // Version 2 rows are copied, their other columns packed by an SQL function. Reason lists
     // that repeat are stored once, in `reason_list`, and a detail names them by id.
     migrator.registerMigration("v3") { db in

@@ -18,11 +18,13 @@ public struct ActionInvocation: Equatable, Sendable, Identifiable {
   public var text: String?
   /// The raw payload, as the app's `userInfo`.
   public var payload: String
+  /// The notification's `aps.target-content-id`, as the device decoded it.
+  public var targetContentID: String?
 
   /// Creates an invocation.
   public init(
     id: Int, notification: NotificationID, bundleID: String, categoryID: String?, actionID: String,
-    actionTitle: String, text: String?, payload: String
+    actionTitle: String, text: String?, payload: String, targetContentID: String? = nil
   ) {
     self.id = id
     self.notification = notification
@@ -32,6 +34,7 @@ public struct ActionInvocation: Equatable, Sendable, Identifiable {
     self.actionTitle = actionTitle
     self.text = text
     self.payload = payload
+    self.targetContentID = targetContentID
   }
 }
 

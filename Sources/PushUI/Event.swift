@@ -665,7 +665,8 @@ extension AppState {
     if device.isLocked { apply(.unlock, at: now) }
     let invocation = ActionInvocation(
       id: nextInvocationID, notification: id, bundleID: notification.bundleID, categoryID: notification.category,
-      actionID: defaultActionIdentifier, actionTitle: "Open", text: nil, payload: notification.rawPayload)
+      actionID: defaultActionIdentifier, actionTitle: "Open", text: nil, payload: notification.rawPayload,
+      targetContentID: notification.targetContentID)
     nextInvocationID += 1
     apply(.open(id), at: now)
     leaveDetailIfGone()
@@ -718,7 +719,7 @@ extension AppState {
     let invocation = ActionInvocation(
       id: nextInvocationID, notification: id, bundleID: stored.notification.bundleID,
       categoryID: stored.notification.category, actionID: action.identifier, actionTitle: action.title,
-      text: text, payload: stored.notification.rawPayload)
+      text: text, payload: stored.notification.rawPayload, targetContentID: stored.notification.targetContentID)
     nextInvocationID += 1
     apply(.action(id, actionID: action.identifier, text: text), at: now)
     leaveDetailIfGone()
@@ -736,7 +737,7 @@ extension AppState {
     return ActionInvocation(
       id: nextInvocationID, notification: id, bundleID: stored.notification.bundleID,
       categoryID: stored.notification.category, actionID: dismissActionIdentifier, actionTitle: "Dismiss",
-      text: nil, payload: stored.notification.rawPayload)
+      text: nil, payload: stored.notification.rawPayload, targetContentID: stored.notification.targetContentID)
   }
 
   private mutating func setProvisional(keep: Bool) {

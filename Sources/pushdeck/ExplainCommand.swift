@@ -110,11 +110,17 @@ struct ExplainCommand: ParsableCommand {
     if !payloadPaths.isEmpty {
       let (resolved, inputProblems) = resolveInputs(Array(payloadPaths))
       problems += inputProblems.map { "\($0.path): \($0.message)" }
+      // One writer for every line: its buffer is allocated once.
+      var json = JSONWriter(capacity: 4096)
       var player = StreamingPlayer(baseProfile: baseProfile) { record, profile in
         rejected = rejected || record.decision.disposition == .rejected
         let printer = ExplainPrinter(color: color, profile: profile)
         switch format {
-        case .json: out.write(printer.json(record) + "\n")
+        case .json:
+          json.removeAll()
+          printer.write(record, to: &json)
+          json.newline()
+          out.write(bytes: json.bytes)
         case .text: out.write(printer.text(record))
         }
       }
@@ -179,18 +185,26 @@ struct ExplainCommand: ParsableCommand {
         }
         out.line("")
       case .json:
-        let devices = variants.enumerated().map { column, variant in
+        var json = JSONWriter()
+        json.beginObject()
+        json.member("index", index + 1)
+        json.member("bundle", first.bundleID)
+        json.member("title", first.notification?.title)
+        json.key("devices")
+        json.beginArray()
+        for (column, variant) in variants.enumerated() {
           let record = columns[column][index]
-          return "{\"device\":\(JSONValue.quoted(variant.name)),\"label\":\(JSONValue.quoted(variant.label)),"
-            + "\"disposition\":\(record.map { JSONValue.quoted($0.decision.disposition.rawValue) } ?? "null"),"
-            + "\"surfaces\":["
-            + (record?.decision.surfaces ?? []).map { JSONValue.quoted($0.rawValue) }.joined(separator: ",")
-            + "],\"outcome\":\(record.map { JSONValue.quoted(printers[column].outcome($0)) } ?? "null")}"
+          json.beginObject()
+          json.member("device", variant.name)
+          json.member("label", variant.label)
+          json.member("disposition", record?.decision.disposition.rawValue)
+          json.member("surfaces", strings: (record?.decision.surfaces ?? []).lazy.map(\.rawValue))
+          json.member("outcome", record.map { printers[column].outcome($0) })
+          json.endObject()
         }
-        out.line(
-          "{\"index\":\(index + 1),\"bundle\":\(JSONValue.quoted(first.bundleID)),"
-            + "\"title\":\(first.notification?.title.map(JSONValue.quoted) ?? "null"),\"devices\":["
-            + devices.joined(separator: ",") + "]}")
+        json.endArray()
+        json.endObject()
+        out.line(json.text)
       }
       rejected = rejected || columns.contains { $0[index]?.decision.disposition == .rejected }
     }
@@ -271,13 +285,18 @@ struct ExplainCommand: ParsableCommand {
     _ records: [DeliveryRecord], device: DeviceSimulator, color: Bool, ran: [NotificationID: [HandlerRun]] = [:]
   ) -> String {
     let printer = ExplainPrinter(color: color, profile: device.profile, ran: ran)
-    var text = ""
-    for record in records {
-      switch format {
-      case .json: text += printer.json(record) + "\n"
-      case .text: text += printer.text(record)
+    switch format {
+    case .json:
+      var json = JSONWriter(capacity: 1024 * records.count)
+      for record in records {
+        printer.write(record, to: &json)
+        json.newline()
       }
+      return json.text
+    case .text:
+      var text = ""
+      for record in records { text += printer.text(record) }
+      return text
     }
-    return text
   }
 }

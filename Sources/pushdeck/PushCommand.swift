@@ -189,8 +189,8 @@ struct PushCommand: AsyncParsableCommand {
     if let jwtKey { headers.append(("authorization", "bearer " + (try signedToken(jwtKey)))) }
     let request: APNsClientRequest
     if createChannel {
-      let body = "{\"message-storage-policy\": \(storagePolicy), \"push-type\": \"LiveActivity\"}"
-      request = APNsClientRequest(method: "POST", path: path, headers: headers, body: Array(body.utf8))
+      request = APNsClientRequest(
+        method: "POST", path: path, headers: headers, body: ChannelRequest.createBody(storagePolicy: storagePolicy))
     } else if listChannels {
       request = APNsClientRequest(method: "GET", path: "/1/apps/\(bundle)/all-channels", headers: headers)
     } else if let readChannel {
@@ -322,9 +322,27 @@ struct PushCommand: AsyncParsableCommand {
   }
 
   /// The bundle id an `.apns` file names in `Simulator Target Bundle`.
+  ///
+  /// Trailing commas are forgiven here (and only here): the file is still sent as it is, so
+  /// that APNs answers 400 and its mistakes are explained, but it needs an app to go to.
   static func simulatorTargetBundle(_ body: [UInt8]) -> String? {
-    let object = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any]
-    return object?["Simulator Target Bundle"] as? String
+    var bytes = body
+    for _ in 0..<64 {
+      do {
+        let document = try JSONDocument(bytes: bytes)
+        return document.member("Simulator Target Bundle", of: document.root).flatMap(document.stringValue)
+      } catch  where error.kind == .trailingComma {
+        // The error is at the closing bracket; the comma is the last byte before it that is
+        // not whitespace.
+        var index = min(error.offset, bytes.count) - 1
+        while index >= 0, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index -= 1 }
+        guard index >= 0, bytes[index] == UInt8(ascii: ",") else { return nil }
+        bytes[index] = 0x20
+      } catch {
+        return nil
+      }
+    }
+    return nil
   }
 
   /// A problem that stops the push before an answer: printed, exit status 2.

@@ -130,6 +130,50 @@ let fixedTime: @Sendable () -> Date = { Date(timeIntervalSince1970: 1_795_426_86
     #expect(await ExecHandler(argv: [killed]).perform(invocation()) == .failed("killed.sh was killed by signal 9"))
   }
 
+  @Test func outputIsCappedAndTheRestIsDrained() async throws {
+    // 200 KiB on each stream: both are read to the end (the program is not blocked on a full
+    // pipe) and 64 KiB of each is kept.
+    let result = try await ExecHandler.run(
+      argv: ["/bin/sh", "-c", "head -c 204800 /dev/zero | tr '\\0' a; head -c 204800 /dev/zero | tr '\\0' b >&2"],
+      environment: ["PATH": "/usr/bin:/bin"], input: [], timeoutSeconds: 20)
+    #expect(result.status == 0 && !result.timedOut)
+    #expect(result.output.utf8.count == 65_536 && result.output.allSatisfy { $0 == "a" })
+    #expect(result.errorOutput.utf8.count == 65_536 && result.errorOutput.allSatisfy { $0 == "b" })
+  }
+
+  @Test func theEnvironmentIsExactlyWhatWasGivenAndANulEndsAValue() async throws {
+    let result = try await ExecHandler.run(
+      argv: ["/usr/bin/env"], environment: ["PUSHDECK_TEXT": "before\0after", "ONLY": "this"], input: [],
+      timeoutSeconds: 20)
+    #expect(result.status == 0)
+    #expect(result.output.split(separator: "\n").sorted() == ["ONLY=this", "PUSHDECK_TEXT=before"])
+  }
+
+  @Test func childrenLeftRunningGoWithTheProgram() async throws {
+    let directory = try scratchDirectory("leftover")
+    let script = directory + "/leave.sh"
+    // One child holds standard output open, one does not; neither outlives the handler.
+    try writeScript(
+      script,
+      "#!/bin/sh\nsleep 30 &\necho $! > \"\(directory)/held\"\nsleep 30 >/dev/null 2>&1 &\necho $! > \"\(directory)/quiet\"\necho done\n"
+    )
+    let start = Date()
+    #expect(await ExecHandler(argv: [script], timeoutSeconds: 20).perform(invocation()) == .succeeded("done"))
+    #expect(Date().timeIntervalSince(start) < 10)
+    for name in ["held", "quiet"] {
+      let pid = try String(contentsOfFile: directory + "/" + name, encoding: .utf8)
+        .trimmingCharacters(in: .whitespacesAndNewlines)
+      // Killed: gone, or a zombie until whoever adopted it reaps it.
+      var alive = true
+      for _ in 0..<200 where alive {
+        let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+        alive = !(stat.isEmpty || stat.contains(") Z "))
+        if alive { try await Task.sleep(for: .milliseconds(10)) }
+      }
+      #expect(!alive, "the \(name) child \(pid) is still running")
+    }
+  }
+
   @Test func theRegistryPrefixesTheAppName() async throws {
     var profile = DeviceProfile(start: SimInstant(milliseconds: 0))
     profile.apps = [AppProfile(info: AppInfo(bundleID: "com.shop", displayName: "Shop", iconGlyph: "S"))]
@@ -144,8 +188,11 @@ let fixedTime: @Sendable () -> Date = { Date(timeIntervalSince1970: 1_795_426_86
   @Test func reportsTheTargetContentIDOrDeepLink() async throws {
     let directory = try scratchDirectory("open")
     let handler = OpenHandler(path: directory + "/opened.jsonl", now: fixedTime)
+    // The target-content-id the device decoded wins over a deep link in the payload.
     let withID = invocation(
-      action: defaultActionIdentifier, payload: #"{"aps":{"alert":"x","target-content-id":"orders/1234"}}"#)
+      action: defaultActionIdentifier,
+      payload: #"{"aps":{"alert":"x","target-content-id":"orders/1234"},"url":"shop://o/9"}"#,
+      targetContentID: "orders/1234")
     #expect(await handler.perform(withID) == .succeeded("opens orders/1234"))
     #expect(
       await handler.perform(invocation(payload: #"{"aps":{},"url":"shop://o/1"}"#)) == .succeeded("opens shop://o/1"))

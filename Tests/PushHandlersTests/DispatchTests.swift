@@ -8,11 +8,12 @@ import Testing
 /// Builds an invocation for tests.
 func invocation(
   app: String = "com.shop", category: String? = "ORDER", action: String = "CANCEL", title: String = "Cancel order",
-  text: String? = nil, payload: String = #"{"aps":{"alert":"Order 1234 shipped","category":"ORDER"},"order":1234}"#
+  text: String? = nil, payload: String = #"{"aps":{"alert":"Order 1234 shipped","category":"ORDER"},"order":1234}"#,
+  targetContentID: String? = nil
 ) -> ActionInvocation {
   ActionInvocation(
     id: 1, notification: NotificationID(7), bundleID: app, categoryID: category, actionID: action,
-    actionTitle: title, text: text, payload: payload)
+    actionTitle: title, text: text, payload: payload, targetContentID: targetContentID)
 }
 
 @Suite struct DispatchTests {

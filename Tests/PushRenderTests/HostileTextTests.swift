@@ -80,11 +80,9 @@ struct HostileTextTests {
   }
 
   @Test func hostileNotificationRendersSafelyOnEveryScreen() {
-    var title = ""
-    JSONValue.writeString("\u{1B}]0;pwned\u{07}Title\u{202E}", to: &title)
-    var body = ""
+    let title = JSONValue.quoted("\u{1B}]0;pwned\u{07}Title\u{202E}")
     // Everything but the 100 kB line, so the payload stays under APNs' 4 KB limit.
-    JSONValue.writeString(hostileSamples.map(\.1).filter { $0.utf8.count < 1_000 }.joined(separator: " "), to: &body)
+    let body = JSONValue.quoted(hostileSamples.map(\.1).filter { $0.utf8.count < 1_000 }.joined(separator: " "))
     let json = #"{"aps":{"alert":{"title":"# + title + #","subtitle":"\u009b2J","body":"# + body + "}}}"
     var state = AppState.demo(upcoming: false)
     _ = reduce(into: &state, .command(.toggleLock))

@@ -63,6 +63,47 @@ struct ThemeTests {
     }
   }
 
+  /// Themes are read by the same YAML layer as scenarios: YAML 1.2 core scalars, so `yes` is
+  /// text and not a flag, and a colour index is a plain number.
+  @Test func scalarsFollowTheCoreSchemaAsInScenarios() throws {
+    #expect {
+      try Theme.load(yaml: "roles:\n  cardTitle:\n    bold: yes\n", file: "t.yaml")
+    } throws: { error in
+      (error as? ThemeError)?.description == "t.yaml:3: roles.cardTitle.bold: expected true or false"
+    }
+    let theme = try Theme.load(yaml: "roles:\n  cardTitle: { fg: 0x10, bold: True }\n", file: "t.yaml")
+    #expect(theme[.cardTitle] == Style(foreground: .indexed256(16), isBold: true))
+    #expect {
+      try Theme.load(yaml: "roles:\n  cardTitle: { fg: \"12\" }\n", file: "t.yaml")
+    } throws: { error in
+      (error as? ThemeError)?.description.hasPrefix(#"t.yaml:2: roles.cardTitle.fg: unknown colour "12""#) == true
+    }
+  }
+
+  /// Problems in the YAML text itself read as in scenarios, with their line.
+  @Test func duplicateKeysAndEmptyFilesNameTheLine() {
+    #expect {
+      try Theme.load(yaml: "name: a\nname: b\n", file: "t.yaml")
+    } throws: { error in
+      guard let error = error as? ThemeError else { return false }
+      return error.line != nil && error.message.hasPrefix("duplicate key \"name\"")
+    }
+    #expect {
+      try Theme.load(yaml: "", file: "t.yaml")
+    } throws: { error in
+      (error as? ThemeError)?.description == "t.yaml:1: the file is empty; expected a mapping"
+    }
+  }
+
+  /// Key paths of list items and keys stay as before: the list's path, the item's line.
+  @Test func monochromeAttributesAreLocatedAtTheItem() {
+    #expect {
+      try Theme.load(yaml: "monochrome:\n  cardTitle:\n    - bold\n    - blink\n", file: "t.yaml")
+    } throws: { error in
+      (error as? ThemeError)?.description == #"t.yaml:4: monochrome.cardTitle: unknown attribute "blink""#
+    }
+  }
+
   @Test func missingRolesComeFromTheBuiltInTheme() throws {
     let theme = try Theme.load(yaml: "name: tiny\nroles:\n  cardTitle: { fg: red }\n", file: "t")
     #expect(theme[.cardTitle] == Style(foreground: .ansi16(1)))

@@ -89,10 +89,10 @@ struct DemoAndRunTests {
   }
 
   @Test func timeParsing() {
-    #expect(TimeText.duration("1h30m") == .minutes(90))
-    #expect(TimeText.duration("+250ms") == SimDuration(milliseconds: 250))
-    #expect(TimeText.duration("5") == nil)
-    #expect(TimeText.stamp("2026-11-23T09:45:00.5+01:30")?.offset == 5400)
-    #expect(TimeText.stamp("2026-02-30 10:00") == nil)
+    #expect((try? TimeGrammar.duration("1h30m")) == .minutes(90))
+    #expect((try? TimeGrammar.duration("+250ms")) == SimDuration(milliseconds: 250))
+    #expect((try? TimeGrammar.duration("5")) == nil)
+    #expect(TimeGrammar.stamp("2026-11-23T09:45:00.5+01:30")?.offset == 5400)
+    #expect(TimeGrammar.stamp("2026-02-30 10:00") == nil)
   }
 }

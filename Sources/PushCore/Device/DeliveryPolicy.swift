@@ -51,8 +51,8 @@ public struct DeliveryContext: Equatable, Sendable {
 /// app's profile and the device's state, returning every reason it applied.
 ///
 /// The rules and their sources are in `shared/reference/apple-notifications.md`; the choices
-/// made where iOS's behaviour is unverified are in `docs/DECISIONS.md`. The order of the checks
-/// is the order of the reasons in the result.
+/// made where iOS's behaviour is unverified are in `docs/DECISIONS.md`. The decision is made in
+/// ``stages``, in order; the order of the stages is the order of the reasons in the result.
 public enum DeliveryPolicy {
   /// Decides the fate of a valid push. Live Activity pushes are handled by the activity store.
   ///
@@ -64,29 +64,94 @@ public enum DeliveryPolicy {
     _ notification: PushNotification, app: AppProfile?, context: DeliveryContext
   ) -> DeliveryDecision {
     var decision = DeliveryDecision(disposition: .delivered, effectiveLevel: notification.level)
-    func finish(_ disposition: Disposition, _ code: ReasonCode, _ text: String) -> DeliveryDecision {
-      decision.disposition = disposition
-      decision.reasons.append(Reason(code, text))
+    // Before the device: APNs discards an expired push (reference §2.2).
+    if let expiration = notification.expiration, expiration < context.now {
+      decision.disposition = .dropped
+      decision.reasons.append(
+        Reason(.expired, "apns-expiration passed before the device could receive it, so APNs discarded it."))
       return decision
     }
-
-    if let expiration = notification.expiration, expiration < context.now {
-      return finish(
-        .dropped, .expired, "apns-expiration passed before the device could receive it, so APNs discarded it.")
-    }
     guard let app else {
-      return finish(
-        .dropped, .appNotInstalled, "\(notification.bundleID) is not installed on this device, so nothing is delivered."
-      )
+      decision.disposition = .dropped
+      decision.reasons.append(
+        Reason(
+          .appNotInstalled, "\(notification.bundleID) is not installed on this device, so nothing is delivered."))
+      return decision
     }
-    if notification.isSilent {
-      return decideSilent(notification, app: app, context: context, decision: &decision)
+    var deciding = Deciding(notification: notification, app: app, context: context, decision: decision)
+    for stage in stages {
+      stage(&deciding)
+      if deciding.isDecided { break }
     }
-    if !notification.isUserVisible {
-      return finish(
-        .dropped, .nothingToShow, "The push has no alert, badge, sound or content-available: nothing happens.")
+    return deciding.decision
+  }
+
+  /// The decision in progress: what it depends on, and what is decided so far.
+  struct Deciding {
+    let notification: PushNotification
+    let app: AppProfile
+    let context: DeliveryContext
+    var decision: DeliveryDecision
+    /// Set by the stage that decides; the later stages do not run.
+    var isDecided = false
+
+    /// The app's notification settings.
+    var settings: AppNotificationSettings { app.settings }
+    /// The interruption level after ``interruptionLevel`` applied the app's entitlements.
+    var level: InterruptionLevel { decision.effectiveLevel }
+    /// How a shown notification is stored: in place of the one it collapses, or new.
+    var stored: Disposition { decision.replaces == nil ? .delivered : .replaced }
+
+    /// Adds a reason.
+    mutating func note(_ code: ReasonCode, _ text: String) { decision.reasons.append(Reason(code, text)) }
+
+    /// Ends the decision with a disposition and its reason.
+    mutating func finish(_ disposition: Disposition, _ code: ReasonCode, _ text: String) {
+      decision.disposition = disposition
+      note(code, text)
+      isDecided = true
     }
 
+    /// Ends the decision with a disposition whose reasons are already noted.
+    mutating func finish(_ disposition: Disposition) {
+      decision.disposition = disposition
+      isDecided = true
+    }
+  }
+
+  /// One step of the decision: reads the decision in progress and adds to it, or ends it.
+  typealias Stage = @Sendable (inout Deciding) -> Void
+
+  /// The stages for an installed app, in order (reference sections in brackets): background
+  /// pushes [§9], pushes with nothing to show [§1.4], authorization [§4.1, §4.2], the interruption
+  /// level [§5], the service extension [§10], waking the app [§9], collapsing [§13], the
+  /// foreground [§4.4], provisional delivery [§4.2], the badge [§13], the Scheduled Summary [§8],
+  /// the Focus [§6], passive notifications [§5], then where it shows [§4.3], its sound [§13],
+  /// its previews [§4.3] and the closing reason.
+  static let stages: [Stage] = [
+    silentPush, nothingToShow, authorization, interruptionLevel, serviceExtension, contentAvailableWake, collapse,
+    foreground, provisional, badge, scheduledSummary, focus, passive, alertSurfaces, sound, previews,
+    deliveredNormally,
+  ]
+
+  /// A background push (content-available only) is decided by ``decideSilent``.
+  static func silentPush(_ deciding: inout Deciding) {
+    guard deciding.notification.isSilent else { return }
+    _ = decideSilent(deciding.notification, app: deciding.app, context: deciding.context, decision: &deciding.decision)
+    deciding.isDecided = true
+  }
+
+  /// A push with no alert, badge, sound or content-available does nothing.
+  static func nothingToShow(_ deciding: inout Deciding) {
+    guard !deciding.notification.isUserVisible else { return }
+    deciding.finish(
+      .dropped, .nothingToShow, "The push has no alert, badge, sound or content-available: nothing happens.")
+  }
+
+  /// Without permission nothing shows, though content-available may still wake the app; an
+  /// App Clip's ephemeral authorization counts as authorized.
+  static func authorization(_ deciding: inout Deciding) {
+    let app = deciding.app
     switch app.authorization {
     case .notDetermined, .denied:
       let code: ReasonCode = app.authorization == .denied ? .notificationsDenied : .notificationsNotDetermined
@@ -94,149 +159,192 @@ public enum DeliveryPolicy {
         app.authorization == .denied
         ? "Notifications are turned off for \(app.info.displayName), so nothing is shown."
         : "\(app.info.displayName) never asked for permission, so nothing is shown."
-      decision.reasons.append(Reason(code, text))
-      if notification.isContentAvailable, app.state != .forceQuit, app.backgroundRemoteNotifications {
-        decision.callbacks = wakeCallbacks(app.state)
-        return finish(.silent, .mixedPushWakesApp, "content-available still wakes the app in the background.")
+      deciding.note(code, text)
+      if deciding.notification.isContentAvailable, app.state != .forceQuit, app.backgroundRemoteNotifications {
+        deciding.decision.callbacks = wakeCallbacks(app.state)
+        deciding.finish(.silent, .mixedPushWakesApp, "content-available still wakes the app in the background.")
+        return
       }
-      decision.disposition = .dropped
-      return decision
+      deciding.finish(.dropped)
     case .ephemeral:
-      decision.reasons.append(
-        Reason(.ephemeralAuthorization, "App Clip ephemeral authorization: shown as if authorized."))
+      deciding.note(.ephemeralAuthorization, "App Clip ephemeral authorization: shown as if authorized.")
     case .authorized, .provisional:
       break
     }
+  }
 
-    let settings = app.settings
-    decision.effectiveLevel = effectiveLevel(notification.level, app: app, decision: &decision)
-    let level = decision.effectiveLevel
+  /// The requested level, as the app's entitlements and settings allow (``effectiveLevel``).
+  static func interruptionLevel(_ deciding: inout Deciding) {
+    deciding.decision.effectiveLevel = effectiveLevel(
+      deciding.notification.level, app: deciding.app, decision: &deciding.decision)
+  }
 
-    if notification.isMutableContent && notification.hasVisibleContent {
-      if runsServiceExtension(notification, app: app) {
-        decision.callbacks.append(.serviceExtension)
-        decision.reasons.append(
-          Reason(
-            .serviceExtensionRuns, "mutable-content is 1: the service extension runs before the notification is shown.")
-        )
-      } else {
-        decision.reasons.append(
-          Reason(
-            .serviceExtensionMissing,
-            "mutable-content is 1 but the app has no service extension: the content is shown as sent."))
-      }
+  /// mutable-content runs the app's service extension before the notification is shown.
+  static func serviceExtension(_ deciding: inout Deciding) {
+    let notification = deciding.notification
+    guard notification.isMutableContent && notification.hasVisibleContent else { return }
+    if runsServiceExtension(notification, app: deciding.app) {
+      deciding.decision.callbacks.append(.serviceExtension)
+      deciding.note(
+        .serviceExtensionRuns, "mutable-content is 1: the service extension runs before the notification is shown.")
+    } else {
+      deciding.note(
+        .serviceExtensionMissing,
+        "mutable-content is 1 but the app has no service extension: the content is shown as sent.")
     }
-    if notification.isContentAvailable, app.state == .background || app.state == .notRunning,
+  }
+
+  /// content-available on a visible push also wakes an app in the background.
+  static func contentAvailableWake(_ deciding: inout Deciding) {
+    let app = deciding.app
+    guard deciding.notification.isContentAvailable, app.state == .background || app.state == .notRunning,
       app.backgroundRemoteNotifications
-    {
-      decision.callbacks += wakeCallbacks(app.state)
-      decision.reasons.append(Reason(.mixedPushWakesApp, "content-available also wakes the app in the background."))
-    }
-    if let target = context.collapseTarget {
-      decision.replaces = target
-      decision.reasons.append(
-        Reason(
-          .collapsedReplacement, "apns-collapse-id matches \(target): this notification replaces it and alerts again."))
-    }
-    let stored: Disposition = decision.replaces == nil ? .delivered : .replaced
+    else { return }
+    deciding.decision.callbacks += wakeCallbacks(app.state)
+    deciding.note(.mixedPushWakesApp, "content-available also wakes the app in the background.")
+  }
 
-    // In the foreground, the app's willPresent decides everything.
-    if app.state == .foreground {
-      decision.callbacks.append(.willPresent)
-      guard let options = app.foregroundPresentation, !options.isEmpty else {
-        decision.disposition = .deliveredQuietly
-        decision.reasons.append(
-          Reason(.foregroundNotPresented, "The app is in the foreground and its willPresent shows nothing."))
-        return decision
-      }
-      decision.reasons.append(
-        Reason(.foregroundWillPresent, "The app is in the foreground; willPresent returns \(describe(options))."))
-      if options.contains(.banner) && settings.banners { decision.surfaces.append(.banner) }
-      if options.contains(.list) && settings.notificationCenter { decision.surfaces.append(.notificationCenter) }
-      if options.contains(.sound) {
-        applySound(notification, level: level, app: app, context: context, decision: &decision)
-      }
-      if options.contains(.badge) { applyBadge(notification, app: app, decision: &decision) }
-      decision.disposition = decision.surfaces.isEmpty ? .deliveredQuietly : stored
-      return decision
+  /// A matching `apns-collapse-id` replaces the delivered notification.
+  static func collapse(_ deciding: inout Deciding) {
+    guard let target = deciding.context.collapseTarget else { return }
+    deciding.decision.replaces = target
+    deciding.note(
+      .collapsedReplacement, "apns-collapse-id matches \(target): this notification replaces it and alerts again.")
+  }
+
+  /// In the foreground, the app's willPresent decides everything.
+  static func foreground(_ deciding: inout Deciding) {
+    let app = deciding.app
+    guard app.state == .foreground else { return }
+    deciding.decision.callbacks.append(.willPresent)
+    guard let options = app.foregroundPresentation, !options.isEmpty else {
+      deciding.finish(
+        .deliveredQuietly, .foregroundNotPresented, "The app is in the foreground and its willPresent shows nothing.")
+      return
     }
-
-    if app.authorization == .provisional {
-      decision.surfaces = [.notificationCenter]
-      return finish(
-        .deliveredQuietly, .provisionalQuietDelivery,
-        "Provisional authorization: delivered quietly to Notification Center only, with Keep… and Turn Off.")
+    deciding.note(.foregroundWillPresent, "The app is in the foreground; willPresent returns \(describe(options)).")
+    let settings = deciding.settings
+    if options.contains(.banner) && settings.banners { deciding.decision.surfaces.append(.banner) }
+    if options.contains(.list) && settings.notificationCenter {
+      deciding.decision.surfaces.append(.notificationCenter)
     }
-
-    applyBadge(notification, app: app, decision: &decision)
-
-    if settings.delivery == .scheduledSummary, let next = context.nextSummary() {
-      let directMessage = notification.sender != nil && settings.directMessages
-      if level <= .active && !directMessage {
-        decision.heldUntil = next
-        decision.surfaces = [.notificationCenter]
-        return finish(
-          .heldForSummary, .scheduledSummary,
-          "\(app.info.displayName) delivers in the Scheduled Summary: held until \(CivilTime(next, utcOffsetSeconds: context.utcOffsetSeconds).clock)."
-        )
-      }
-      decision.reasons.append(
-        Reason(
-          .summaryBypassed,
-          directMessage
-            ? "A direct message bypasses the Scheduled Summary."
-            : "A \(level.rawValue) notification bypasses the Scheduled Summary."))
+    if options.contains(.sound) {
+      applySound(
+        deciding.notification, level: deciding.level, app: app, context: deciding.context,
+        decision: &deciding.decision)
     }
+    if options.contains(.badge) { applyBadge(deciding.notification, app: app, decision: &deciding.decision) }
+    deciding.finish(deciding.decision.surfaces.isEmpty ? .deliveredQuietly : deciding.stored)
+  }
 
-    // A Focus silences an app whatever the level, passive included (reference §6): its
-    // "show on Lock Screen" option then decides whether silenced notifications appear there.
-    if let focus = context.focus,
+  /// Provisional authorization delivers quietly to Notification Center only.
+  static func provisional(_ deciding: inout Deciding) {
+    guard deciding.app.authorization == .provisional else { return }
+    deciding.decision.surfaces = [.notificationCenter]
+    deciding.finish(
+      .deliveredQuietly, .provisionalQuietDelivery,
+      "Provisional authorization: delivered quietly to Notification Center only, with Keep… and Turn Off.")
+  }
+
+  /// The badge, as the settings allow (``applyBadge``).
+  static func badge(_ deciding: inout Deciding) {
+    applyBadge(deciding.notification, app: deciding.app, decision: &deciding.decision)
+  }
+
+  /// An app in the Scheduled Summary holds passive and active notifications until the next
+  /// summary; direct messages and higher levels bypass it.
+  static func scheduledSummary(_ deciding: inout Deciding) {
+    let settings = deciding.settings
+    guard settings.delivery == .scheduledSummary, let next = deciding.context.nextSummary() else { return }
+    let level = deciding.level
+    let directMessage = deciding.notification.sender != nil && settings.directMessages
+    if level <= .active && !directMessage {
+      deciding.decision.heldUntil = next
+      deciding.decision.surfaces = [.notificationCenter]
+      deciding.finish(
+        .heldForSummary, .scheduledSummary,
+        "\(deciding.app.info.displayName) delivers in the Scheduled Summary: held until \(CivilTime(next, utcOffsetSeconds: deciding.context.utcOffsetSeconds).clock)."
+      )
+      return
+    }
+    deciding.note(
+      .summaryBypassed,
+      directMessage
+        ? "A direct message bypasses the Scheduled Summary."
+        : "A \(level.rawValue) notification bypasses the Scheduled Summary.")
+  }
+
+  /// A Focus silences an app whatever the level, passive included (reference §6): its
+  /// "show on Lock Screen" option then decides whether silenced notifications appear there.
+  static func focus(_ deciding: inout Deciding) {
+    let (app, context, level) = (deciding.app, deciding.context, deciding.level)
+    guard let focus = context.focus,
       let silenced = focusSilences(
-        notification, level: level, app: app, focus: focus, isLocked: context.isLocked, decision: &decision),
+        deciding.notification, level: level, app: app, focus: focus, isLocked: context.isLocked,
+        decision: &deciding.decision),
       silenced
-    {
-      let lockScreen = showsSilencedOnLockScreen(level: level, app: app, focus: focus, isLocked: context.isLocked)
-      decision.surfaces =
-        (lockScreen ? [.lockScreen] : []) + (settings.notificationCenter ? [.notificationCenter] : [])
-      applyPreviews(app: app, context: context, decision: &decision)
-      decision.disposition = .deliveredQuietly
-      return decision
-    }
+    else { return }
+    let lockScreen = showsSilencedOnLockScreen(level: level, app: app, focus: focus, isLocked: context.isLocked)
+    deciding.decision.surfaces =
+      (lockScreen ? [.lockScreen] : []) + (deciding.settings.notificationCenter ? [.notificationCenter] : [])
+    applyPreviews(app: app, context: context, decision: &deciding.decision)
+    deciding.finish(.deliveredQuietly)
+  }
 
-    if level == .passive {
-      decision.surfaces =
-        (settings.lockScreen && context.isLocked ? [.lockScreen] : [])
-        + (settings.notificationCenter ? [.notificationCenter] : [])
-      applyPreviews(app: app, context: context, decision: &decision)
-      return finish(
-        .deliveredQuietly, .passiveLevel, "Passive: added to the list without sound, banner or waking the screen.")
-    }
+  /// A passive notification goes to the list without sound, banner or waking the screen.
+  static func passive(_ deciding: inout Deciding) {
+    guard deciding.level == .passive else { return }
+    let settings = deciding.settings
+    deciding.decision.surfaces =
+      (settings.lockScreen && deciding.context.isLocked ? [.lockScreen] : [])
+      + (settings.notificationCenter ? [.notificationCenter] : [])
+    applyPreviews(app: deciding.app, context: deciding.context, decision: &deciding.decision)
+    deciding.finish(
+      .deliveredQuietly, .passiveLevel, "Passive: added to the list without sound, banner or waking the screen.")
+  }
 
-    if context.isLocked {
+  /// Where an alerting notification shows: the lock screen or a banner, and Notification
+  /// Center, as the settings allow (critical alerts show regardless).
+  static func alertSurfaces(_ deciding: inout Deciding) {
+    let (settings, level, name) = (deciding.settings, deciding.level, deciding.app.info.displayName)
+    if deciding.context.isLocked {
       if settings.lockScreen || level == .critical {
-        decision.surfaces.append(.lockScreen)
-        decision.reasons.append(Reason(.phoneLocked, "The phone is locked: it lights the lock screen."))
+        deciding.decision.surfaces.append(.lockScreen)
+        deciding.note(.phoneLocked, "The phone is locked: it lights the lock screen.")
       } else {
-        decision.reasons.append(Reason(.lockScreenDisabled, "Lock Screen is off for \(app.info.displayName)."))
+        deciding.note(.lockScreenDisabled, "Lock Screen is off for \(name).")
       }
     } else if settings.banners || level == .critical {
-      decision.surfaces.append(.banner)
+      deciding.decision.surfaces.append(.banner)
     } else {
-      decision.reasons.append(Reason(.bannersDisabled, "Banners are off for \(app.info.displayName): no banner."))
+      deciding.note(.bannersDisabled, "Banners are off for \(name): no banner.")
     }
     if settings.notificationCenter {
-      decision.surfaces.append(.notificationCenter)
+      deciding.decision.surfaces.append(.notificationCenter)
     } else {
-      decision.reasons.append(
-        Reason(.notificationCenterDisabled, "Notification Center is off for \(app.info.displayName)."))
+      deciding.note(.notificationCenterDisabled, "Notification Center is off for \(name).")
     }
-    applySound(notification, level: level, app: app, context: context, decision: &decision)
-    applyPreviews(app: app, context: context, decision: &decision)
-    decision.disposition = stored
-    // Built by appending into one buffer: interpolating and joining was a tenth of a decision.
-    var text = app.info.displayName
+  }
+
+  /// The sound, as the level, the settings and the Ring/Silent switch allow (``applySound``).
+  static func sound(_ deciding: inout Deciding) {
+    applySound(
+      deciding.notification, level: deciding.level, app: deciding.app, context: deciding.context,
+      decision: &deciding.decision)
+  }
+
+  /// Whether the previews are hidden (``applyPreviews``).
+  static func previews(_ deciding: inout Deciding) {
+    applyPreviews(app: deciding.app, context: deciding.context, decision: &deciding.decision)
+  }
+
+  /// The closing reason of a notification that may alert: where it shows and whether it sounds.
+  static func deliveredNormally(_ deciding: inout Deciding) {
+    let decision = deciding.decision
+    // Built by appending into one buffer (docs/PERFORMANCE.md, Delivery decisions).
+    var text = deciding.app.info.displayName
     text.reserveCapacity(text.utf8.count + 96)
-    text += context.focus == nil ? " may alert: " : " may alert through the Focus: "
+    text += deciding.context.focus == nil ? " may alert: " : " may alert through the Focus: "
     if decision.surfaces.isEmpty {
       text += "nothing shows"
     } else {
@@ -247,8 +355,7 @@ public enum DeliveryPolicy {
       }
     }
     text += decision.playsSound ? " and plays its sound." : " without sound."
-    decision.reasons.append(Reason(.deliveredNormally, text))
-    return decision
+    deciding.finish(deciding.stored, .deliveredNormally, text)
   }
 
   static func decideSilent(

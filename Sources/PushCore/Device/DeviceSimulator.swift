@@ -156,8 +156,8 @@ public struct DeviceSimulator: Sendable {
   public var keepsPayloadDetails = true
   /// Shared copies of repeating values, used when ``keepsPayloadDetails`` is off.
   private var interned = InternTable()
-  /// The profiles of apps the device installs on first sight, made once per bundle (making one
-  /// per push was a tenth of a replay's time).
+  /// The profiles of apps the device installs on first sight, made once per bundle, not once
+  /// per push (docs/PERFORMANCE.md, Measurements behind the code).
   private var inferredApps: [String: AppProfile] = [:]
   /// How many pushes this simulator has received (kept or not).
   public private(set) var receivedCount = 0
@@ -300,8 +300,8 @@ public struct DeviceSimulator: Sendable {
   /// The app's current profile, or the default one for an unknown bundle when allowed.
   public func app(_ bundleID: String) -> AppProfile? {
     if let app = profile.apps.first(where: { $0.bundleID == bundleID }) { return app }
-    // An app installed on first sight: its profile as made then (making it again per call was
-    // a tenth of a long render's time).
+    // An app installed on first sight: its profile as made then, not made again per call
+    // (docs/PERFORMANCE.md, Measurements behind the code).
     guard profile.installsUnknownApps else { return nil }
     return inferredApps[bundleID] ?? profile.app(bundleID)
   }

@@ -163,6 +163,28 @@ public enum TimeGrammar {
     return Stamp(localAsUTC: SimInstant(milliseconds: seconds * 1000 + Int64(millis)), offset: offset)
   }
 
+  // MARK: - Time zones
+
+  /// A fixed UTC offset as a time zone value writes it: `UTC` or `Z` (0), or `+01:00`, `-0530`
+  /// (the offsets ``stamp(_:)`` reads), in seconds; nil for anything else, such as a zone name.
+  public static func fixedOffset(_ name: String) -> Int? {
+    if name == "UTC" || name == "Z" { return 0 }
+    guard let first = name.first, first == "+" || first == "-" else { return nil }
+    return stamp("2000-01-01T00:00" + name)?.offset
+  }
+
+  /// The instant of a local wall-clock time in a zone whose offset changes (daylight saving
+  /// time): the offset at the time read as UTC gives a first guess, and the offset that holds at
+  /// that guess gives the instant. Nil when the zone gives no offset.
+  ///
+  /// - Parameter offsetAt: the zone's UTC offset in seconds at an instant.
+  public static func instant(ofLocal stamp: Stamp, offsetAt: (SimInstant) -> Int?) -> SimInstant? {
+    guard let first = offsetAt(stamp.localAsUTC) else { return nil }
+    let guess = stamp.instant(fallbackOffset: first)
+    guard let second = offsetAt(guess) else { return nil }
+    return stamp.instant(fallbackOffset: second)
+  }
+
   // MARK: - Durations
 
   /// Reads a duration that cannot be negative: `30s`, `+5m`, `1h30m`, `250ms`, `2d`, `0`.

@@ -1,3 +1,5 @@
+import PushWire
+
 extension Color {
   /// The colour as 24-bit RGB, using the xterm palette for indexed colours; nil for the
   /// terminal's default.
@@ -237,22 +239,7 @@ extension CellGrid {
     return "<path d=\"\(data.joined(separator: " "))\" fill=\"none\" stroke-width=\"1\""
   }
 
-  /// Escapes text for XML: markup characters become entities and anything that is not a legal
-  /// XML character (controls, lone surrogates, noncharacters) becomes U+FFFD.
-  public static func xmlEscaped(_ text: String) -> String {
-    var output = ""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "&": output += "&amp;"
-      case "<": output += "&lt;"
-      case ">": output += "&gt;"
-      case "\"": output += "&quot;"
-      case "'": output += "&apos;"
-      case "\u{09}", "\u{0A}", "\u{0D}": output += " "
-      case "\u{00}"..."\u{1F}", "\u{7F}"..."\u{9F}", "\u{FFFE}", "\u{FFFF}": output += "\u{FFFD}"
-      default: output.unicodeScalars.append(scalar)
-      }
-    }
-    return output
-  }
+  /// Text escaped for the SVG: drawn on one line, so line breaks become spaces (the one XML
+  /// escaper, ``XMLText``).
+  public static func xmlEscaped(_ text: String) -> String { XMLText.escaped(text, .drawnText) }
 }

@@ -113,9 +113,28 @@ public struct LockScreenView: Sendable {
     return cards
   }
 
+  /// Draws the cards between `top` and `bottom`: laid out first (``layoutCards(width:top:bottom:)``),
+  /// then drawn as laid out.
   private func drawCards(into grid: inout CellGrid, top: Int, bottom: Int, theme: Theme) {
+    guard let layout = layoutCards(width: grid.width, top: top, bottom: bottom) else { return }
+    for item in layout.placed {
+      item.card.draw(
+        into: &grid, at: Point(column: layout.left, row: item.row), columns: layout.columns, lines: item.lines,
+        theme: theme)
+      if let stack = item.stack {
+        grid.addHit(Rect(column: layout.left, row: item.row, columns: layout.columns, rows: item.rows), .lockRow(stack))
+      }
+    }
+    if let count = layout.countLine {
+      Chrome.centre(count.text, row: count.row, in: &grid, role: .overflow, theme: theme)
+    }
+  }
+
+  /// Where the cards go in a grid `width` columns wide, between rows `top` and `bottom`; nil
+  /// when there is no room.
+  func layoutCards(width: Int, top: Int, bottom: Int) -> CardsLayout? {
     let stacks = state.lockScreenStacks()
-    guard bottom >= top else { return }
+    guard bottom >= top else { return nil }
     let available = bottom - top + 1
     let display = state.device.profile.lockScreenDisplay
     // Only stacks that could be on screen get cards: those up to the selection and, as a card
@@ -126,43 +145,136 @@ public struct LockScreenView: Sendable {
     let omitted = stacks.count - cardLimit
     let cards = cards(stacks: Array(stacks.prefix(cardLimit)), totalStacks: stacks.count)
     let stackCards = display == .list ? cardLimit : (display == .stack && !stacks.isEmpty ? 1 : 0)
-    let columns = min(grid.width - 4, 66)
-    let left = (grid.width - columns) / 2
-    // Each card is laid out once, when first needed, and only cards that get near the screen are.
-    var layouts = [[CardLine]?](repeating: nil, count: cards.count)
-    func lines(_ index: Int) -> [CardLine] {
-      if let lines = layouts[index] { return lines }
-      let lines = cards[index].contentLines(columns: columns)
-      layouts[index] = lines
-      return lines
-    }
-    func rows(_ index: Int) -> Int { cards[index].rows(lines: lines(index)) }
-    /// Whether the cards at `indices` fit in `budget` rows, each after a gap but the first
-    /// (after `leadingGap`); stops laying out at the first that does not.
-    func fit(_ indices: some Sequence<Int>, leadingGap: Int, budget: Int) -> Bool {
-      var total = 0
-      for (offset, index) in indices.enumerated() {
-        total += (offset == 0 ? leadingGap : 1) + rows(index)
-        if total > budget { return false }
-      }
-      return true
-    }
-    // Scroll so the selected stack is on screen: drop stacks above it while it does not fit.
+    let columns = min(width - 4, 66)
+    var measure = CardMeasure(cards: cards, columns: columns)
+    // The Live Activity and summary cards come first and always show; the stacks' cards after.
     let fixed = cards.count - stackCards
-    var first = 0
-    if display == .list, let selected = cards.firstIndex(where: \.isSelected), selected > fixed {
-      var start = fixed
-      while start < selected, !fit(Array(0..<fixed) + Array(start...selected), leadingGap: 0, budget: available - 2) {
-        start += 1
-      }
-      first = start - fixed
-    }
+    let first = display == .list ? measure.scrollOffset(fixed: fixed, available: available) : 0
     let visible = Array(0..<fixed) + Array((fixed + first)..<cards.count)
+    let (placed, used) = measure.place(visible, available: available)
+    let countText = countLine(
+      display: display, stacks: stacks, remaining: visible.count - placed.count + omitted, columns: columns)
     // Laid out first, then drawn from the bottom up: since iOS 16 notifications gather at the
     // bottom of the lock screen, under the clock's free space.
+    let countRows = countText == nil ? 0 : (placed.isEmpty ? 1 : 2)
+    let shift = max(0, available - used - countRows)
+    return CardsLayout(
+      left: (width - columns) / 2, columns: columns,
+      placed: placed.map { item in
+        let stack =
+          item.index < fixed
+          ? nil : display == .list ? item.index - fixed : max(0, min(state.lockSelection, stacks.count - 1))
+        return CardsLayout.Placed(
+          card: item.card, lines: item.lines, row: top + shift + item.row, rows: item.rows, stack: stack)
+      },
+      countLine: countText.map { ($0, top + shift + used + (placed.isEmpty ? 0 : 1)) })
+  }
+
+  /// What is not drawn, counted on a line under the cards: the stacks that did not fit, or in
+  /// Display As ▸ Count every notification; nil when there is nothing to count.
+  private func countLine(
+    display: LockScreenDisplay, stacks: [NotificationGroup], remaining: Int, columns: Int
+  ) -> String? {
+    if display == .count {
+      let count = stacks.reduce(0) { $0 + $1.count }
+      return count > 0 ? PluralFormat.counted(count, "Notification") : nil
+    }
+    guard remaining > 0 else { return nil }
+    let hiddenGroups = stacks.suffix(max(0, min(stacks.count, remaining)))
+    let count = hiddenGroups.reduce(0) { $0 + $1.count }
+    // Names until the line is full: more could not show.
+    var names: [String] = []
+    var nameColumns = 0
+    for group in hiddenGroups {
+      if nameColumns > columns { break }
+      let name = state.appInfo(group.key.bundleID).displayName
+      if !names.contains(name) {
+        names.append(name)
+        nameColumns += DisplayWidth.columns(of: name) + 2
+      }
+    }
+    return TextLayout.truncate(
+      "＋ \(PluralFormat.counted(count, "more notification")) · \(names.joined(separator: ", "))",
+      toColumns: columns)
+  }
+}
+
+/// The lock screen's cards as laid out: where each goes, and the count line under them.
+struct CardsLayout {
+  /// A card in its place.
+  struct Placed {
+    /// The card as drawn: the one built, or a compact form of it that fits.
+    var card: NotificationCardView
+    var lines: [CardLine]
+    /// The grid row of its top, and its height.
+    var row: Int
+    var rows: Int
+    /// The index of the stack a click on it selects; nil for Live Activities and the summary.
+    var stack: Int?
+  }
+
+  /// The cards' first column and width.
+  var left: Int
+  var columns: Int
+  /// The cards that fit, top to bottom.
+  var placed: [Placed]
+  /// The line counting what is not drawn, and its grid row.
+  var countLine: (text: String, row: Int)?
+}
+
+/// Measures the lock screen's cards for a width: each card is laid out once, when first needed,
+/// and only cards that get near the screen are.
+private struct CardMeasure {
+  let cards: [NotificationCardView]
+  let columns: Int
+  private var layouts: [[CardLine]?]
+
+  init(cards: [NotificationCardView], columns: Int) {
+    self.cards = cards
+    self.columns = columns
+    layouts = Array(repeating: nil, count: cards.count)
+  }
+
+  /// A card's lines.
+  mutating func lines(_ index: Int) -> [CardLine] {
+    if let lines = layouts[index] { return lines }
+    let lines = cards[index].contentLines(columns: columns)
+    layouts[index] = lines
+    return lines
+  }
+
+  /// A card's height.
+  mutating func rows(_ index: Int) -> Int { cards[index].rows(lines: lines(index)) }
+
+  /// Whether the cards at `indices` fit in `budget` rows, each after a gap but the first
+  /// (after `leadingGap`); stops laying out at the first that does not.
+  mutating func fit(_ indices: some Sequence<Int>, leadingGap: Int, budget: Int) -> Bool {
+    var total = 0
+    for (offset, index) in indices.enumerated() {
+      total += (offset == 0 ? leadingGap : 1) + rows(index)
+      if total > budget { return false }
+    }
+    return true
+  }
+
+  /// How many stacks' cards to scroll past so the selected one is on screen: stacks above it
+  /// are dropped while it does not fit below the `fixed` cards.
+  mutating func scrollOffset(fixed: Int, available: Int) -> Int {
+    guard let selected = cards.firstIndex(where: \.isSelected), selected > fixed else { return 0 }
+    var start = fixed
+    while start < selected, !fit(Array(0..<fixed) + Array(start...selected), leadingGap: 0, budget: available - 2) {
+      start += 1
+    }
+    return start - fixed
+  }
+
+  /// Places the `visible` cards top to bottom in `available` rows, each after a one-row gap,
+  /// until one does not fit; returns them (rows counted from 0) and the rows they use.
+  mutating func place(_ visible: [Int], available: Int) -> (
+    placed: [(card: NotificationCardView, lines: [CardLine], row: Int, rows: Int, index: Int)], used: Int
+  ) {
     var placed: [(card: NotificationCardView, lines: [CardLine], row: Int, rows: Int, index: Int)] = []
     var used = 0
-    var drawn = 0
     for (position, index) in visible.enumerated() {
       let card = cards[index]
       let gap = position > 0 ? 1 : 0
@@ -173,6 +285,7 @@ public struct LockScreenView: Sendable {
       var chosen = card
       var chosenLines = lines(index)
       if used + gap + card.rows(lines: chosenLines) + reserve > available {
+        let columns = self.columns
         guard !restFits, position == 0,
           let compact = card.compactVariants().dropFirst().first(where: {
             used + gap + $0.rows(columns: columns) + reserve <= available
@@ -184,49 +297,8 @@ public struct LockScreenView: Sendable {
       let chosenRows = chosen.rows(lines: chosenLines)
       placed.append((chosen, chosenLines, used + gap, chosenRows, index))
       used += gap + chosenRows
-      drawn += 1
     }
-    // What is not drawn is counted on a line under the cards: the stacks that did not fit, or
-    // in Display As ▸ Count every notification.
-    var countLine: String?
-    if display == .count {
-      let count = stacks.reduce(0) { $0 + $1.count }
-      if count > 0 { countLine = PluralFormat.counted(count, "Notification") }
-    } else {
-      let remaining = visible.count - drawn + omitted
-      if remaining > 0 {
-        let hiddenGroups = stacks.suffix(max(0, min(stacks.count, remaining)))
-        let count = hiddenGroups.reduce(0) { $0 + $1.count }
-        // Names until the line is full: more could not show.
-        var names: [String] = []
-        var nameColumns = 0
-        for group in hiddenGroups {
-          if nameColumns > columns { break }
-          let name = state.appInfo(group.key.bundleID).displayName
-          if !names.contains(name) {
-            names.append(name)
-            nameColumns += DisplayWidth.columns(of: name) + 2
-          }
-        }
-        countLine = TextLayout.truncate(
-          "＋ \(PluralFormat.counted(count, "more notification")) · \(names.joined(separator: ", "))",
-          toColumns: columns)
-      }
-    }
-    let countRows = countLine == nil ? 0 : (drawn > 0 ? 2 : 1)
-    let shift = max(0, available - used - countRows)
-    for item in placed {
-      let row = top + shift + item.row
-      item.card.draw(into: &grid, at: Point(column: left, row: row), columns: columns, lines: item.lines, theme: theme)
-      if item.index >= fixed {
-        let stackIndex = display == .list ? item.index - fixed : max(0, min(state.lockSelection, stacks.count - 1))
-        grid.addHit(Rect(column: left, row: row, columns: columns, rows: item.rows), .lockRow(stackIndex))
-      }
-    }
-    if let countLine {
-      Chrome.centre(
-        countLine, row: top + shift + used + (drawn > 0 ? 1 : 0), in: &grid, role: .overflow, theme: theme)
-    }
+    return (placed, used)
   }
 }
 

@@ -1,6 +1,7 @@
-import Yams
+import PushYAML
 
-/// A problem in a theme file, naming the file, line and key path.
+/// A problem in a theme file, naming the file, line and key path (the YAML layer's
+/// ``YAMLError`` without its column).
 public struct ThemeError: Error, Equatable, Sendable, CustomStringConvertible {
   /// The file (or a description such as `<built-in default>`).
   public var file: String
@@ -17,6 +18,11 @@ public struct ThemeError: Error, Equatable, Sendable, CustomStringConvertible {
     self.line = line
     self.keyPath = keyPath
     self.message = message
+  }
+
+  /// The theme error of a YAML layer error.
+  init(_ error: YAMLError) {
+    self.init(file: error.file, line: error.line, keyPath: error.path, message: error.message)
   }
 
   /// `themes/bad.yaml:7: roles.cardTitle.fg: unknown colour "blurple"`.
@@ -42,42 +48,18 @@ extension Theme {
   public static func load(yaml: String, file: String, base: Theme? = .builtInDefault)
     throws(ThemeError) -> Theme
   {
-    let root: Node
+    let root: YAMLValue
     do {
-      guard let node = try Yams.compose(yaml: yaml) else {
-        throw ThemeError(file: file, line: nil, keyPath: "", message: "the file is empty")
-      }
-      root = node
-    } catch let error as ThemeError {
-      throw error
-    } catch let error as YamlError {
-      throw ThemeError(
-        file: file, line: Self.line(of: error), keyPath: "", message: Self.summary(of: error))
+      root = try YAMLValue.parse(yaml, file: file)
     } catch {
-      throw ThemeError(file: file, line: nil, keyPath: "", message: "\(error)")
+      throw ThemeError(error)
     }
     return try ThemeDocumentReader(file: file, base: base).read(root)
   }
-
-  private static func line(of error: YamlError) -> Int? {
-    switch error {
-    case .scanner(_, _, let mark, _), .parser(_, _, let mark, _), .composer(_, _, let mark, _):
-      return mark.line
-    default: return nil
-    }
-  }
-
-  private static func summary(of error: YamlError) -> String {
-    switch error {
-    case .scanner(_, let problem, _, _), .parser(_, let problem, _, _),
-      .composer(_, let problem, _, _):
-      return "YAML syntax error: \(problem)"
-    default: return "YAML error: \(error)"
-    }
-  }
 }
 
-/// Walks a composed YAML document and builds a ``Theme``, keeping key paths for errors.
+/// Walks a theme document through the YAML layer (``YAMLValue``) and builds a ``Theme``,
+/// keeping key paths for errors.
 private struct ThemeDocumentReader {
   let file: String
   let base: Theme?
@@ -89,23 +71,25 @@ private struct ThemeDocumentReader {
     "brightwhite": 15,
   ]
 
-  func error(_ node: Node?, _ path: String, _ message: String) -> ThemeError {
-    ThemeError(file: file, line: node?.mark?.line, keyPath: path, message: message)
+  /// An error at a value's line, under a key path.
+  func error(_ value: YAMLValue, _ path: String, _ message: String) -> ThemeError {
+    ThemeError(file: file, line: value.line, keyPath: path, message: message)
   }
 
-  func mapping(_ node: Node, _ path: String) throws(ThemeError) -> [(String, Node, Node)] {
-    guard let mapping = node.mapping else {
-      throw error(node, path, "expected a mapping")
+  /// A mapping's entries: each key, its node (for errors about the key) and its value.
+  func mapping(_ value: YAMLValue, _ path: String) throws(ThemeError) -> [(String, YAMLValue, YAMLValue)] {
+    guard let entries = value.entries() else {
+      throw error(value, path, "expected a mapping")
     }
-    var result: [(String, Node, Node)] = []
-    for (key, value) in mapping {
-      guard let name = key.string else { throw error(key, path, "keys must be strings") }
-      result.append((name, key, value))
+    var result: [(String, YAMLValue, YAMLValue)] = []
+    for (key, keyValue, entry) in entries {
+      guard let key else { throw error(keyValue, path, "keys must be strings") }
+      result.append((key, keyValue, entry))
     }
     return result
   }
 
-  func read(_ root: Node) throws(ThemeError) -> Theme {
+  func read(_ root: YAMLValue) throws(ThemeError) -> Theme {
     var name = base?.name ?? "unnamed"
     var palette: [String: Color] = [:]
     var styles = base?.styles ?? [:]
@@ -114,14 +98,14 @@ private struct ThemeDocumentReader {
     let entries = try mapping(root, "")
     // The palette first, so roles may refer to it wherever it appears.
     for (key, _, value) in entries where key == "palette" {
-      for (colorName, _, colorNode) in try mapping(value, "palette") {
-        palette[colorName] = try color(colorNode, "palette.\(colorName)", palette: [:])
+      for (colorName, _, colorValue) in try mapping(value, "palette") {
+        palette[colorName] = try color(colorValue, "palette.\(colorName)", palette: [:])
       }
     }
-    for (key, keyNode, value) in entries {
+    for (key, keyValue, value) in entries {
       switch key {
       case "name":
-        guard let text = value.scalar?.string else {
+        guard let text = value.scalarText else {
           throw error(value, "name", "expected a string")
         }
         name = text
@@ -129,93 +113,96 @@ private struct ThemeDocumentReader {
       case "wallpaper":
         var top: Color?
         var bottom: Color?
-        for (edge, edgeKey, colorNode) in try mapping(value, "wallpaper") {
+        for (edge, edgeKey, colorValue) in try mapping(value, "wallpaper") {
           switch edge {
-          case "top": top = try color(colorNode, "wallpaper.top", palette: palette)
-          case "bottom": bottom = try color(colorNode, "wallpaper.bottom", palette: palette)
+          case "top": top = try color(colorValue, "wallpaper.top", palette: palette)
+          case "bottom": bottom = try color(colorValue, "wallpaper.bottom", palette: palette)
           default: throw error(edgeKey, "wallpaper.\(edge)", "unknown key (expected top or bottom)")
           }
         }
         guard let top else { throw error(value, "wallpaper.top", "missing") }
         wallpaper = Wallpaper(top: top, bottom: bottom ?? top)
       case "roles":
-        for (roleName, roleKey, roleNode) in try mapping(value, "roles") {
+        for (roleName, roleKey, roleValue) in try mapping(value, "roles") {
           let role = try self.role(roleName, roleKey, "roles.\(roleName)")
-          styles[role] = try style(roleNode, "roles.\(roleName)", palette: palette)
+          styles[role] = try style(roleValue, "roles.\(roleName)", palette: palette)
         }
       case "monochrome":
-        for (roleName, roleKey, listNode) in try mapping(value, "monochrome") {
+        for (roleName, roleKey, listValue) in try mapping(value, "monochrome") {
           let role = try self.role(roleName, roleKey, "monochrome.\(roleName)")
-          monochrome[role] = try attributes(listNode, "monochrome.\(roleName)")
+          monochrome[role] = try attributes(listValue, "monochrome.\(roleName)")
         }
       default:
         throw error(
-          keyNode, key, "unknown key (expected name, palette, wallpaper, roles or monochrome)")
+          keyValue, key, "unknown key (expected name, palette, wallpaper, roles or monochrome)")
       }
     }
     return Theme(name: name, styles: styles, monochromeStyles: monochrome, wallpaper: wallpaper)
   }
 
-  func role(_ name: String, _ node: Node, _ path: String) throws(ThemeError) -> StyleRole {
+  func role(_ name: String, _ key: YAMLValue, _ path: String) throws(ThemeError) -> StyleRole {
     guard let role = StyleRole(rawValue: name) else {
-      throw error(node, path, "unknown role \"\(name)\"")
+      throw error(key, path, "unknown role \"\(name)\"")
     }
     return role
   }
 
-  func style(_ node: Node, _ path: String, palette: [String: Color]) throws(ThemeError) -> Style {
+  func style(_ value: YAMLValue, _ path: String, palette: [String: Color]) throws(ThemeError) -> Style {
     var style = Style()
-    for (key, keyNode, value) in try mapping(node, path) {
+    for (key, keyValue, entry) in try mapping(value, path) {
       let keyPath = "\(path).\(key)"
       switch key {
-      case "fg": style.foreground = try color(value, keyPath, palette: palette)
-      case "bg": style.background = try color(value, keyPath, palette: palette)
-      case "bold": style.isBold = try flag(value, keyPath)
-      case "dim": style.isDim = try flag(value, keyPath)
-      case "italic": style.isItalic = try flag(value, keyPath)
-      case "underline": style.isUnderlined = try flag(value, keyPath)
-      case "reverse": style.isReversed = try flag(value, keyPath)
+      case "fg": style.foreground = try color(entry, keyPath, palette: palette)
+      case "bg": style.background = try color(entry, keyPath, palette: palette)
+      case "bold": style.isBold = try flag(entry, keyPath)
+      case "dim": style.isDim = try flag(entry, keyPath)
+      case "italic": style.isItalic = try flag(entry, keyPath)
+      case "underline": style.isUnderlined = try flag(entry, keyPath)
+      case "reverse": style.isReversed = try flag(entry, keyPath)
       default:
         throw error(
-          keyNode, keyPath, "unknown key (expected fg, bg, bold, dim, italic, underline, reverse)")
+          keyValue, keyPath, "unknown key (expected fg, bg, bold, dim, italic, underline, reverse)")
       }
     }
     return style
   }
 
-  func attributes(_ node: Node, _ path: String) throws(ThemeError) -> Style {
-    guard let list = node.sequence else {
-      throw error(node, path, "expected a list such as [bold, reverse]")
+  func attributes(_ value: YAMLValue, _ path: String) throws(ThemeError) -> Style {
+    guard let list = try? value.list() else {
+      throw error(value, path, "expected a list such as [bold, reverse]")
     }
     var style = Style()
     for item in list {
-      switch item.string {
+      switch item.scalarText {
       case "bold": style.isBold = true
       case "dim": style.isDim = true
       case "italic": style.isItalic = true
       case "underline": style.isUnderlined = true
       case "reverse": style.isReversed = true
       default:
-        throw error(item, path, "unknown attribute \"\(item.string ?? "?")\"")
+        throw error(item, path, "unknown attribute \"\(item.scalarText ?? "?")\"")
       }
     }
     return style
   }
 
-  func flag(_ node: Node, _ path: String) throws(ThemeError) -> Bool {
-    guard let value = node.bool else { throw error(node, path, "expected true or false") }
-    return value
+  /// `true` or `false`, unquoted (the YAML 1.2 core schema, as in scenarios: `yes` is text).
+  func flag(_ value: YAMLValue, _ path: String) throws(ThemeError) -> Bool {
+    guard let flag = try? value.bool() else { throw error(value, path, "expected true or false") }
+    return flag
   }
 
-  func color(_ node: Node, _ path: String, palette: [String: Color]) throws(ThemeError) -> Color {
-    if let index = node.int {
+  /// `#RRGGBB`, a palette name, an ANSI colour name, `default`, or a colour index (a whole
+  /// number, unquoted, from 0 to 255).
+  func color(_ value: YAMLValue, _ path: String, palette: [String: Color]) throws(ThemeError) -> Color {
+    if let index = try? value.int() {
       guard (0...255).contains(index) else {
-        throw error(node, path, "colour index \(index) is outside 0–255")
+        throw error(value, path, "colour index \(index) is outside 0–255")
       }
       return index < 16 ? .ansi16(UInt8(index)) : .indexed256(UInt8(index))
     }
-    guard let text = node.scalar?.string else {
-      throw error(node, path, "expected a colour")
+    guard let text = value.scalarText else {
+      throw error(value, path, "expected a colour")
     }
     if let named = palette[text] { return named }
     if text == "default" { return .terminalDefault }
@@ -224,7 +211,7 @@ private struct ThemeDocumentReader {
       return .rgb(UInt8(value >> 16), UInt8((value >> 8) & 0xFF), UInt8(value & 0xFF))
     }
     throw error(
-      node, path,
+      value, path,
       "unknown colour \"\(text)\" (expected #RRGGBB, a palette name, an ANSI colour name, default or 0–255)"
     )
   }

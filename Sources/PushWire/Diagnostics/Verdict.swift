@@ -205,10 +205,22 @@ public struct PushVerdict: Sendable {
   /// `{"status":200,"reason":null,"delivered":true,"ignored":["aps.badge"]}`: the verdict as
   /// `validate --format json` and `explain --format json` write it.
   public var json: String {
-    var text = "{\"status\":\(apns.status),\"reason\":" + (apns.reason.map(JSONValue.quoted) ?? "null")
-    text += ",\"delivered\":\(isDelivered),\"ignored\":["
-    text += ignored.map { JSONValue.quoted($0.path ?? $0.code.rawValue) }.joined(separator: ",")
-    return text + "]}"
+    var json = JSONWriter()
+    write(to: &json)
+    return json.text
+  }
+
+  /// Writes ``json`` as a value into a larger JSON text.
+  public func write(to json: inout JSONWriter) {
+    json.beginObject()
+    json.member("status", apns.status)
+    json.member("reason", apns.reason)
+    json.member("delivered", isDelivered)
+    json.key("ignored")
+    json.beginArray()
+    for diagnostic in ignored { json.string(diagnostic.path ?? diagnostic.code.rawValue) }
+    json.endArray()
+    json.endObject()
   }
 }
 

@@ -73,6 +73,11 @@ public enum KnownKey: String, CaseIterable, Sendable {
 }
 
 /// An open-addressing table from key bytes to a value, looked up without allocating.
+///
+/// `@unchecked Sendable` because its storage is unsafe buffer pointers, which are not Sendable:
+/// they are written only in `init` and never after, so sharing the table is safe. The checked
+/// form, arrays, retains and releases its storage on every lookup on the decoder's hottest path
+/// (see the comment on the stored properties).
 public struct KeyTable<Value: Sendable>: @unchecked Sendable {
   /// A slot holds only trivial values, so a lookup never retains or releases anything.
   private struct Slot {

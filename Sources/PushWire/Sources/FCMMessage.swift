@@ -138,184 +138,87 @@ public struct FCMMessage: Equatable, Sendable {
     return map(document, now: now, added: added)
   }
 
-  /// Maps a parsed send request.
+  /// Maps a parsed send request: the request read field by field (``SendRequestReader``), in the
+  /// order FCM checks them, then the APNs payload and headers FCM makes from it.
   public static func map(_ document: JSONDocument, now: Int?, added: Added) -> Result<FCMMessage, FCMError> {
-    func at(_ index: Int) -> String { "\(document.location(of: index))" }
-    func invalid(_ index: Int, _ text: String) -> Result<FCMMessage, FCMError> {
-      var failure = FCMError.invalid("\(text) (at \(at(index)))")
-      failure.location = document.location(of: index)
-      return .failure(failure)
+    let reader = SendRequestReader(document: document)
+    let request: SendRequestReader.Target
+    let notification: SendRequestReader.Notification
+    let data: [JSONMember]
+    let apns: SendRequestReader.APNs
+    do {
+      request = try reader.target()
+      notification = try reader.notification(of: request.message)
+      data = try reader.data(of: request.message)
+      apns = try reader.apns(of: request.message)
+    } catch {
+      return .failure(error)
     }
-    func unknown(_ index: Int, in path: String, allowed: Set<String>) -> Result<FCMMessage, FCMError>? {
-      for (key, _) in document.members(of: index) where !allowed.contains(document.string(key)) {
-        return invalid(
-          key,
-          "Invalid JSON payload received. Unknown name \(JSONValue.quoted(document.string(key))) at '\(path)': "
-            + "Cannot find field.")
-      }
-      return nil
-    }
-    let root = document.root
-    guard document.kind(root) == .object else { return invalid(root, "the request body must be a JSON object") }
-    if let failure = unknown(root, in: "", allowed: ["message", "validate_only"]) { return failure }
-    var validateOnly = false
-    if let index = document.member("validate_only", of: root) {
-      guard let flag = document.bool(index) else { return invalid(index, "validate_only must be true or false") }
-      validateOnly = flag
-    }
-    guard let message = document.member("message", of: root) else {
-      return .failure(.invalid("Request contains an invalid argument: message is missing; send {\"message\": {…}}"))
-    }
-    guard document.kind(message) == .object else { return invalid(message, "message must be an object") }
-    if let failure = unknown(message, in: "message", allowed: messageFields) { return failure }
-    let targets = ["token", "topic", "condition"].filter { document.member($0, of: message) != nil }
-    guard targets.count == 1 else {
-      return invalid(
-        message,
-        targets.isEmpty
-          ? "message needs exactly one target: token, topic or condition; none is set"
-          : "message needs exactly one target: token, topic or condition; \(targets.joined(separator: " and ")) are set"
-      )
-    }
-    guard let tokenIndex = document.member("token", of: message) else {
-      return invalid(
-        message, "message.\(targets[0]) is valid FCM but Pushdeck delivers to tokens only; send message.token")
-    }
-    guard let token = document.stringValue(tokenIndex), DeviceToken.check(token) == nil else {
-      return invalid(
-        tokenIndex,
-        "The registration token is not a valid FCM registration token: message.token must be the device token "
-          + "(hex) of a device in the profile")
-    }
+    let aps = aps(apns.payload, showing: notification)
+    let payload = payload(
+      aps: aps, apnsPayload: apns.payload, data: data, image: apns.optionsImage ?? notification.image,
+      token: request.token, added: added)
+    return .success(
+      FCMMessage(
+        token: request.token.lowercased(), validateOnly: request.validateOnly,
+        headers: headers(apns.headers, aps: aps, now: now), payload: .object(payload),
+        topic: apns.headers.first { $0.name == "apns-topic" }?.value))
+  }
 
-    // notification
-    var title: String?
-    var body: String?
-    var image: String?
-    if let index = document.member("notification", of: message) {
-      guard document.kind(index) == .object else { return invalid(index, "message.notification must be an object") }
-      if let failure = unknown(index, in: "message.notification", allowed: notificationFields) { return failure }
-      for (key, value) in document.members(of: index) {
-        guard let text = document.stringValue(value) else {
-          return invalid(value, "message.notification.\(document.string(key)) must be a string")
-        }
-        switch document.string(key) {
-        case "title": title = text
-        case "body": body = text
-        default: image = text
-        }
-      }
-    }
-
-    // data
-    var data: [JSONMember] = []
-    if let index = document.member("data", of: message) {
-      guard document.kind(index) == .object else { return invalid(index, "message.data must be an object") }
-      for (key, value) in document.members(of: index) {
-        let name = document.string(key)
-        guard let text = document.stringValue(value) else {
-          return invalid(
-            value,
-            "Invalid value at 'message.data[\(name)]': every data value must be a string; write it in quotes")
-        }
-        if isReserved(dataKey: name) {
-          return invalid(
-            key,
-            "Invalid data key \(JSONValue.quoted(name)): \"from\", \"message_type\" and keys starting with "
-              + "\"google\" or \"gcm\" are reserved")
-        }
-        data.append(JSONMember(key: name, value: .string(text)))
-      }
-    }
-
-    // apns
-    var apnsHeaders: [(name: String, value: String)] = []
-    var apnsPayload: [JSONMember] = []
-    var optionsImage: String?
-    if let apns = document.member("apns", of: message) {
-      guard document.kind(apns) == .object else { return invalid(apns, "message.apns must be an object") }
-      if let failure = unknown(apns, in: "message.apns", allowed: apnsFields) { return failure }
-      if let headers = document.member("headers", of: apns) {
-        guard document.kind(headers) == .object else {
-          return invalid(headers, "message.apns.headers must be an object")
-        }
-        var seen = Set<String>()
-        for (key, value) in document.members(of: headers) {
-          let name = document.string(key).lowercased()
-          guard let text = document.stringValue(value) else {
-            return invalid(value, "message.apns.headers.\(name) must be a string")
-          }
-          guard seen.insert(name).inserted else { return invalid(key, "message.apns.headers.\(name) is repeated") }
-          apnsHeaders.append((name, text))
-        }
-      }
-      if let payload = document.member("payload", of: apns) {
-        guard case .object(let members) = document.value(payload) else {
-          return invalid(payload, "message.apns.payload must be an object")
-        }
-        if let aps = members.first(where: { $0.key == "aps" }), case .object = aps.value {
-        } else if members.contains(where: { $0.key == "aps" }) {
-          return invalid(payload, "message.apns.payload.aps must be an object")
-        }
-        apnsPayload = members
-      }
-      if let options = document.member("fcm_options", of: apns) {
-        guard document.kind(options) == .object else {
-          return invalid(options, "message.apns.fcm_options must be an object")
-        }
-        if let failure = unknown(options, in: "message.apns.fcm_options", allowed: apnsOptionsFields) {
-          return failure
-        }
-        for (key, value) in document.members(of: options) {
-          guard let text = document.stringValue(value) else {
-            return invalid(value, "message.apns.fcm_options.\(document.string(key)) must be a string")
-          }
-          if document.string(key) == "image" { optionsImage = text }
-        }
-      }
-    }
-
-    // aps: apns.payload.aps, with notification's title and body where aps.alert does not set them.
+  /// `apns.payload.aps`, with the notification's title and body where `aps.alert` does not set
+  /// them (a string `aps.alert` replaces the notification altogether).
+  static func aps(_ apnsPayload: [JSONMember], showing notification: SendRequestReader.Notification) -> [JSONMember] {
     var aps: [JSONMember] = []
     if case .object(let members)? = apnsPayload.first(where: { $0.key == "aps" })?.value { aps = members }
-    if title != nil || body != nil {
-      switch aps.firstIndex(where: { $0.key == "alert" }).map({ (index: $0, value: aps[$0].value) }) {
-      case .some((let index, .object(var alert))):
-        if let title, !alert.contains(where: { $0.key == "title" }) {
-          alert.insert(JSONMember(key: "title", value: .string(title)), at: 0)
-        }
-        if let body, !alert.contains(where: { $0.key == "body" }) {
-          let after = alert.firstIndex { $0.key == "title" }.map { $0 + 1 } ?? 0
-          alert.insert(JSONMember(key: "body", value: .string(body)), at: after)
-        }
-        aps[index].value = .object(alert)
-      case .some:
-        break  // aps.alert as a string replaces the notification altogether.
-      case .none:
-        var alert: [JSONMember] = []
-        if let title { alert.append(JSONMember(key: "title", value: .string(title))) }
-        if let body { alert.append(JSONMember(key: "body", value: .string(body))) }
-        aps.insert(JSONMember(key: "alert", value: .object(alert)), at: 0)
+    let (title, body) = (notification.title, notification.body)
+    guard title != nil || body != nil else { return aps }
+    switch aps.firstIndex(where: { $0.key == "alert" }).map({ (index: $0, value: aps[$0].value) }) {
+    case .some((let index, .object(var alert))):
+      if let title, !alert.contains(where: { $0.key == "title" }) {
+        alert.insert(JSONMember(key: "title", value: .string(title)), at: 0)
       }
+      if let body, !alert.contains(where: { $0.key == "body" }) {
+        let after = alert.firstIndex { $0.key == "title" }.map { $0 + 1 } ?? 0
+        alert.insert(JSONMember(key: "body", value: .string(body)), at: after)
+      }
+      aps[index].value = .object(alert)
+    case .some:
+      break  // aps.alert as a string replaces the notification altogether.
+    case .none:
+      var alert: [JSONMember] = []
+      if let title { alert.append(JSONMember(key: "title", value: .string(title))) }
+      if let body { alert.append(JSONMember(key: "body", value: .string(body))) }
+      aps.insert(JSONMember(key: "alert", value: .object(alert)), at: 0)
     }
+    return aps
+  }
+
+  /// The APNs payload: `aps`, the other `apns.payload` keys (a `data` key of the same name
+  /// wins), the `data` keys, then FCM's own keys and `fcm_options` for an image.
+  static func payload(
+    aps: [JSONMember], apnsPayload: [JSONMember], data: [JSONMember], image: String?, token: String, added: Added
+  ) -> [JSONMember] {
     var payload: [JSONMember] = [JSONMember(key: "aps", value: .object(aps))]
     for member in apnsPayload where member.key != "aps" && !data.contains(where: { $0.key == member.key }) {
       payload.append(member)
     }
     payload += data
-    let shownImage = optionsImage ?? image
     payload.removeAll { isReserved(dataKey: $0.key) || $0.key == "fcm_options" }
     payload.append(JSONMember(key: "gcm.message_id", value: .string(added.messageID)))
     payload.append(JSONMember(key: "google.c.a.e", value: .string("1")))
     payload.append(JSONMember(key: "google.c.sender.id", value: .string(added.senderID)))
     payload.append(
       JSONMember(key: "google.c.fid", value: .string(added.installationID ?? installationID(forToken: token))))
-    if let shownImage {
-      payload.append(
-        JSONMember(key: "fcm_options", value: .object([JSONMember(key: "image", value: .string(shownImage))])))
+    if let image {
+      payload.append(JSONMember(key: "fcm_options", value: .object([JSONMember(key: "image", value: .string(image))])))
     }
+    return payload
+  }
 
-    // Headers: what apns.headers sets, then FCM's defaults for what it does not.
+  /// The APNs headers: what `apns.headers` sets, then FCM's defaults for what it does not.
+  static func headers(_ apnsHeaders: [(name: String, value: String)], aps: [JSONMember], now: Int?) -> [(
+    name: String, value: String
+  )] {
     let hasAlert = aps.contains { $0.key == "alert" }
     let contentAvailable = aps.first { $0.key == "content-available" }?.value.doubleValue == 1
     let background = !hasAlert && contentAvailable && !aps.contains { ["badge", "sound"].contains($0.key) }
@@ -327,10 +230,7 @@ public struct FCMMessage: Equatable, Sendable {
     let pushType = headers.first { $0.name == "apns-push-type" }?.value
     setDefault("apns-priority", pushType == "background" ? "5" : "10")
     if let now { setDefault("apns-expiration", String(now + defaultTimeToLive)) }
-    return .success(
-      FCMMessage(
-        token: token.lowercased(), validateOnly: validateOnly, headers: headers, payload: .object(payload),
-        topic: apnsHeaders.first { $0.name == "apns-topic" }?.value))
+    return headers
   }
 
   /// The installation id (`google.c.fid`) Pushdeck reports for a token: its first 22
@@ -352,5 +252,175 @@ public struct FCMMessage: Equatable, Sendable {
   /// "gcm" (Firebase's `Message.data` reference).
   public static func isReserved(dataKey key: String) -> Bool {
     key == "from" || key == "message_type" || key.hasPrefix("google") || key.hasPrefix("gcm")
+  }
+}
+
+/// Reads an FCM v1 send request's fields, in the order FCM checks them; the first problem is
+/// thrown as FCM answers it, located in the body.
+struct SendRequestReader {
+  let document: JSONDocument
+
+  /// The request's target and options.
+  struct Target {
+    var validateOnly: Bool
+    /// The index of `message`.
+    var message: Int
+    var token: String
+  }
+
+  /// `message.notification`.
+  struct Notification {
+    var title: String?
+    var body: String?
+    var image: String?
+  }
+
+  /// `message.apns`.
+  struct APNs {
+    var headers: [(name: String, value: String)] = []
+    var payload: [JSONMember] = []
+    /// `apns.fcm_options.image`.
+    var optionsImage: String?
+  }
+
+  /// 400 INVALID_ARGUMENT at a value.
+  func invalid(_ index: Int, _ text: String) -> FCMError {
+    var failure = FCMError.invalid("\(text) (at \(document.location(of: index)))")
+    failure.location = document.location(of: index)
+    return failure
+  }
+
+  /// Fails at the first key of an object that is not in `allowed`.
+  func checkKeys(_ index: Int, in path: String, allowed: Set<String>) throws(FCMError) {
+    for (key, _) in document.members(of: index) where !allowed.contains(document.string(key)) {
+      throw invalid(
+        key,
+        "Invalid JSON payload received. Unknown name \(JSONValue.quoted(document.string(key))) at '\(path)': "
+          + "Cannot find field.")
+    }
+  }
+
+  /// The body's shape, `validate_only`, `message` and its one target, which must be a token.
+  func target() throws(FCMError) -> Target {
+    let root = document.root
+    guard document.kind(root) == .object else { throw invalid(root, "the request body must be a JSON object") }
+    try checkKeys(root, in: "", allowed: ["message", "validate_only"])
+    var validateOnly = false
+    if let index = document.member("validate_only", of: root) {
+      guard let flag = document.bool(index) else { throw invalid(index, "validate_only must be true or false") }
+      validateOnly = flag
+    }
+    guard let message = document.member("message", of: root) else {
+      throw .invalid("Request contains an invalid argument: message is missing; send {\"message\": {…}}")
+    }
+    guard document.kind(message) == .object else { throw invalid(message, "message must be an object") }
+    try checkKeys(message, in: "message", allowed: FCMMessage.messageFields)
+    let targets = ["token", "topic", "condition"].filter { document.member($0, of: message) != nil }
+    guard targets.count == 1 else {
+      throw invalid(
+        message,
+        targets.isEmpty
+          ? "message needs exactly one target: token, topic or condition; none is set"
+          : "message needs exactly one target: token, topic or condition; \(targets.joined(separator: " and ")) are set"
+      )
+    }
+    guard let tokenIndex = document.member("token", of: message) else {
+      throw invalid(
+        message, "message.\(targets[0]) is valid FCM but Pushdeck delivers to tokens only; send message.token")
+    }
+    guard let token = document.stringValue(tokenIndex), DeviceToken.check(token) == nil else {
+      throw invalid(
+        tokenIndex,
+        "The registration token is not a valid FCM registration token: message.token must be the device token "
+          + "(hex) of a device in the profile")
+    }
+    return Target(validateOnly: validateOnly, message: message, token: token)
+  }
+
+  /// `message.notification`: strings for its title, body and image.
+  func notification(of message: Int) throws(FCMError) -> Notification {
+    var notification = Notification()
+    guard let index = document.member("notification", of: message) else { return notification }
+    guard document.kind(index) == .object else { throw invalid(index, "message.notification must be an object") }
+    try checkKeys(index, in: "message.notification", allowed: FCMMessage.notificationFields)
+    for (key, value) in document.members(of: index) {
+      guard let text = document.stringValue(value) else {
+        throw invalid(value, "message.notification.\(document.string(key)) must be a string")
+      }
+      switch document.string(key) {
+      case "title": notification.title = text
+      case "body": notification.body = text
+      default: notification.image = text
+      }
+    }
+    return notification
+  }
+
+  /// `message.data`: string values under keys that are not reserved.
+  func data(of message: Int) throws(FCMError) -> [JSONMember] {
+    var data: [JSONMember] = []
+    guard let index = document.member("data", of: message) else { return data }
+    guard document.kind(index) == .object else { throw invalid(index, "message.data must be an object") }
+    for (key, value) in document.members(of: index) {
+      let name = document.string(key)
+      guard let text = document.stringValue(value) else {
+        throw invalid(
+          value, "Invalid value at 'message.data[\(name)]': every data value must be a string; write it in quotes")
+      }
+      if FCMMessage.isReserved(dataKey: name) {
+        throw invalid(
+          key,
+          "Invalid data key \(JSONValue.quoted(name)): \"from\", \"message_type\" and keys starting with "
+            + "\"google\" or \"gcm\" are reserved")
+      }
+      data.append(JSONMember(key: name, value: .string(text)))
+    }
+    return data
+  }
+
+  /// `message.apns`: its headers (strings, each once), its payload (an object whose `aps` is
+  /// an object) and its `fcm_options`.
+  func apns(of message: Int) throws(FCMError) -> APNs {
+    var apns = APNs()
+    guard let index = document.member("apns", of: message) else { return apns }
+    guard document.kind(index) == .object else { throw invalid(index, "message.apns must be an object") }
+    try checkKeys(index, in: "message.apns", allowed: FCMMessage.apnsFields)
+    if let headers = document.member("headers", of: index) {
+      guard document.kind(headers) == .object else {
+        throw invalid(headers, "message.apns.headers must be an object")
+      }
+      var seen = Set<String>()
+      for (key, value) in document.members(of: headers) {
+        let name = document.string(key).lowercased()
+        guard let text = document.stringValue(value) else {
+          throw invalid(value, "message.apns.headers.\(name) must be a string")
+        }
+        guard seen.insert(name).inserted else { throw invalid(key, "message.apns.headers.\(name) is repeated") }
+        apns.headers.append((name, text))
+      }
+    }
+    if let payload = document.member("payload", of: index) {
+      guard case .object(let members) = document.value(payload) else {
+        throw invalid(payload, "message.apns.payload must be an object")
+      }
+      if let aps = members.first(where: { $0.key == "aps" }), case .object = aps.value {
+      } else if members.contains(where: { $0.key == "aps" }) {
+        throw invalid(payload, "message.apns.payload.aps must be an object")
+      }
+      apns.payload = members
+    }
+    if let options = document.member("fcm_options", of: index) {
+      guard document.kind(options) == .object else {
+        throw invalid(options, "message.apns.fcm_options must be an object")
+      }
+      try checkKeys(options, in: "message.apns.fcm_options", allowed: FCMMessage.apnsOptionsFields)
+      for (key, value) in document.members(of: options) {
+        guard let text = document.stringValue(value) else {
+          throw invalid(value, "message.apns.fcm_options.\(document.string(key)) must be a string")
+        }
+        if document.string(key) == "image" { apns.optionsImage = text }
+      }
+    }
+    return apns
   }
 }

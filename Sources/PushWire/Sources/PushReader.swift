@@ -171,123 +171,155 @@ public enum PushReader {
       ])
   }
 
+  /// Decodes a capture line's envelope into its record, in three steps: its keys
+  /// (``readEnvelopeKeys(_:into:)``), the keys it must have (``checkRequiredKeys(_:view:)``), then
+  /// its headers and payload (``decodePayload(_:at:view:document:into:keepsCustomValues:)``).
   static func decodeEnvelope(_ document: JSONDocument, into record: inout PushRecord, keepsCustomValues: Bool) {
     document.withView { view in
-      func envelopeError(_ index: Int?, _ path: String?, _ message: String, hint: String) {
-        record.diagnostics.append(
-          Diagnostic(
-            .invalidEnvelope, path: path, location: view.location(of: index ?? 0), message: message,
-            effect: "Pushdeck cannot tell when or to which app this push was sent, so it is not replayed.",
-            hint: hint))
-      }
       guard view.kind(0) == .object else {
-        envelopeError(
-          0, nil, "a capture line must be a JSON object (an envelope)",
+        record.addEnvelopeError(
+          view, 0, nil, "a capture line must be a JSON object (an envelope)",
           hint: "write {\"at\": …, \"bundle\": …, \"payload\": {…}}")
         return
       }
-      var payloadIndex: Int?
-      var headerParser = HeaderParser()
-      let keyTable = KnownKey.table  // fetched once (see JSONView.knownKey(_:in:))
-      for (keyIndex, valueIndex) in view.members(of: 0) {
-        switch view.knownKey(keyIndex, in: keyTable) {
-        case .at:
-          if let at = view.double(valueIndex) {
-            if EpochRange.contains(seconds: at) {
-              record.at = at
-            } else {
-              let number = view.rawText(valueIndex)
-              envelopeError(
-                valueIndex, "at",
-                "\"at\" is \(number.utf8.count > 40 ? number.prefix(40) + "…" : number) UNIX seconds, outside the simulated time \(EpochRange.text)",
-                hint: "write the time the push was received, for example \"at\": 1767225600.125")
-            }
-          } else {
-            envelopeError(
-              valueIndex, "at", "\"at\" must be a number of UNIX seconds", hint: "for example \"at\": 1767225600.125")
-          }
-        case .bundle:
-          if view.kind(valueIndex) == .string, view.stringByteCount(valueIndex) > 0 {
-            record.bundleID = view.string(valueIndex)
-          } else {
-            envelopeError(
-              valueIndex, "bundle", "\"bundle\" must be a non-empty bundle id string",
-              hint: "for example \"bundle\": \"com.example.app\"")
-          }
-        case .token:
-          if let token = view.stringValue(valueIndex) {
-            record.token = token
-            if let problem = DeviceToken.check(token, location: view.location(of: valueIndex)) {
-              record.diagnostics.append(problem)
-            }
-          } else {
-            envelopeError(valueIndex, "token", "\"token\" must be a hex string", hint: "omit it if unknown")
-          }
-        case .headers:
-          guard view.kind(valueIndex) == .object else {
-            envelopeError(
-              valueIndex, "headers", "\"headers\" must be an object of header names to values",
-              hint: "for example \"headers\": {\"apns-push-type\": \"alert\"}")
-            continue
-          }
-          for (nameIndex, headerValueIndex) in view.members(of: valueIndex) {
-            let known = view.knownKey(nameIndex, in: keyTable)
-            func name() -> String { known?.rawValue ?? view.string(nameIndex).lowercased() }
-            switch view.kind(headerValueIndex) {
-            case .string where !view.tokens[headerValueIndex].stringHasEscapes, .number:
-              let token = view.tokens[headerValueIndex]
-              let quote = token.kind == .string ? 1 : 0
-              headerParser.add(
-                name: name(), known: known,
-                value: UnsafeBufferPointer(rebasing: view.bytes[Int(token.start) + quote..<Int(token.end) - quote]),
-                location: view.location(of: headerValueIndex))
-            case .string:
-              var text = view.string(headerValueIndex)
-              text.withUTF8 { bytes in
-                headerParser.add(
-                  name: name(), known: known, value: bytes, location: view.location(of: headerValueIndex))
-              }
-            default:
-              envelopeError(
-                headerValueIndex, "headers.\(name())", "header values must be strings",
-                hint: "write \"\(name())\": \"…\"")
-            }
-          }
-        case .payload:
-          payloadIndex = valueIndex
-        default:
-          let key = view.string(keyIndex)
-          record.diagnostics.append(
-            Diagnostic(
-              .unknownEnvelopeKey, path: key, location: view.location(of: keyIndex),
-              message: "\(JSONValue.quoted(key)) is not an envelope key",
-              effect: "Pushdeck ignores it.", hint: "envelope keys are at, bundle, token, headers and payload"))
-        }
-      }
-      if record.at == nil && !record.diagnostics.contains(where: { $0.path == "at" }) {
-        envelopeError(nil, "at", "the envelope has no \"at\" time", hint: "add \"at\": <UNIX seconds when received>")
-      }
-      if record.bundleID == nil && !record.diagnostics.contains(where: { $0.path == "bundle" }) {
-        envelopeError(nil, "bundle", "the envelope has no \"bundle\"", hint: "add \"bundle\": \"<bundle id>\"")
-      }
+      var headers = HeaderParser()
+      let payloadIndex = readEnvelopeKeys(view, into: &record, headers: &headers)
+      checkRequiredKeys(&record, view: view)
       let headerDiagnostics: [Diagnostic]
-      (record.headers, headerDiagnostics) = headerParser.finish(bundleID: record.bundleID)
-      let pushType = record.headers.pushType
+      (record.headers, headerDiagnostics) = headers.finish(bundleID: record.bundleID)
       if !headerDiagnostics.isEmpty { record.diagnostics += headerDiagnostics }
       guard let payloadIndex else {
-        envelopeError(nil, "payload", "the envelope has no \"payload\"", hint: "add \"payload\": {\"aps\": {…}}")
+        record.addEnvelopeError(
+          view, nil, "payload", "the envelope has no \"payload\"", hint: "add \"payload\": {\"aps\": {…}}")
         return
       }
-      let token = view.tokens[payloadIndex]
-      let base = document.bytes.startIndex
-      record.rawBytes = document.bytes[base + Int(token.start)..<base + Int(token.end)]
-      record.byteCount = Int(token.end - token.start)
-      PayloadDecoder.decode(
-        view, at: payloadIndex,
-        context: .init(pushType: pushType, pathPrefix: "payload", keepsCustomValues: keepsCustomValues),
-        into: &record.payload, diagnostics: &record.diagnostics)
-      checkSize(&record, pushType: pushType) { view.location(of: payloadIndex) }
+      decodePayload(payloadIndex, view: view, document: document, into: &record, keepsCustomValues: keepsCustomValues)
     }
+  }
+
+  /// Reads the envelope object's keys, `at`, `bundle` and `token` into the record and the headers
+  /// into `headers`; an unknown key is a finding. Returns the payload's index, if there is one.
+  private static func readEnvelopeKeys(
+    _ view: JSONView, into record: inout PushRecord, headers: inout HeaderParser
+  ) -> Int? {
+    var payloadIndex: Int?
+    let keyTable = KnownKey.table  // fetched once (see JSONView.knownKey(_:in:))
+    for (keyIndex, valueIndex) in view.members(of: 0) {
+      switch view.knownKey(keyIndex, in: keyTable) {
+      case .at: readAt(valueIndex, view: view, into: &record)
+      case .bundle:
+        if view.kind(valueIndex) == .string, view.stringByteCount(valueIndex) > 0 {
+          record.bundleID = view.string(valueIndex)
+        } else {
+          record.addEnvelopeError(
+            view, valueIndex, "bundle", "\"bundle\" must be a non-empty bundle id string",
+            hint: "for example \"bundle\": \"com.example.app\"")
+        }
+      case .token:
+        if let token = view.stringValue(valueIndex) {
+          record.token = token
+          if let problem = DeviceToken.check(token, location: view.location(of: valueIndex)) {
+            record.diagnostics.append(problem)
+          }
+        } else {
+          record.addEnvelopeError(
+            view, valueIndex, "token", "\"token\" must be a hex string", hint: "omit it if unknown")
+        }
+      case .headers: readHeaders(valueIndex, view: view, keyTable: keyTable, into: &headers, record: &record)
+      case .payload: payloadIndex = valueIndex
+      default:
+        let key = view.string(keyIndex)
+        record.diagnostics.append(
+          Diagnostic(
+            .unknownEnvelopeKey, path: key, location: view.location(of: keyIndex),
+            message: "\(JSONValue.quoted(key)) is not an envelope key",
+            effect: "Pushdeck ignores it.", hint: "envelope keys are at, bundle, token, headers and payload"))
+      }
+    }
+    return payloadIndex
+  }
+
+  /// Reads `at`: UNIX seconds inside ``EpochRange``.
+  private static func readAt(_ valueIndex: Int, view: JSONView, into record: inout PushRecord) {
+    guard let at = view.double(valueIndex) else {
+      record.addEnvelopeError(
+        view, valueIndex, "at", "\"at\" must be a number of UNIX seconds", hint: "for example \"at\": 1767225600.125")
+      return
+    }
+    guard EpochRange.contains(seconds: at) else {
+      let number = view.rawText(valueIndex)
+      record.addEnvelopeError(
+        view, valueIndex, "at",
+        "\"at\" is \(number.utf8.count > 40 ? number.prefix(40) + "…" : number) UNIX seconds, outside the simulated time \(EpochRange.text)",
+        hint: "write the time the push was received, for example \"at\": 1767225600.125")
+      return
+    }
+    record.at = at
+  }
+
+  /// Reads `headers`: an object of header names to string (or number) values, fed to `headers`
+  /// straight from the line's bytes when the value has no escapes.
+  private static func readHeaders(
+    _ valueIndex: Int, view: JSONView, keyTable: KeyTable<KnownKey>, into headers: inout HeaderParser,
+    record: inout PushRecord
+  ) {
+    guard view.kind(valueIndex) == .object else {
+      record.addEnvelopeError(
+        view, valueIndex, "headers", "\"headers\" must be an object of header names to values",
+        hint: "for example \"headers\": {\"apns-push-type\": \"alert\"}")
+      return
+    }
+    for (nameIndex, headerValueIndex) in view.members(of: valueIndex) {
+      let known = view.knownKey(nameIndex, in: keyTable)
+      func name() -> String { known?.rawValue ?? view.string(nameIndex).lowercased() }
+      switch view.kind(headerValueIndex) {
+      case .string where !view.tokens[headerValueIndex].stringHasEscapes, .number:
+        let token = view.tokens[headerValueIndex]
+        let quote = token.kind == .string ? 1 : 0
+        headers.add(
+          name: name(), known: known,
+          value: UnsafeBufferPointer(rebasing: view.bytes[Int(token.start) + quote..<Int(token.end) - quote]),
+          location: view.location(of: headerValueIndex))
+      case .string:
+        var text = view.string(headerValueIndex)
+        text.withUTF8 { bytes in
+          headers.add(name: name(), known: known, value: bytes, location: view.location(of: headerValueIndex))
+        }
+      default:
+        record.addEnvelopeError(
+          view, headerValueIndex, "headers.\(name())", "header values must be strings",
+          hint: "write \"\(name())\": \"…\"")
+      }
+    }
+  }
+
+  /// Reports a missing `at` or `bundle`, unless the key was there and already reported.
+  private static func checkRequiredKeys(_ record: inout PushRecord, view: JSONView) {
+    if record.at == nil && !record.diagnostics.contains(where: { $0.path == "at" }) {
+      record.addEnvelopeError(
+        view, nil, "at", "the envelope has no \"at\" time", hint: "add \"at\": <UNIX seconds when received>")
+    }
+    if record.bundleID == nil && !record.diagnostics.contains(where: { $0.path == "bundle" }) {
+      record.addEnvelopeError(
+        view, nil, "bundle", "the envelope has no \"bundle\"", hint: "add \"bundle\": \"<bundle id>\"")
+    }
+  }
+
+  /// Decodes the payload for the push type the headers give, and checks its size.
+  private static func decodePayload(
+    _ payloadIndex: Int, view: JSONView, document: JSONDocument, into record: inout PushRecord,
+    keepsCustomValues: Bool
+  ) {
+    let pushType = record.headers.pushType
+    let token = view.tokens[payloadIndex]
+    let base = document.bytes.startIndex
+    record.rawBytes = document.bytes[base + Int(token.start)..<base + Int(token.end)]
+    record.byteCount = Int(token.end - token.start)
+    PayloadDecoder.decode(
+      view, at: payloadIndex,
+      context: .init(pushType: pushType, pathPrefix: "payload", keepsCustomValues: keepsCustomValues),
+      into: &record.payload, diagnostics: &record.diagnostics)
+    checkSize(&record, pushType: pushType) { view.location(of: payloadIndex) }
   }
 
   /// Adds `PayloadTooLarge` when the payload is over the push type's limit.
@@ -433,5 +465,18 @@ public struct LineSplitter {
     let number = nextLineNumber
     nextLineNumber += 1
     body(UnsafeBufferPointer(rebasing: line[0..<length]), number)
+  }
+}
+
+extension PushRecord {
+  /// Adds an `InvalidEnvelope` finding at a value of the envelope (its start when nil).
+  fileprivate mutating func addEnvelopeError(
+    _ view: JSONView, _ index: Int?, _ path: String?, _ message: String, hint: String
+  ) {
+    diagnostics.append(
+      Diagnostic(
+        .invalidEnvelope, path: path, location: view.location(of: index ?? 0), message: message,
+        effect: "Pushdeck cannot tell when or to which app this push was sent, so it is not replayed.",
+        hint: hint))
   }
 }

@@ -55,15 +55,11 @@ public struct PushRecord: Sendable {
   public var byteCount: Int
   /// Every finding, errors first in source order.
   public var diagnostics: [Diagnostic]
-  /// What the app's service extension made of it, when the shell ran one before handing the
-  /// push to the device (the device uses it only when its policy says the extension runs).
-  public var serviceExtension: ServiceExtensionResult? {
-    get { extensionBox?.result }
-    set { extensionBox = newValue.map(ExtensionBox.init) }
-  }
-  /// Boxed: the result is several hundred bytes inline, and a record without one (nearly every
-  /// record of a capture) should not carry that room through the decoder's queues.
-  var extensionBox: ExtensionBox? = nil
+  /// What the app's service extension made of it, boxed: PushCore's `serviceExtension` reads and
+  /// writes it (the result is a core type; the wire module does not know it). By reference: the
+  /// result is several hundred bytes inline, and a record without one (nearly every record of a
+  /// capture) should not carry that room through the decoder's queues.
+  package var extensionBox: (any AnyObject & Sendable)? = nil
   /// ``source`` made ahead by ``prepareSource()``; nil until then, and again once the file or
   /// line changes.
   var preparedSource: String? = nil
@@ -90,10 +86,4 @@ public struct PushRecord: Sendable {
     if payload.aps.hasLiveActivity { return PushType.liveactivity.rawValue }
     return payload.isSilent ? PushType.background.rawValue : PushType.alert.rawValue
   }
-}
-
-/// Holds a record's service-extension result by reference (it is immutable once set).
-final class ExtensionBox: Sendable {
-  let result: ServiceExtensionResult
-  init(_ result: ServiceExtensionResult) { self.result = result }
 }

@@ -1,0 +1,74 @@
+import PushYAML
+import Testing
+
+/// The YAML layer scenarios, profiles and themes share: located nodes, key paths, core scalars.
+struct YAMLValueTests {
+  func parse(_ text: String) throws -> YAMLValue { try YAMLValue.parse(text, file: "d.yaml") }
+
+  @Test func entriesLocateKeysAndValuesUnderTheirPaths() throws {
+    let root = try parse("apps:\n  - bundle: a\n    settings: {banners: true}\n")
+    let apps = try #require(root.entries())
+    #expect(apps.map(\.key) == ["apps"])
+    let first = try apps[0].value.list()[0]
+    #expect(first.path == "apps[0]")
+    let entries = try #require(first.entries())
+    #expect(entries.map(\.key) == ["bundle", "settings"])
+    #expect(entries[1].value.path == "apps[0].settings")
+    #expect(entries[1].keyValue.path == "apps[0]")
+    #expect(entries[1].keyValue.line == 3 && entries[1].keyValue.column == 5)
+    let banners = try #require(entries[1].value.entries()?.first?.value)
+    #expect(banners.path == "apps[0].settings.banners")
+    #expect(try banners.bool())
+    #expect(try parse("[1, 2]").entries() == nil)
+  }
+
+  @Test func aCollectionKeyIsNilInEntriesAndAnErrorInMappings() throws {
+    let root = try parse("? [a, b]\n: 1\n")
+    #expect(try #require(root.entries()).first.map { $0.key == nil } == true)
+    #expect(throws: YAMLError.self) { _ = try root.freeMapping() }
+  }
+
+  @Test func unknownKeysAreLocatedWithASuggestion() throws {
+    let root = try parse("name: x\nbanerz: true\n")
+    let error = try #require(caught(YAMLError.self) { _ = try root.mapping(allowed: ["name", "banners"]) })
+    #expect(
+      error.description
+        == #"d.yaml:2:1: banerz: unknown key "banerz" (did you mean "banners"?); expected one of name, banners"#)
+  }
+
+  @Test func scalarsFollowTheYAML12CoreSchema() throws {
+    let root = try parse("a: yes\nb: TRUE\nc: \"true\"\nd: 0x1F\ne: 010\nf: 1_000\n")
+    let values = try #require(root.entries()).map(\.value)
+    #expect((try? values[0].bool()) == nil)
+    #expect(try values[1].bool())
+    #expect((try? values[2].bool()) == nil)
+    #expect(try values[3].int() == 31)
+    #expect(try values[4].int() == 10)
+    #expect((try? values[5].int()) == nil)
+    let error = try #require(caught(YAMLError.self) { _ = try values[0].bool() })
+    #expect(error.description == #"d.yaml:1:4: a: expected true or false, got "yes""#)
+  }
+
+  @Test func textProblemsAreLocated() {
+    let syntax = caught(YAMLError.self) { _ = try parse("a: [\n") }
+    #expect(syntax?.line == 2 && syntax?.message.hasPrefix("YAML syntax error: ") == true)
+    let duplicate = caught(YAMLError.self) { _ = try parse("a: 1\na: 2\n") }
+    #expect(duplicate?.message.hasPrefix("duplicate key \"a\"") == true)
+    let empty = caught(YAMLError.self) { _ = try parse("") }
+    #expect(empty?.description == "d.yaml:1:1: the file is empty; expected a mapping")
+  }
+}
+
+/// The error `body` throws, or nil (and a recorded issue) when it throws none or another.
+func caught<E: Error>(_ type: E.Type, _ body: () throws -> Void) -> E? {
+  do {
+    try body()
+  } catch let error as E {
+    return error
+  } catch {
+    Issue.record("threw \(error), not \(E.self)")
+    return nil
+  }
+  Issue.record("did not throw")
+  return nil
+}
