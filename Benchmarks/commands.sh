@@ -8,6 +8,7 @@
 #
 #   Benchmarks/commands.sh [SIZES...]     # default: 10000 100000 1000000
 #   BIN=path/to/pushdeck Benchmarks/commands.sh 10000    # a binary built elsewhere
+#   ONLY=run Benchmarks/commands.sh                       # only run's first frame, seeks and memory
 #
 # Needs python3 (../shared/tools/gen_capture.py), GNU time (/usr/bin/time) and tmux.
 set -euo pipefail
@@ -47,37 +48,65 @@ measure_floor() { # size capture
   rm -f "$work/floor.sqlite"*
 }
 
-# run in a 100x30 tmux pane: milliseconds until the first frame, then until a seek to the end
-# has applied every push ("to come" and "reading N%" gone from the status line: pushes still
-# being read in the background count). Polls every 20 ms, 10 min at most.
+# run in a 100x30 tmux pane: milliseconds until the first frame, then for each seek (g) until
+# it is answered: to the end (+400d, sent while the capture is still read: until every push
+# has arrived, "to come", "reading N%" and "Seeking" gone from the screen), back to the start
+# (-400d, until "Back to" shows), forward to the capture's middle (an ISO time, until the prompt
+# is gone: the seek plays within the turn that takes Enter), and to the end again. Peak memory
+# is GNU time's maximum resident size of the whole run. Polls every 20 ms, 10 min at most each.
 measure_run() { # size capture
   local size=$1 capture=$2 tmux=(tmux -L pushdeck-bench -f /dev/null)
   "${tmux[@]}" kill-server 2>/dev/null || true
-  local start first seek
+  local first_at last_at middle
+  first_at=$(head -1 "$capture" | python3 -c 'import json,sys; print(json.loads(sys.stdin.buffer.read())["at"])')
+  last_at=$(tail -1 "$capture" | python3 -c 'import json,sys; print(json.loads(sys.stdin.buffer.read())["at"])')
+  middle=$(python3 -c "import datetime as d; print(d.datetime.fromtimestamp(($first_at + $last_at) / 2, d.timezone.utc).strftime('%Y-%m-%dT%H:%M:%SZ'))")
+  local start first
   start=$(now_ms)
   "${tmux[@]}" new-session -d -s b -x 100 -y 30 \
-    "LANG=C.UTF-8 TERM=tmux-256color '$BIN' run --ephemeral --clock manual '$capture'; sleep 30"
-  until "${tmux[@]}" capture-pane -p -t b 2>/dev/null | grep -q "to come"; do
-    sleep 0.02
-    [ $(( $(now_ms) - start )) -lt 600000 ] || break
-  done
+    "LANG=C.UTF-8 TERM=tmux-256color /usr/bin/time -o '$work/run-peak' -f %M '$BIN' run --ephemeral --clock manual '$capture'; sleep 30"
+  wait_for() { # grep pattern, present (1) or gone (0)
+    local t0; t0=$(now_ms)
+    while :; do
+      if "${tmux[@]}" capture-pane -p -t b 2>/dev/null | grep -q "$1"; then [ "$2" = 1 ] && break
+      else [ "$2" = 0 ] && break; fi
+      sleep 0.02
+      [ $(( $(now_ms) - t0 )) -lt 600000 ] || break
+    done
+  }
+  seek() { # target, then what answers it
+    "${tmux[@]}" send-keys -t b g
+    wait_for "Go to time" 1
+    local t0; t0=$(now_ms)
+    "${tmux[@]}" send-keys -t b -- "$1" Enter
+    case $2 in
+      end) wait_for "to come\|reading [0-9]*%\|Go to time\|Seeking" 0 ;;
+      back) wait_for "Back to" 1 ;;
+      prompt) wait_for "Go to time" 0 ;;
+    esac
+    echo $(( $(now_ms) - t0 ))
+  }
+  wait_for "to come" 1
   first=$(( $(now_ms) - start ))
-  "${tmux[@]}" send-keys -t b g
-  until "${tmux[@]}" capture-pane -p -t b | grep -q "Go to time"; do sleep 0.02; done
-  start=$(now_ms)
-  "${tmux[@]}" send-keys -t b "+400d" Enter
-  until ! "${tmux[@]}" capture-pane -p -t b | grep -q "to come\|reading [0-9]*%\|Go to time"; do
-    sleep 0.02
-    [ $(( $(now_ms) - start )) -lt 600000 ] || break
-  done
-  seek=$(( $(now_ms) - start ))
-  local rss
-  rss=$(ps -o rss= -C pushdeck | sort -n | tail -1)
+  local to_end back to_middle again
+  to_end=$(seek +400d end)
+  back=$(seek -400d back)
+  to_middle=$(seek "$middle" prompt)
+  again=$(seek +400d end)
   "${tmux[@]}" send-keys -t b q
+  # GNU time writes the peak once the run has exited.
+  local t0; t0=$(now_ms)
+  until [ -s "$work/run-peak" ] || [ $(( $(now_ms) - t0 )) -gt 30000 ]; do sleep 0.1; done
+  local peak; peak=$(tail -1 "$work/run-peak" 2>/dev/null || echo 0)
+  rm -f "$work/run-peak"
   "${tmux[@]}" kill-server 2>/dev/null || true
-  printf "%-18s %8d %8.2f s\n" run-first-frame "$size" "$(echo "$first / 1000" | bc -l)"
-  # The memory is the resident size once every push has arrived.
-  printf "%-18s %8d %8.2f s %8.1f MiB\n" run-seek-to-end "$size" "$(echo "$seek / 1000" | bc -l)" "$(echo "${rss:-0} / 1024" | bc -l)"
+  ms() { echo "$1 / 1000" | bc -l; }
+  printf "%-18s %8d %8.2f s\n" run-first-frame "$size" "$(ms "$first")"
+  printf "%-18s %8d %8.2f s\n" run-seek-to-end "$size" "$(ms "$to_end")"
+  printf "%-18s %8d %8.2f s\n" run-seek-to-start "$size" "$(ms "$back")"
+  printf "%-18s %8d %8.2f s\n" run-seek-to-middle "$size" "$(ms "$to_middle")"
+  printf "%-18s %8d %8.2f s\n" run-seek-end-again "$size" "$(ms "$again")"
+  printf "%-18s %8d %8.2f s %8.1f MiB\n" run-peak-memory "$size" 0 "$(echo "${peak:-0} / 1024" | bc -l)"
 }
 
 results=$work/results
@@ -87,11 +116,13 @@ for size in "${sizes[@]}"; do
   [ -f "$capture" ] || python3 ../shared/tools/gen_capture.py "$size" "$capture" >/dev/null 2>&1
   cat "$capture" >/dev/null  # the page cache, so every run reads from memory
   {
-    measure render "$size" "$BIN" render "$capture"
-    measure explain-json "$size" "$BIN" explain --format json "$capture"
-    measure_floor "$size" "$capture"
-    measure replay-state "$size" "$BIN" replay --state "$work/s-$size.sqlite" "$capture"
-    measure replay-ephemeral "$size" "$BIN" replay --ephemeral "$capture"
+    if [ "${ONLY:-}" != run ]; then
+      measure render "$size" "$BIN" render "$capture"
+      measure explain-json "$size" "$BIN" explain --format json "$capture"
+      measure_floor "$size" "$capture"
+      measure replay-state "$size" "$BIN" replay --state "$work/s-$size.sqlite" "$capture"
+      measure replay-ephemeral "$size" "$BIN" replay --ephemeral "$capture"
+    fi
     measure_run "$size" "$capture"
   } | tee -a "$results"
 done

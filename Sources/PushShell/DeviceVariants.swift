@@ -116,6 +116,6 @@ package struct DeviceVariant {
 
   /// The state of this device for a session: its profile, the session's timeline.
   package func state(from session: AppState) -> AppState {
-    AppState(device: DeviceSimulator(profile: apply(session.initialDevice.profile)), timeline: session.timeline)
+    AppState(device: DeviceSimulator(profile: apply(session.initialDevice.profile)), timeline: Array(session.timeline))
   }
 }

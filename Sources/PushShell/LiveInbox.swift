@@ -63,11 +63,7 @@ package struct FeedFollower {
     guard !isDone else { return }
     let taken = feed.take()
     var entries = taken.entries
-    if let resumedAt {
-      let before = entries.count
-      entries.removeAll { $0.at <= resumedAt }
-      skipped += before - entries.count
-    }
+    if let resumedAt { skipped += entries.removeEntries(atOrBefore: resumedAt) }
     if !entries.isEmpty { state.appendTimeline(entries) }
     state.readingProgress = taken.isDone ? nil : taken.progress
     guard taken.isDone else { return }

@@ -40,7 +40,7 @@ package struct Session {
         var device = state.device
         if preset.isLocked != device.isLocked { device.apply(preset.isLocked ? .lock : .unlock, at: device.now) }
         if preset.activeFocusID != device.activeFocusID { device.apply(.focus(preset.activeFocusID), at: device.now) }
-        state = AppState(device: device, timeline: state.timeline)
+        state = AppState(device: device, timeline: Array(state.timeline))
       }
       return Session(state: state)
     }
@@ -136,22 +136,48 @@ package struct Session {
   ///
   /// - Returns: the state with what has been read so far, and the feed still reading (nil when
   ///   everything was read before the first frame).
-  package static func startReading(inputs: [String], profile profileOption: String?, bundle: String?) throws -> (
+  package static func startReading(
+    inputs: [String], profile profileOption: String?, bundle: String?, playsAhead: Bool = false
+  ) throws -> (
     state: AppState, feed: TimelineFeed?
   ) {
     let (explicitProfile, resolved) = try streamedInputs(inputs, profile: profileOption)
     let defaultStart = explicitProfile?.start ?? DemoScenario.start
+    // A large capture played ahead is played on lean devices: no payload text or reasons in
+    // the store and a window of delivery records (as `render` plays it), so that the front
+    // end and the device played ahead fit in memory at a million lines.
+    let lean = playsAhead && TimelineFeed.totalBytes(of: resolved) >= leanDeviceBytes
+    let makeDevice: @Sendable (SimInstant) -> DeviceSimulator? = { start in
+      guard let profile = try? streamedProfile(start: start, explicit: explicitProfile, option: profileOption)
+      else { return nil }
+      var device = DeviceSimulator(profile: profile)
+      if lean {
+        device.keepsPayloadDetails = false
+        device.recordWindow = leanRecordWindow
+      }
+      return device
+    }
     let feed = TimelineFeed.start(
-      resolved, bundle: bundle, defaultStart: defaultStart, extensionProfile: explicitProfile)
+      resolved, bundle: bundle, defaultStart: defaultStart, extensionProfile: explicitProfile,
+      makeDevice: playsAhead ? makeDevice : nil)
     let start = feed.waitForStart() ?? defaultStart
     let first = feed.take()
     if first.isDone, let failure = first.failure { throw UsageError(failure) }
-    let profile = try streamedProfile(start: start, explicit: explicitProfile, option: profileOption)
-    var state = AppState(device: DeviceSimulator(profile: profile), timeline: first.entries)
+    // The profile is checked here (the device played ahead is made the same way).
+    _ = try streamedProfile(start: start, explicit: explicitProfile, option: profileOption)
+    guard let device = makeDevice(start) else { throw UsageError("cannot make the device") }
+    var state = AppState(device: device)
+    state.appendTimeline(first.entries)
     guard !first.isDone else { return (state, nil) }
     state.readingProgress = first.progress
     return (state, feed)
   }
+
+  /// Inputs from this size on are played on lean devices when played ahead (``startReading``).
+  package static let leanDeviceBytes = 32 << 20
+
+  /// The delivery records a lean device keeps: the latest pushes' sources and diagnostics.
+  package static let leanRecordWindow = 4_096
 
   /// Plays payloads and captures (no scenario) for one frame, streamed: records are read,
   /// placed (``StreamingTimeline``), run through the service extensions and played in chunks,

@@ -7,13 +7,22 @@ import Synchronization
 /// Pushes read in the background while `run` already shows the device: a reader thread places
 /// each record on the timeline (``StreamingTimeline``), runs the profile's service extensions on
 /// each chunk and posts it; the front end takes what has arrived after every turn.
-package final class TimelineFeed: Sendable {
+///
+/// A line of a regular capture file is posted as a reference (``CaptureLineRef``), read again
+/// when it is played or shown (``CaptureLines``), so the timeline costs a few bytes a line. With
+/// a device to play ahead (`makeDevice`), the reader thread also plays every chunk on a device
+/// of its own, in time order (lines within ``holdBack`` of the latest wait for later lines that
+/// may go before them), and keeps it once everything is read: a seek to the end takes it
+/// (``PlayAhead``, docs/DECISIONS.md, Run: a lean timeline and a device played ahead).
+package final class TimelineFeed: PlayAhead {
   private struct Shared {
-    package var entries: [TimelineEntry] = []
-    package var start: SimInstant?
-    package var bytesRead = 0
-    package var isDone = false
-    package var failure: String?
+    var entries = TimelineStore()
+    var start: SimInstant?
+    var bytesRead = 0
+    var isDone = false
+    var failure: String?
+    var isPlaying = false
+    var played: AppState?
   }
 
   private let shared = Mutex(Shared())
@@ -26,49 +35,125 @@ package final class TimelineFeed: Sendable {
   /// How many entries a chunk holds: small enough for the first frame to come at once.
   package static let chunkSize = 2_048
 
+  /// How far behind the latest line read the device played ahead stays: a capture line earlier
+  /// than lines already played would otherwise be played out of time order.
+  package static let holdBack = SimDuration.seconds(60)
+
+  /// The inputs' total size in bytes.
+  package static func totalBytes(of inputs: [ResolvedInput]) -> Int {
+    inputs.reduce(0) { sum, input in
+      sum + ((input.path.flatMap { try? FileManager.default.attributesOfItem(atPath: $0)[.size] as? Int }) ?? 0)
+    }
+  }
+
   /// Starts reading `inputs` on a thread of its own.
   ///
   /// - Parameters:
   ///   - defaultStart: the device's start when no capture line has a time.
   ///   - extensionProfile: the profile whose service extensions run on each push, if it has any.
+  ///   - makeDevice: the device that starts at the inputs' start, to play ahead on; nil plays
+  ///     nothing ahead.
   package static func start(
-    _ inputs: [ResolvedInput], bundle: String?, defaultStart: SimInstant, extensionProfile: DeviceProfile?
+    _ inputs: [ResolvedInput], bundle: String?, defaultStart: SimInstant, extensionProfile: DeviceProfile?,
+    makeDevice: (@Sendable (SimInstant) -> DeviceSimulator?)? = nil
   ) -> TimelineFeed {
-    let total = inputs.reduce(0) { sum, input in
-      sum + ((input.path.flatMap { try? FileManager.default.attributesOfItem(atPath: $0)[.size] as? Int }) ?? 0)
-    }
-    let feed = TimelineFeed(totalBytes: total)
+    let feed = TimelineFeed(totalBytes: totalBytes(of: inputs))
+    let keepsCustomValues = extensionProfile?.needsCustomKeys ?? false
+    let extensions = extensionProfile.map { ServiceExtensionRegistry.withThumbnails(profile: $0) }
+    let hasExtensions = !(extensions?.isEmpty ?? true)
+    // Service extensions change the push: their results are kept whole.
+    let lines =
+      hasExtensions
+      ? nil : CaptureLines(inputs, keepsCustomValues: keepsCustomValues, defaultBundleID: fallbackBundleID)
+    if makeDevice != nil { feed.shared.withLock { $0.isPlaying = true } }
     let thread = Thread {
       var placer = StreamingTimeline(defaultStart: defaultStart)
-      let extensions = extensionProfile.map { ServiceExtensionRegistry.withThumbnails(profile: $0) }
+      var front = TimelineStore(lineSource: lines)
       var chunk: [TimelineEntry] = []
       var bytes = 0
+      var ahead: AppState?
+      var latest: SimInstant?
+      var diverged = false
+
+      func playAhead(_ entries: [TimelineEntry], done: Bool) {
+        guard let makeDevice, !diverged else { return }
+        if ahead == nil, let start = placer.start, let device = makeDevice(start) {
+          ahead = AppState(device: device)
+          ahead?.consumesArrivedTimeline = true
+        }
+        guard var state = ahead else { return }
+        ahead = nil  // uniquely referenced while it changes
+        if entries.contains(where: { $0.at < state.now }) {
+          diverged = true
+          return
+        }
+        for entry in entries { latest = max(latest ?? entry.at, entry.at) }
+        state.appendTimeline(entries)
+        if let latest {
+          let target = done ? latest : latest - holdBack
+          if target > state.now { _ = reduce(into: &state, .tick(target)) }
+        }
+        state.forgetArrivedTimeline()
+        ahead = state
+      }
+
       // The last chunk and the end are posted together, so inputs of less than a chunk are
       // always whole at the first frame.
       func post(done: Bool = false, failure: String? = nil) {
-        if let extensions, let profile = extensionProfile, !extensions.isEmpty {
+        if let extensions, let profile = extensionProfile, hasExtensions {
           chunk = extensions.processBlocking(chunk, profile: profile)
+          front = TimelineStore(chunk)
         }
-        feed.post(chunk, start: placer.start, bytesRead: bytes, done: done, failure: failure)
+        feed.post(front, start: placer.start, bytesRead: bytes, done: done, failure: failure)
+        front = TimelineStore(lineSource: lines)
+        playAhead(chunk, done: done)
         chunk.removeAll(keepingCapacity: true)
+        if done { feed.finishPlaying(diverged ? nil : ahead) }
       }
+
+      /// Places a record; the capture line `line` (when given) is what the front end keeps.
+      func place(_ record: PushRecord, line: CaptureLineRef?) {
+        let placed = placer.place(record)
+        for (index, entry) in placed.enumerated() {
+          if let line, index == placed.count - 1, front.append(at: entry.at, line: line) { continue }
+          front.append(entry)
+        }
+        chunk += placed
+        if chunk.count >= chunkSize { post() }
+      }
+
       var failure: String?
-      for input in inputs {
+      for (number, input) in inputs.enumerated() {
+        let rereads = lines?.rereads(number) ?? false
+        var waiting: PushRecord?
+        var lineStart: Int64 = 0
         do throws(InputProblem) {
           try readRecords(
-            from: input, bundleID: bundle, keepsCustomValues: extensionProfile?.needsCustomKeys ?? false,
-            defaultBundleID: fallbackBundleID
-          ) { record in
+            from: input, bundleID: bundle, keepsCustomValues: keepsCustomValues,
+            defaultBundleID: fallbackBundleID,
+            position: { position in
+              defer { lineStart = position.offset }
+              guard let record = waiting else { return }
+              waiting = nil
+              let length = position.offset - lineStart
+              // An overlong line is kept whole (only its first bytes are).
+              let line =
+                length <= Int64(PushReader.maximumLineBytes) + 2
+                ? CaptureLineRef(
+                  input: number, offset: Int(lineStart), length: Int(length), line: record.line ?? 0) : nil
+              place(record, line: line)
+            }, transform: { $0 }
+          ) { (record: inout PushRecord) in
             bytes += record.byteCount + 1
-            chunk += placer.place(record)
-            if chunk.count >= chunkSize { post() }
+            if rereads { waiting = record } else { place(record, line: nil) }
           }
         } catch {
           failure = "\(error.path): \(error.message)"
           break
         }
+        if let record = waiting { place(record, line: nil) }
       }
-      chunk += placer.finish()
+      for entry in placer.finish() { front.append(entry); chunk.append(entry) }
       post(done: true, failure: failure)
     }
     thread.name = "pushdeck-reader"
@@ -76,10 +161,10 @@ package final class TimelineFeed: Sendable {
     return feed
   }
 
-  private func post(_ entries: [TimelineEntry], start: SimInstant?, bytesRead: Int, done: Bool, failure: String?) {
+  private func post(_ entries: TimelineStore, start: SimInstant?, bytesRead: Int, done: Bool, failure: String?) {
     let signal = shared.withLock { shared in
       let waiting = shared.start == nil && !shared.isDone
-      shared.entries += entries
+      shared.entries.append(contentsOf: entries)
       shared.start = shared.start ?? start
       shared.bytesRead = bytesRead
       if done {
@@ -91,6 +176,17 @@ package final class TimelineFeed: Sendable {
     if signal { firstChunk.signal() }
   }
 
+  private func finishPlaying(_ state: AppState?) {
+    shared.withLock { shared in
+      shared.played = state
+      shared.isPlaying = false
+    }
+  }
+
+  package func finished() -> AppState? { shared.withLock { $0.played } }
+
+  package var isPlaying: Bool { shared.withLock { $0.isPlaying } }
+
   /// Waits for the device's start (the first capture line, or the end of the inputs).
   package func waitForStart() -> SimInstant? {
     firstChunk.wait()
@@ -99,11 +195,12 @@ package final class TimelineFeed: Sendable {
   }
 
   /// What has arrived since the last call, whether reading is over, and what went wrong.
-  package func take() -> (entries: [TimelineEntry], isDone: Bool, progress: Double, failure: String?) {
+  package func take() -> (entries: TimelineStore, isDone: Bool, progress: Double, failure: String?) {
     shared.withLock { shared in
-      defer { shared.entries = [] }
+      let taken = shared.entries
+      shared.entries = TimelineStore(lineSource: taken.lineSource)
       let progress = totalBytes > 0 ? Double(shared.bytesRead) / Double(totalBytes) : 0
-      return (shared.entries, shared.isDone, progress, shared.failure)
+      return (taken, shared.isDone, progress, shared.failure)
     }
   }
 }

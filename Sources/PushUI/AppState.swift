@@ -96,8 +96,8 @@ public enum InputMode: Equatable, Sendable {
 public struct AppState: Sendable {
   /// The simulated iPhone.
   public internal(set) var device: DeviceSimulator
-  /// Events still to come, in time order.
-  public internal(set) var timeline: [TimelineEntry]
+  /// Events still to come, in time order (capture lines kept as references: ``TimelineStore``).
+  public internal(set) var timeline: TimelineStore
   /// Whether what the device changes is collected in ``changes`` for the shell's journal.
   public var journalsChanges = false
   /// What the device changed since the shell last took it (only with ``journalsChanges``): the
@@ -112,6 +112,16 @@ public struct AppState: Sendable {
 
   /// The index of the next timeline entry to apply.
   public internal(set) var timelineCursor = 0
+  /// Timeline entries applied, ever (seeks back replay some again): what the seek tests count.
+  public internal(set) var playedEntryCount = 0
+  /// A device played ahead on another thread over the same timeline, which a long move of the
+  /// clock takes instead of playing every entry here (``fastForward(toward:)``).
+  public var playAhead: (any PlayAhead)?
+  /// How many times the state took the place of the device played ahead.
+  public internal(set) var playAheadTakeovers = 0
+  /// Entries appended after the cursor had passed their time (played at the current time, out
+  /// of time order): the device played ahead no longer stands for this one.
+  var lateArrivals = 0
   /// The simulated now.
   public internal(set) var now: SimInstant
   /// The screen showing.
@@ -202,8 +212,8 @@ public struct AppState: Sendable {
   ) {
     self.device = device
     self.initialDevice = device
-    self.timeline = timeline.enumerated().sorted { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) }
-      .map(\.element)
+    self.timeline = TimelineStore(
+      timeline.enumerated().sorted { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) }.map(\.element))
     self.now = device.now
     self.terminalColumns = terminalColumns
     self.terminalRows = terminalRows
@@ -228,7 +238,7 @@ public struct AppState: Sendable {
 
   /// The time of the next timeline event, if any.
   public var nextEventAt: SimInstant? {
-    timelineCursor < timeline.count ? timeline[timelineCursor].at : nil
+    timelineCursor < timeline.count ? timeline.instant(timelineCursor) : nil
   }
 
   /// How many timeline events have not happened yet.

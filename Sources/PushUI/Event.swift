@@ -157,14 +157,12 @@ extension AppState {
   /// Scheduled Summary and expiring banners and toasts.
   mutating func advance(to instant: SimInstant) {
     guard instant >= now else { return }
-    while timelineCursor < timeline.count, timeline[timelineCursor].at <= instant {
-      var entry = TimelineEntry(at: timeline[timelineCursor].at, event: .advance)
-      if consumesArrivedTimeline {
-        swap(&entry, &timeline[timelineCursor])  // moved out, not copied: it is not needed again
-      } else {
-        entry = timeline[timelineCursor]
-      }
+    guard fastForward(toward: instant) else { return }
+    while timelineCursor < timeline.count, timeline.instant(timelineCursor) <= instant {
+      // Moved out, not copied, when it is not needed again.
+      let entry = consumesArrivedTimeline ? timeline.take(timelineCursor) : timeline[timelineCursor]
       timelineCursor += 1
+      playedEntryCount += 1
       // Time passes event by event, so banners leave (and summaries release) as they would
       // have, instead of piling up until the end of a long jump.
       if entry.at > now {

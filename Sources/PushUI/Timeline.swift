@@ -66,18 +66,26 @@ extension AppState {
   /// still to come takes its place among them; one earlier than what has already arrived
   /// arrives next, at the current time, as a late push would.
   public mutating func appendTimeline(_ entries: some Sequence<TimelineEntry>) {
-    for entry in entries {
-      guard let last = timeline.last, entry.at < last.at else {
-        timeline.append(entry)
+    appendTimeline(TimelineStore(entries))
+  }
+
+  /// Appends events read after the state was made, some of them capture lines kept as
+  /// references, as ``appendTimeline(_:)-(Sequence<TimelineEntry>)`` does.
+  public mutating func appendTimeline(_ entries: TimelineStore) {
+    for index in entries.indices {
+      let at = entries.instant(index)
+      guard let last = timeline.indices.last, at < timeline.instant(last) else {
+        timeline.insert(from: entries, index, at: timeline.count)
         continue
       }
       var lower = timelineCursor
       var upper = timeline.count
       while lower < upper {
         let middle = (lower + upper) / 2
-        if timeline[middle].at <= entry.at { lower = middle + 1 } else { upper = middle }
+        if timeline.instant(middle) <= at { lower = middle + 1 } else { upper = middle }
       }
-      timeline.insert(entry, at: lower)
+      if lower == timelineCursor, lower > 0, at < timeline.instant(lower - 1) { lateArrivals += 1 }
+      timeline.insert(from: entries, index, at: lower)
     }
   }
 

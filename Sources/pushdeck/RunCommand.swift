@@ -133,7 +133,10 @@ struct RunCommand: AsyncParsableCommand {
     var feed: TimelineFeed?
     var state: AppState
     if streams {
-      (state, feed) = try Session.startReading(inputs: inputs, profile: profile, bundle: bundle)
+      // Without a state database, a device is played ahead for seeks (with one, every push
+      // a seek passes is journalled, so the front end plays them).
+      (state, feed) = try Session.startReading(
+        inputs: inputs, profile: profile, bundle: bundle, playsAhead: ephemeral)
     } else {
       state = try makeState()
     }
@@ -159,6 +162,7 @@ struct RunCommand: AsyncParsableCommand {
         : inputs.map { $0.split(separator: "/").last.map(String.init) ?? $0 }
           .joined(separator: ", "), moreToCome: feed != nil)
     state = restoredState
+    if persistence == nil { state.playAhead = feed }
     defer { persistence?.close() }
     // The endpoint, when asked for: accepted pushes go through the app's service extension (on
     // a queue of their own, in order, as `serve` and `replay` do), then wait in the inbox for

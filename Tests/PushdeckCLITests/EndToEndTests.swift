@@ -366,6 +366,8 @@ struct EndToEndTests {
         && screen.contains("Push 19999")
     }
     guard arrived else { return }
+    // Back to the start: nothing stored, every push to come again; then to the end again.
+    guard try await seekBackAndToTheEndAgain(first) else { return }
     try first.run(["send-keys", "-t", "t", "q"])
     guard try await first.waitUntil("exit=0", { $0.contains("exit=0") }) else { return }
     first.kill()
@@ -384,6 +386,63 @@ struct EndToEndTests {
     }
     try second.run(["send-keys", "-t", "t", "q"])
     try await second.waitUntil("exit=0") { $0.contains("exit=0") }
+  }
+
+  /// `g -1d` back to the capture's start (every push to come again), then `g +12h` to its end.
+  private func seekBackAndToTheEndAgain(_ server: TmuxServer) async throws -> Bool {
+    try server.run(["send-keys", "-t", "t", "g"])
+    try await server.waitUntil("the seek prompt") { $0.contains("Go to time") }
+    try server.run(["send-keys", "-t", "t", "--", "-1d", "Enter"])
+    let back = try await server.waitUntil("back at the start") { screen in
+      screen.contains("Back to 07:59:") && screen.contains("20000 to come") && !screen.contains("Push 19999")
+    }
+    guard back else { return false }
+    try server.run(["send-keys", "-t", "t", "g"])
+    try await server.waitUntil("the seek prompt") { $0.contains("Go to time") }
+    try server.run(["send-keys", "-t", "t", "+12h", "Enter"])
+    return try await server.waitUntil("every push arrived again") { screen in
+      screen.contains("stored") && !screen.contains("to come") && screen.contains("Push 19999")
+    }
+  }
+
+  /// Without a state database (`--ephemeral`) the capture is also played ahead on the reader's
+  /// thread: a seek to the end sent while it is still being read waits for that device and
+  /// takes it, a seek back replays from the start, and the end is that device again.
+  @Test func anEphemeralLargeCaptureSeeksToTheEndAndBack() async throws {
+    let directory = NSTemporaryDirectory() + "pushdeck-ahead-" + UUID().uuidString
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let capture = directory + "/big.jsonl"
+    var text = ""
+    for n in 0..<20_000 {
+      text +=
+        #"{"at": \#(1_767_254_400 + n * 2), "bundle": "com.example.app\#(n % 30)", "#
+        + #""payload": {"aps": {"alert": {"title": "Push \#(n)", "body": "line \#(n + 1)"}, "thread-id": "t\#(n % 7)"}}}"#
+        + "\n"
+    }
+    try text.write(toFile: capture, atomically: true, encoding: .utf8)
+    let binary = try #require(pushdeckBinary())
+    let server = TmuxServer(executable: try #require(tmuxPath))
+    defer { server.kill() }
+    try server.run([
+      "new-session", "-d", "-s", "t", "-x", "100", "-y", "30",
+      "LANG=C.UTF-8 TERM=tmux-256color \"\(binary)\" run --ephemeral --clock manual \"\(capture)\"; echo exit=$?; sleep 5",
+    ])
+    let opened = try await server.waitUntil("the first frame") { screen in
+      screen.contains("Thursday, January 1") && screen.contains(" 7:59:") && screen.contains(" to come")
+    }
+    guard opened else { return }
+    try server.run(["send-keys", "-t", "t", "g"])
+    try await server.waitUntil("the seek prompt") { $0.contains("Go to time") }
+    try server.run(["send-keys", "-t", "t", "+12h", "Enter"])
+    let arrived = try await server.waitUntil("every push arrived") { screen in
+      screen.contains("stored") && !screen.contains("to come") && !screen.contains("reading")
+        && screen.contains("Push 19999")
+    }
+    guard arrived else { return }
+    guard try await seekBackAndToTheEndAgain(server) else { return }
+    try server.run(["send-keys", "-t", "t", "q"])
+    try await server.waitUntil("exit=0") { $0.contains("exit=0") }
   }
 
   /// Time that passes with nothing happening is kept too: moved on three minutes and quit, the

@@ -29,7 +29,13 @@ struct InspectorView {
     if let badge = decision.badge { lines.append(("badge: \(badge)", .cardBody)) }
     if decision.previewsHidden { lines.append(("previews hidden", .cardBody)) }
     lines.append(("Reasons", .groupHeader))
-    if decision.reasons.isEmpty { lines.append(("none: delivered as the app's settings allow", .cardMeta)) }
+    // A large capture in `run` plays on a lean device: reasons and payload text are not kept
+    // (`explain` and `render` on the capture show them).
+    let lean = !state.device.keepsPayloadDetails
+    if lean { lines.append(("not kept for a capture this large: explain shows them", .cardMeta)) }
+    if decision.reasons.isEmpty, !lean {
+      lines.append(("none: delivered as the app's settings allow", .cardMeta))
+    }
     for reason in decision.reasons { lines.append(("• \(reason.code.rawValue): \(reason.text)", .cardBody)) }
     if !notification.attachments.isEmpty {
       lines.append(("Attachments", .groupHeader))
@@ -66,6 +72,10 @@ struct InspectorView {
       lines.append(("\(diagnostic.severity.rawValue) \(diagnostic.code.rawValue): \(diagnostic.message)", role))
     }
     lines.append(("Payload", .groupHeader))
+    if lean, notification.rawPayload.isEmpty {
+      lines.append(("not kept for a capture this large: explain shows it", .cardMeta))
+      return lines
+    }
     let pretty = (try? JSONDocument(bytes: Array(notification.rawPayload.utf8))).map { $0.value(0).prettyText }
     for line in (pretty ?? notification.rawPayload).split(separator: "\n", omittingEmptySubsequences: false) {
       lines.append((String(line), .cardBody))

@@ -1,0 +1,68 @@
+import PushCore
+import PushUI
+import PushWire
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Reads capture lines again for a lean timeline (``TimelineStore``): each regular capture file
+/// stays open, and a line is read with `pread` and decoded as the reader first decoded it
+/// (same file name, line number, custom keys and default app), so the push played is the same.
+package final class CaptureLines: CaptureLineSource {
+  private struct File {
+    var descriptor: Int32
+    var displayPath: String
+  }
+
+  private let files: [File?]
+  private let keepsCustomValues: Bool
+  private let defaultBundleID: String?
+
+  /// Opens every input that is a regular capture file (the others are kept whole by the reader).
+  package init(_ inputs: [ResolvedInput], keepsCustomValues: Bool, defaultBundleID: String?) {
+    files = inputs.map { input in
+      guard let path = input.path, input.format == .capture, fileKind(path) == S_IFREG else { return nil }
+      let descriptor = RawPath.openForReading(path)
+      return descriptor >= 0 ? File(descriptor: descriptor, displayPath: input.displayPath) : nil
+    }
+    self.keepsCustomValues = keepsCustomValues
+    self.defaultBundleID = defaultBundleID
+  }
+
+  deinit {
+    for file in files { if let file { close(file.descriptor) } }
+  }
+
+  /// Whether input `index` is read again from its file (its lines may be kept as references).
+  package func rereads(_ index: Int) -> Bool { index < files.count && files[index] != nil }
+
+  /// The bytes from `offset` to the end of a line that ends before `offset + length` (a
+  /// reference may start at the previous line's end: blank lines and the newline are cut).
+  package static func lastLine(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+    var end = bytes.endIndex
+    if end > bytes.startIndex, bytes[end - 1] == UInt8(ascii: "\n") { end -= 1 }
+    if end > bytes.startIndex, bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+    let start = bytes[bytes.startIndex..<end].lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? bytes.startIndex
+    return bytes[start..<end]
+  }
+
+  package func event(of line: CaptureLineRef) -> TimelineEvent {
+    guard line.input < files.count, let file = files[line.input] else { return .advance }
+    var bytes = [UInt8](repeating: 0, count: line.length)
+    var done = 0
+    while done < line.length {
+      let count = bytes.withUnsafeMutableBytes { buffer in
+        pread(file.descriptor, buffer.baseAddress! + done, line.length - done, off_t(line.offset + done))
+      }
+      if count < 0, errno == EINTR { continue }
+      guard count > 0 else { break }
+      done += count
+    }
+    var record = PushReader.readCaptureLine(
+      Array(Self.lastLine(bytes[0..<done])), lineNumber: line.line, source: file.displayPath,
+      keepsCustomValues: keepsCustomValues)
+    if record.bundleID == nil, let defaultBundleID { record.bundleID = defaultBundleID }
+    return .device(.push(record))
+  }
+}
