@@ -172,7 +172,8 @@ let package = Package(
       dependencies: [
         "PushRuntime", "PushCore", "PushUI", "PushRender", "PushScenario", "PushHandlers", "PushTestSupport",
       ]),
-    .testTarget(name: "PushShellTests", dependencies: ["PushShell", "PushCore", "PushScenario", "PushWire", "PushTestSupport"]),
+    .testTarget(
+      name: "PushShellTests", dependencies: ["PushShell", "PushCore", "PushScenario", "PushWire", "PushTestSupport"]),
     .testTarget(
       name: "PushdeckCLITests",
       dependencies: [
