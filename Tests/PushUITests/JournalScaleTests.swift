@@ -14,16 +14,7 @@ struct JournalScaleTests {
     let start = DemoScenario.start
     var profile = DeviceProfile(start: start, isLocked: false)
     profile.maxStoredNotifications = 1_000_000
-    let apps = ["com.example.chat", "com.example.mail", "com.example.news"]
-    var entries: [TimelineEntry] = []
-    entries.reserveCapacity(count)
-    for index in 0..<count {
-      let collapse = index % 5 == 0 ? #","headers":{"apns-collapse-id":"c\#(index % 50)"}"# : ""
-      let line =
-        #"{"at":\#(start.epochSeconds + Double(index * 3)),"bundle":"\#(apps[index % 3])"\#(collapse),"payload":{"aps":{"alert":{"title":"T\#(index)","body":"B"},"thread-id":"t\#(index % 7)","badge":\#(index % 4)}}}"#
-      let record = PushReader.readCaptureLine(Array(line.utf8), lineNumber: index + 1, source: "scale.jsonl")
-      entries.append(TimelineEntry(at: start + .seconds(Int64(index * 3)), event: .push(record)))
-    }
+    let entries = scaleTimeline(pushes: count, from: start, badges: true)
     var state = AppState(device: DeviceSimulator(profile: profile), timeline: entries)
     state.journalsChanges = true
     return state

@@ -21,18 +21,7 @@ struct PlaybackScaleTests {
     news.settings.delivery = .scheduledSummary
     profile.apps = [AppProfile(info: .inferred(from: "com.example.chat")), mail, news]
     profile.maxStoredNotifications = 1_000_000
-    let apps = ["com.example.chat", "com.example.mail", "com.example.news"]
-    var entries: [TimelineEntry] = []
-    entries.reserveCapacity(count)
-    for index in 0..<count {
-      // One push a second on average, spread over days so that summaries are released, with
-      // a collapse id on every fifth push so notifications are replaced.
-      let collapse = index % 5 == 0 ? #","headers":{"apns-collapse-id":"c\#(index % 50)"}"# : ""
-      let line =
-        #"{"at":\#(start.epochSeconds + Double(index * 3)),"bundle":"\#(apps[index % 3])"\#(collapse),"payload":{"aps":{"alert":{"title":"T\#(index)","body":"B"},"thread-id":"t\#(index % 7)"}}}"#
-      let record = PushReader.readCaptureLine(Array(line.utf8), lineNumber: index + 1, source: "scale.jsonl")
-      entries.append(TimelineEntry(at: start + .seconds(Int64(index * 3)), event: .push(record)))
-    }
+    let entries = scaleTimeline(pushes: count, from: start, badges: false)
     return AppState(device: DeviceSimulator(profile: profile), timeline: entries)
   }
 

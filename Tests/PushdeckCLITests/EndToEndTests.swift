@@ -323,14 +323,10 @@ struct EndToEndTests {
     #expect(try journal.deliveryCount().count == 3)
   }
 
-  /// A large capture opens on a device of its own that starts at the capture's first line (not
-  /// the demo morning, not an older device), seeks to its end, and is continued the next time.
-  @Test func aLargeCaptureOpensOnItsOwnDeviceAndSeeksToTheEnd() async throws {
-    let directory = NSTemporaryDirectory() + "pushdeck-large-" + UUID().uuidString
-    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(atPath: directory) }
+  /// Writes `big.jsonl` in `directory`: 20,000 pushes from 1 January 2026 08:00 UTC, one every
+  /// 2 seconds, over 30 apps and 7 threads. Returns its path.
+  static func writeLargeCapture(in directory: String) throws -> String {
     let capture = directory + "/big.jsonl"
-    // 20,000 pushes from 1 January 2026 08:00 UTC, one every 2 seconds, over 30 apps.
     var text = ""
     for n in 0..<20_000 {
       text +=
@@ -339,6 +335,16 @@ struct EndToEndTests {
         + "\n"
     }
     try text.write(toFile: capture, atomically: true, encoding: .utf8)
+    return capture
+  }
+
+  /// A large capture opens on a device of its own that starts at the capture's first line (not
+  /// the demo morning, not an older device), seeks to its end, and is continued the next time.
+  @Test func aLargeCaptureOpensOnItsOwnDeviceAndSeeksToTheEnd() async throws {
+    let directory = NSTemporaryDirectory() + "pushdeck-large-" + UUID().uuidString
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let capture = try Self.writeLargeCapture(in: directory)
     let binary = try #require(pushdeckBinary())
     func open(_ server: TmuxServer) throws {
       let command =
@@ -412,15 +418,7 @@ struct EndToEndTests {
     let directory = NSTemporaryDirectory() + "pushdeck-ahead-" + UUID().uuidString
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: directory) }
-    let capture = directory + "/big.jsonl"
-    var text = ""
-    for n in 0..<20_000 {
-      text +=
-        #"{"at": \#(1_767_254_400 + n * 2), "bundle": "com.example.app\#(n % 30)", "#
-        + #""payload": {"aps": {"alert": {"title": "Push \#(n)", "body": "line \#(n + 1)"}, "thread-id": "t\#(n % 7)"}}}"#
-        + "\n"
-    }
-    try text.write(toFile: capture, atomically: true, encoding: .utf8)
+    let capture = try Self.writeLargeCapture(in: directory)
     let binary = try #require(pushdeckBinary())
     let server = TmuxServer(executable: try #require(tmuxPath))
     defer { server.kill() }
