@@ -173,7 +173,11 @@ let package = Package(
         "PushRuntime", "PushCore", "PushUI", "PushRender", "PushScenario", "PushHandlers", "PushTestSupport",
       ]),
     .testTarget(
-      name: "PushShellTests", dependencies: ["PushShell", "PushCore", "PushScenario", "PushWire", "PushTestSupport"]),
+      name: "PushShellTests",
+      dependencies: [
+        "PushShell", "PushCore", "PushScenario", "PushWire", "PushUI", "PushStore", "PushTestSupport",
+        .product(name: "GRDB", package: "GRDB.swift"),
+      ]),
     .testTarget(
       name: "PushdeckCLITests",
       dependencies: [

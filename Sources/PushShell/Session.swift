@@ -143,10 +143,11 @@ package struct Session {
   ) {
     let (explicitProfile, resolved) = try streamedInputs(inputs, profile: profileOption)
     let defaultStart = explicitProfile?.start ?? DemoScenario.start
-    // A large capture played ahead is played on lean devices: no payload text or reasons in
-    // the store and a window of delivery records (as `render` plays it), so that the front
-    // end and the device played ahead fit in memory at a million lines.
-    let lean = playsAhead && TimelineFeed.totalBytes(of: resolved) >= leanDeviceBytes
+    // A large capture is played on lean devices: no payload text or reasons in the store and
+    // a window of delivery records (as `render` plays it), so that the front end and the
+    // device played ahead fit in memory at a million lines. With a state database the journal
+    // keeps every record whole (the change set carries the payload's bytes).
+    let lean = TimelineFeed.totalBytes(of: resolved) >= leanDeviceBytes
     let makeDevice: @Sendable (SimInstant) -> DeviceSimulator? = { start in
       guard let profile = try? streamedProfile(start: start, explicit: explicitProfile, option: profileOption)
       else { return nil }

@@ -1,6 +1,8 @@
+import Dispatch
 import PushCore
 import PushStore
 import PushUI
+import Synchronization
 
 /// Keeps the front end's device in a state database: restores it at start and journals every
 /// device event as the session runs, so quitting (or being killed) and starting again shows the
@@ -8,11 +10,14 @@ import PushUI
 ///
 /// The journal is fed the change set the front end's device produced as it applied each event
 /// (``AppState/takeChanges()``, written by the ingest step); each turn's changes go into one
-/// transaction. There is no second device: nothing is recomputed for the journal.
+/// transaction, and a long turn (a seek over a million pushes) hands them over in slices of
+/// ``AppState/changeSliceSize`` events as it plays (``JournalWriter``), committed in order on a
+/// queue of their own while the device goes on. There is no second device: nothing is
+/// recomputed for the journal.
 package final class StatePersistence {
   private let journal: DeviceJournal
-  /// The Live Activities as last saved: time alone ends them, with no event to say so.
-  private var savedLiveActivities: [LiveActivity]
+  /// Commits every batch, slices and turns alike, in order.
+  private let writer: JournalWriter
   /// Where the state lives, for messages.
   package let path: String
 
@@ -27,9 +32,8 @@ package final class StatePersistence {
     resumedAt: SimInstant?, skippedAtOpen: Int
   ) {
     self.journal = journal
-    savedLiveActivities = liveActivities
+    writer = JournalWriter(journal: journal, state: savedState, liveActivities: liveActivities)
     self.path = path
-    self.savedState = savedState
     self.resumedAt = resumedAt
     self.skippedAtOpen = skippedAtOpen
   }
@@ -63,7 +67,14 @@ package final class StatePersistence {
         // brings its own timeline (a scenario starting later) moves it on to its start. What the
         // timeline held up to the saved clock was applied before it was saved (a replay of the
         // same capture included): only what comes after it still plays.
-        var device = try journal.restoreDevice(profile: profile)
+        // A lean session (a large capture) continues on a lean device: the journal keeps what
+        // it leaves out.
+        let lean = !state.device.keepsPayloadDetails
+        var device = try journal.restoreDevice(profile: profile, keepsPayloadDetails: !lean)
+        if lean {
+          device.keepsPayloadDetails = false
+          device.recordWindow = state.device.recordWindow
+        }
         let resumed = device.now
         resumedAt = resumed
         savedState = try journal.savedDeviceState()
@@ -99,12 +110,12 @@ package final class StatePersistence {
         // so the first save journals them.
         for event in preset.events(for: state.device) { state.applyNow(event) }
       }
-      return (
-        StatePersistence(
-          journal: journal, liveActivities: liveActivities, path: path, savedState: savedState, resumedAt: resumedAt,
-          skippedAtOpen: skippedAtOpen),
-        state
-      )
+      let persistence = StatePersistence(
+        journal: journal, liveActivities: liveActivities, path: path, savedState: savedState, resumedAt: resumedAt,
+        skippedAtOpen: skippedAtOpen)
+      state.changeSlices = persistence.writer
+      state.deliveryDetails = JournalDetails(journal: journal)
+      return (persistence, state)
     } catch {
       throw UsageError(error.description)
     }
@@ -118,6 +129,12 @@ package final class StatePersistence {
   /// - Returns: whether everything applied so far is saved (false when the journal failed).
   @discardableResult
   package func persist(_ state: inout AppState) -> Bool {
+    // The slices this turn handed over first: saved means all of it is.
+    writer.drain()
+    if let failure = writer.takeFailure() {
+      state.showToast("Could not save the device state: \(failure)")
+      return false
+    }
     let wallNow = ContinuousClock.now
     guard !state.changes.isEmpty || wallNow - lastClockSave >= Self.clockSaveInterval else { return true }
     var batch = JournalBatch()
@@ -127,6 +144,9 @@ package final class StatePersistence {
     lastClockSave = wallNow
     return saved
   }
+
+  /// How many batches were committed, and the most deliveries one held (what the slice tests count).
+  package var committedBatches: (count: Int, largestDeliveryCount: Int) { writer.committed }
 
   /// Saves what the last turn left: the clock as the session ends (after ``persist(_:)``).
   package func finish(_ state: AppState) {
@@ -140,12 +160,12 @@ package final class StatePersistence {
   /// How often the clock is saved while time passes with nothing happening.
   package static let clockSaveInterval = Duration.seconds(5)
   private var lastClockSave = ContinuousClock.now
-  private var savedState: RestoredDevice.State?
 
   /// Notes the device's clock, lock and Focus in `batch` when they changed since the last save
   /// (the clock never moves back: a seek back replays what the journal already holds), and its
   /// Live Activities when time ended some.
   private func noteClock(of device: DeviceSimulator, in batch: inout JournalBatch) {
+    let (savedState, savedLiveActivities) = writer.saved
     if device.liveActivities != savedLiveActivities { batch.liveActivities = device.liveActivities }
     var current = Self.deviceState(device)
     if let saved = savedState, saved.now > current.now { current.now = saved.now }
@@ -155,15 +175,11 @@ package final class StatePersistence {
   @discardableResult
   private func commit(_ batch: JournalBatch, state: inout AppState) -> Bool {
     guard !batch.isEmpty else { return true }
-    do throws(StoreError) {
-      try journal.commit(batch)
-      if let saved = batch.state { savedState = saved }
-      if let live = batch.liveActivities { savedLiveActivities = live }
-      return true
-    } catch {
-      state.showToast("Could not save the device state: \(error.description)")
+    if let failure = writer.commitNow(batch) {
+      state.showToast("Could not save the device state: \(failure)")
       return false
     }
+    return true
   }
 
   /// `23 Nov 09:41` in the device's time zone, for the first screen's word on the device.
@@ -180,6 +196,123 @@ package final class StatePersistence {
 
   /// Closes the database.
   package func close() {
+    writer.drain()
     try? journal.close()
+  }
+}
+
+/// Commits the front end's journal batches in order on a queue of its own: the slices a long
+/// turn hands over as it plays (``AppState/changeSlices``), at most two waiting so memory stays
+/// bounded while the device goes on, and each turn's own batch (``commitNow(_:)``), after them.
+///
+/// It remembers what was last saved (the clock, lock and Focus, and the Live Activities) so a
+/// turn saves them only when they changed, and keeps the clock from moving back.
+final class JournalWriter: ChangeSliceSink {
+  private struct Saved {
+    var state: RestoredDevice.State?
+    var liveActivities: [LiveActivity]
+    /// The latest clock handed over (saved or waiting): a slice never saves an earlier one.
+    var latestNow: SimInstant?
+    var failure: String?
+    var batches = 0
+    var largestDeliveryCount = 0
+  }
+
+  private let journal: DeviceJournal
+  private let queue = DispatchQueue(label: "pushdeck.run.journal")
+  private let slots = DispatchSemaphore(value: 2)
+  private let memory: Mutex<Saved>
+
+  init(journal: DeviceJournal, state: RestoredDevice.State?, liveActivities: [LiveActivity]) {
+    self.journal = journal
+    memory = Mutex(Saved(state: state, liveActivities: liveActivities, latestNow: state?.now))
+  }
+
+  /// What was last saved: the clock, lock and Focus, and the Live Activities.
+  var saved: (state: RestoredDevice.State?, liveActivities: [LiveActivity]) {
+    memory.withLock { ($0.state, $0.liveActivities) }
+  }
+
+  /// How many batches were committed, and the most deliveries one held.
+  var committed: (count: Int, largestDeliveryCount: Int) {
+    memory.withLock { ($0.batches, $0.largestDeliveryCount) }
+  }
+
+  func commit(slice: DeviceChanges) {
+    var batch = JournalBatch()
+    batch.append(slice)
+    if var state = batch.state {
+      memory.withLock { memory in
+        if let latest = memory.latestNow, latest > state.now { state.now = latest }
+        memory.latestNow = state.now
+      }
+      batch.state = state
+    }
+    let slice = batch
+    slots.wait()
+    queue.async {
+      defer { self.slots.signal() }
+      self.write(slice)
+    }
+  }
+
+  /// Commits `batch` after every slice handed over before it; returns why it failed, if it did.
+  func commitNow(_ batch: JournalBatch) -> String? {
+    if let now = batch.state?.now { memory.withLock { $0.latestNow = max($0.latestNow ?? now, now) } }
+    queue.sync { write(batch) }
+    return takeFailure()
+  }
+
+  /// Waits until every slice handed over is committed (or failed).
+  func drain() { queue.sync {} }
+
+  /// The first commit that failed since the last call, if any.
+  func takeFailure() -> String? {
+    memory.withLock { memory in
+      defer { memory.failure = nil }
+      return memory.failure
+    }
+  }
+
+  /// On the queue.
+  private func write(_ batch: JournalBatch) {
+    do throws(StoreError) {
+      try journal.commit(batch)
+      memory.withLock { memory in
+        if let state = batch.state { memory.state = state }
+        if let live = batch.liveActivities { memory.liveActivities = live }
+        memory.batches += 1
+        memory.largestDeliveryCount = max(memory.largestDeliveryCount, batch.deliveryCount)
+      }
+    } catch {
+      memory.withLock { if $0.failure == nil { $0.failure = error.description } }
+    }
+  }
+}
+
+/// A lean device's payload text and reasons, read back from the journal's delivery rows for the
+/// inspector and the app's handlers (``AppState/deliveryDetails``); the last one read is kept,
+/// since the inspector asks for the selected notification on every frame.
+final class JournalDetails: DeliveryDetails {
+  private struct Cache {
+    var reasonLists: [Int64: String]?
+    var last: StoredNotification?
+  }
+
+  private let journal: DeviceJournal
+  private let cache = Mutex(Cache())
+
+  init(journal: DeviceJournal) { self.journal = journal }
+
+  func delivered(_ id: NotificationID) -> StoredNotification? {
+    if let last = cache.withLock({ $0.last }), last.id == id { return last }
+    let lists = cache.withLock { $0.reasonLists } ?? ((try? journal.reasonLists()) ?? [:])
+    // A row still in a slice being committed is not there yet: asked again on the next frame.
+    let found = try? journal.deliveredNotification(id, reasonLists: lists)
+    cache.withLock { cache in
+      cache.reasonLists = lists
+      if let found { cache.last = found }
+    }
+    return found
   }
 }

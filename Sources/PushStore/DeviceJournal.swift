@@ -586,6 +586,44 @@ public final class DeviceJournal: Sendable {
     }
   }
 
+  /// A notification as its delivery row keeps it, with its raw payload, custom keys and
+  /// reasons: what a device that keeps no payload details (``DeviceSimulator/keepsPayloadDetails``
+  /// off) holds in the database only. Nil when no stored notification has that id.
+  ///
+  /// - Parameter reasonLists: the journal's reason lists (``reasonLists()``), when the row names one.
+  public func deliveredNotification(_ id: NotificationID, reasonLists: [Int64: String]) throws(StoreError)
+    -> StoredNotification?
+  {
+    try guarded { () throws in
+      try queue.read { db in
+        guard
+          let row = try Row.fetchOne(
+            db,
+            sql: "SELECT \(Self.restoreColumns.joined(separator: ", ")) FROM delivery "
+              + "WHERE notification_id = ? AND is_stored = 1",
+            arguments: [id.rawValue])
+        else { return nil }
+        var lists = ListCache()
+        var reader = try ColumnReader(deliveryRow: row, keepsPayloadDetails: true, reasonLists: reasonLists)
+        return try reader.storedNotification(lists: &lists)
+      }
+    }
+  }
+
+  /// The reason lists delivery rows name by id (see ``ReasonLists``).
+  public func reasonLists() throws(StoreError) -> [Int64: String] {
+    try guarded { () throws in
+      try queue.read { db in
+        var lists: [Int64: String] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT id, reasons FROM reason_list") {
+          var reader = ColumnReader(row: row)
+          lists[try reader.int64("id")] = try reader.string("reasons")
+        }
+        return lists
+      }
+    }
+  }
+
   /// Runs SQLite's full `integrity_check`; returns the problems found (empty when intact).
   public func integrityProblems() throws(StoreError) -> [String] {
     try guarded { () throws in

@@ -23,7 +23,9 @@ extension AppState {
   ///
   /// - Returns: false to wait (the clock does not move yet), true to play on.
   mutating func fastForward(toward instant: SimInstant) -> Bool {
-    guard let playAhead, userEvents.isEmpty, !journalsChanges, lateArrivals == 0 else { return true }
+    guard let playAhead, userEvents.isEmpty, !journalsChanges, lateArrivals == 0 else {
+      return playWhatIsRead(toward: instant)
+    }
     // The first entry after the target.
     var lower = timelineCursor
     var upper = timeline.count

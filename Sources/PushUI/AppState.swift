@@ -103,6 +103,15 @@ public struct AppState: Sendable {
   /// What the device changed since the shell last took it (only with ``journalsChanges``): the
   /// device's own change set, written by the ingest step as each event is applied.
   public internal(set) var changes = DeviceChanges()
+  /// Where the change set goes in slices while a long turn plays (a seek over a million
+  /// pushes), every ``changeSliceSize`` applied events, instead of waiting whole for the end
+  /// of the turn: the shell's journal. Nil: the changes wait for ``takeChanges()``.
+  public var changeSlices: (any ChangeSliceSink)?
+  /// The most pushes and other events a slice handed to ``changeSlices`` holds.
+  public var changeSliceSize = 4_096
+  /// Where a device that keeps no payload details (a large capture) finds them again: the
+  /// shell's state database (``detailed(_:)``). Nil: they are not kept anywhere.
+  public var deliveryDetails: (any DeliveryDetails)?
 
   /// Takes what the device changed since the last call, for the shell to journal.
   public mutating func takeChanges() -> DeviceChanges {

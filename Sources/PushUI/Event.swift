@@ -180,6 +180,7 @@ extension AppState {
       } else if let event = Scenario.deviceEvent(for: entry.event, in: device) {
         apply(event, at: entry.at, fromTimeline: true, logs: isFresh)
       }
+      if changes.appliedCount >= changeSliceSize { handOverChangeSlice() }
     }
     now = instant
     device.advance(to: instant)
@@ -685,7 +686,7 @@ extension AppState {
     if device.isLocked { apply(.unlock, at: now) }
     let invocation = ActionInvocation(
       id: nextInvocationID, notification: id, bundleID: notification.bundleID, categoryID: notification.category,
-      actionID: defaultActionIdentifier, actionTitle: "Open", text: nil, payload: notification.rawPayload,
+      actionID: defaultActionIdentifier, actionTitle: "Open", text: nil, payload: payloadText(of: id),
       targetContentID: notification.targetContentID)
     nextInvocationID += 1
     apply(.open(id), at: now)
@@ -739,7 +740,7 @@ extension AppState {
     let invocation = ActionInvocation(
       id: nextInvocationID, notification: id, bundleID: stored.notification.bundleID,
       categoryID: stored.notification.category, actionID: action.identifier, actionTitle: action.title,
-      text: text, payload: stored.notification.rawPayload, targetContentID: stored.notification.targetContentID)
+      text: text, payload: payloadText(of: id), targetContentID: stored.notification.targetContentID)
     nextInvocationID += 1
     apply(.action(id, actionID: action.identifier, text: text), at: now)
     leaveDetailIfGone()
@@ -757,7 +758,7 @@ extension AppState {
     return ActionInvocation(
       id: nextInvocationID, notification: id, bundleID: stored.notification.bundleID,
       categoryID: stored.notification.category, actionID: dismissActionIdentifier, actionTitle: "Dismiss",
-      text: nil, payload: stored.notification.rawPayload, targetContentID: stored.notification.targetContentID)
+      text: nil, payload: payloadText(of: id), targetContentID: stored.notification.targetContentID)
   }
 
   private mutating func setProvisional(keep: Bool) {

@@ -11,9 +11,11 @@ struct InspectorView {
     if let index = state.inspectedRejection, let record = state.rejectedRecord(index) {
       return Self.rejectionLines(record, position: state.rejections.firstIndex(of: index), of: state.rejections.count)
     }
-    guard let id = state.selectedNotification, let stored = state.device.store[id] else {
+    // A lean device's payload text and reasons come back from the state database, if any.
+    guard let id = state.selectedNotification, let detailed = state.detailed(id) else {
       return [("Nothing selected.", .cardMeta)]
     }
+    let stored = detailed.notification
     let notification = stored.notification
     let decision = stored.decision
     var lines: [(String, StyleRole)] = []
@@ -31,7 +33,7 @@ struct InspectorView {
     lines.append(("Reasons", .groupHeader))
     // A large capture in `run` plays on a lean device: reasons and payload text are not kept
     // (`explain` and `render` on the capture show them).
-    let lean = !state.device.keepsPayloadDetails
+    let lean = !detailed.hasDetails
     if lean { lines.append(("not kept for a capture this large: explain shows them", .cardMeta)) }
     if decision.reasons.isEmpty, !lean {
       lines.append(("none: delivered as the app's settings allow", .cardMeta))
