@@ -50,6 +50,15 @@ struct StatusLineView {
     return state.isManualClock ? " · manual" : " · ⏸"
   }
 
+  /// A seek's target: its time of day when it is within a day of now, else its date too.
+  static func targetText(_ target: SimInstant, from state: AppState) -> String {
+    let time = CivilTime(target, utcOffsetSeconds: state.device.profile.utcOffsetSeconds)
+    func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+    let clock = "\(two(time.hour)):\(two(time.minute)):\(two(time.second))"
+    guard target - state.now > .hours(24) else { return clock }
+    return "\(time.year)-\(two(time.month))-\(two(time.day)) \(clock)"
+  }
+
   func draw(into grid: inout CellGrid, theme: Theme) {
     let row = grid.height - 1
     grid.fill(Rect(column: 0, row: row, columns: grid.width, rows: 1), style: theme[.background], role: .background)
@@ -73,6 +82,8 @@ struct StatusLineView {
     // The counts on the right, most important first; where the line is short, the last ones give
     // way (never all of them, as when one long part once pushed the whole right side off).
     var parts = ["\(state.device.store.count) stored"]
+    // A long seek on its way (docs/DECISIONS.md, Run: seeks while reading and into the middle).
+    if let target = state.followingTo { parts.append("following to \(Self.targetText(target, from: state))") }
     if state.rejectedCount > 0 { parts.append("✗ \(state.rejectedCount) rejected") }
     if state.pendingEventCount > 0 { parts.append("\(state.pendingEventCount) to come") }
     if let reading = state.readingProgress { parts.append("reading \(Int(min(max(reading, 0), 0.99) * 100))%") }
