@@ -52,7 +52,9 @@ measure_floor() { # size capture
 # it is answered: to the end (+400d, sent while the capture is still read: until every push
 # has arrived, "to come", "reading N%" and "Seeking" gone from the screen), back to the start
 # (-400d, until "Back to" shows), forward to the capture's middle (an ISO time, until the prompt
-# is gone: the seek plays within the turn that takes Enter), and to the end again. Peak memory
+# is gone and nothing is followed any more), and to the end again. A seek to the end or the
+# middle is also timed until it is answered: the screen lands on a state on the way ("following
+# to" with something stored) or at the target, whichever comes first. Peak memory
 # is GNU time's maximum resident size of the whole run. Polls every 20 ms, 10 min at most each.
 measure_run() { # size capture
   local size=$1 capture=$2 tmux=(tmux -L pushdeck-bench -f /dev/null)
@@ -65,26 +67,39 @@ measure_run() { # size capture
   start=$(now_ms)
   "${tmux[@]}" new-session -d -s b -x 100 -y 30 \
     "LANG=C.UTF-8 TERM=tmux-256color /usr/bin/time -o '$work/run-peak' -f %M '$BIN' run --ephemeral --clock manual '$capture'; sleep 30"
-  wait_for() { # grep pattern, present (1) or gone (0)
-    local t0; t0=$(now_ms)
+  wait_for() { # grep pattern, present (1) or gone (0); with a third argument, or the screen
+    # shows a seek landed while reading: "following to" with more than 0 stored
+    local t0 screen; t0=$(now_ms)
     while :; do
-      if "${tmux[@]}" capture-pane -p -t b 2>/dev/null | grep -q "$1"; then [ "$2" = 1 ] && break
+      screen=$("${tmux[@]}" capture-pane -p -t b 2>/dev/null)
+      if [ -n "${3:-}" ] && grep -q "following to" <<<"$screen" && ! grep -q " 0 stored" <<<"$screen"; then break; fi
+      if grep -q "$1" <<<"$screen"; then [ "$2" = 1 ] && break
       else [ "$2" = 0 ] && break; fi
       sleep 0.02
       [ $(( $(now_ms) - t0 )) -lt 600000 ] || break
     done
   }
-  seek() { # target, then what answers it
+  # A long seek is answered at once and followed ("following to" on the status line, the clock
+  # moving); the first figure is until the screen answers, the second until it gets there.
+  seek() { # target, then what answers it; prints "answered-ms reached-ms"
     "${tmux[@]}" send-keys -t b g
     wait_for "Go to time" 1
-    local t0; t0=$(now_ms)
+    local t0 answered; t0=$(now_ms)
     "${tmux[@]}" send-keys -t b -- "$1" Enter
     case $2 in
-      end) wait_for "to come\|reading [0-9]*%\|Go to time\|Seeking" 0 ;;
-      back) wait_for "Back to" 1 ;;
-      prompt) wait_for "Go to time" 0 ;;
+      end)
+        wait_for "Go to time" 0
+        # Answered: landed on what has been read so far (more than 0 stored), or at the end.
+        wait_for "following to\|to come\|reading [0-9]*%\|Seeking" 0 1
+        answered=$(( $(now_ms) - t0 ))
+        wait_for "to come\|reading [0-9]*%\|Go to time\|Seeking\|following to" 0 ;;
+      back) wait_for "Back to" 1; answered=$(( $(now_ms) - t0 )) ;;
+      prompt)
+        wait_for "Go to time" 0
+        answered=$(( $(now_ms) - t0 ))
+        wait_for "following to" 0 ;;
     esac
-    echo $(( $(now_ms) - t0 ))
+    echo "$answered $(( $(now_ms) - t0 ))"
   }
   wait_for "to come" 1
   first=$(( $(now_ms) - start ))
@@ -102,10 +117,12 @@ measure_run() { # size capture
   "${tmux[@]}" kill-server 2>/dev/null || true
   ms() { echo "$1 / 1000" | bc -l; }
   printf "%-18s %8d %8.2f s\n" run-first-frame "$size" "$(ms "$first")"
-  printf "%-18s %8d %8.2f s\n" run-seek-to-end "$size" "$(ms "$to_end")"
-  printf "%-18s %8d %8.2f s\n" run-seek-to-start "$size" "$(ms "$back")"
-  printf "%-18s %8d %8.2f s\n" run-seek-to-middle "$size" "$(ms "$to_middle")"
-  printf "%-18s %8d %8.2f s\n" run-seek-end-again "$size" "$(ms "$again")"
+  printf "%-18s %8d %8.2f s\n" run-end-answered "$size" "$(ms "${to_end% *}")"
+  printf "%-18s %8d %8.2f s\n" run-seek-to-end "$size" "$(ms "${to_end#* }")"
+  printf "%-18s %8d %8.2f s\n" run-seek-to-start "$size" "$(ms "${back#* }")"
+  printf "%-18s %8d %8.2f s\n" run-mid-answered "$size" "$(ms "${to_middle% *}")"
+  printf "%-18s %8d %8.2f s\n" run-seek-to-middle "$size" "$(ms "${to_middle#* }")"
+  printf "%-18s %8d %8.2f s\n" run-seek-end-again "$size" "$(ms "${again#* }")"
   printf "%-18s %8d %8.2f s %8.1f MiB\n" run-peak-memory "$size" 0 "$(echo "${peak:-0} / 1024" | bc -l)"
 }
 

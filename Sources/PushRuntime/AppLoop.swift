@@ -81,7 +81,10 @@ public final class AppLoop {
     while maxTurns.map({ turns < $0 }) ?? true {
       turns += 1
       var events: [Event] = []
-      if let inputEvent = input.nextInput(timeoutMilliseconds: inputTimeoutMilliseconds),
+      // While a long seek is on its way (a slice a turn, or waiting for the device played
+      // ahead), turns follow each other quickly; a key still answers at once.
+      let timeout = state.followingTo == nil ? inputTimeoutMilliseconds : min(inputTimeoutMilliseconds, 20)
+      if let inputEvent = input.nextInput(timeoutMilliseconds: timeout),
         let event = event(for: inputEvent)
       {
         events.append(event)

@@ -174,6 +174,11 @@ package struct Session {
     return (state, feed)
   }
 
+  /// The timeline entries `run --ephemeral` plays in one turn while reading in the background
+  /// (``AppState/playSlice``): about a tenth of a second of decoding and playing, so a long seek
+  /// plays over several turns with the screen following it.
+  package static let seekSlice = 8_192
+
   /// Inputs from this size on are played on lean devices when played ahead (``startReading``).
   package static let leanDeviceBytes = 32 << 20
 

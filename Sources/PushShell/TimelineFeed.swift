@@ -4,6 +4,10 @@ import PushHandlers
 import PushUI
 import Synchronization
 
+#if canImport(Glibc) && canImport(CMalloc)
+  import CMalloc
+#endif
+
 /// Pushes read in the background while `run` already shows the device: a reader thread places
 /// each record on the timeline (``StreamingTimeline``), runs the profile's service extensions on
 /// each chunk and posts it; the front end takes what has arrived after every turn.
@@ -23,6 +27,12 @@ package final class TimelineFeed: PlayAhead {
     var failure: String?
     var isPlaying = false
     var played: AppState?
+    /// The front end asked for the state played so far (a seek past what has been read).
+    var wantsLatest = false
+    /// The state played so far, handed over (taken by the front end).
+    var latest: AppState?
+    /// States kept along the way, oldest first, once everything is played.
+    var checkpoints: [AppState] = []
   }
 
   private let shared = Mutex(Shared())
@@ -39,6 +49,17 @@ package final class TimelineFeed: PlayAhead {
   /// than lines already played would otherwise be played out of time order.
   package static let holdBack = SimDuration.seconds(60)
 
+  /// How many states the device played ahead keeps along the way, evenly by bytes read, for
+  /// seeks into the middle (each shares the storage its successors did not change).
+  package static let checkpointCount = 7
+
+  /// Inputs smaller than this keep no checkpoints: playing them from the start is quick.
+  package static let checkpointMinimumBytes = 32 << 20
+
+  /// The least time between two states handed over to a front end that follows a seek: each
+  /// makes the reader's next writes copy what they change.
+  package static let handOverInterval = Duration.milliseconds(200)
+
   /// The inputs' total size in bytes.
   package static func totalBytes(of inputs: [ResolvedInput]) -> Int {
     inputs.reduce(0) { sum, input in
@@ -53,10 +74,12 @@ package final class TimelineFeed: PlayAhead {
   ///   - extensionProfile: the profile whose service extensions run on each push, if it has any.
   ///   - makeDevice: the device that starts at the inputs' start, to play ahead on; nil plays
   ///     nothing ahead.
+  ///   - checkpointsFrom: inputs of at least this many bytes keep checkpoints.
   package static func start(
     _ inputs: [ResolvedInput], bundle: String?, defaultStart: SimInstant, extensionProfile: DeviceProfile?,
-    makeDevice: (@Sendable (SimInstant) -> DeviceSimulator?)? = nil
+    makeDevice: (@Sendable (SimInstant) -> DeviceSimulator?)? = nil, checkpointsFrom: Int = checkpointMinimumBytes
   ) -> TimelineFeed {
+    oneAllocatorArena()
     let feed = TimelineFeed(totalBytes: totalBytes(of: inputs))
     let keepsCustomValues = extensionProfile?.needsCustomKeys ?? false
     let extensions = extensionProfile.map { ServiceExtensionRegistry.withThumbnails(profile: $0) }
@@ -74,6 +97,14 @@ package final class TimelineFeed: PlayAhead {
       var ahead: AppState?
       var latest: SimInstant?
       var diverged = false
+      var checkpoints: [AppState] = []
+      let checkpointBytes =
+        feed.totalBytes >= checkpointsFrom ? max(feed.totalBytes / (checkpointCount + 1), 1) : Int.max
+      var nextCheckpoint = checkpointBytes
+      var handedOverAt: ContinuousClock.Instant?
+      // How far into the inputs the reader is, in bytes of the files (for the checkpoints).
+      var inputBase = 0
+      var readOffset = 0
 
       func playAhead(_ entries: [TimelineEntry], done: Bool) {
         guard let makeDevice, !diverged else { return }
@@ -94,6 +125,22 @@ package final class TimelineFeed: PlayAhead {
           if target > state.now { _ = reduce(into: &state, .tick(target)) }
         }
         state.forgetArrivedTimeline()
+        // A front end following a seek gets the state so far, a few times a second at most.
+        let now = ContinuousClock.now
+        if handedOverAt.map({ now - $0 >= handOverInterval }) ?? true,
+          feed.shared.withLock({ $0.wantsLatest })
+        {
+          let copy = state.handedOver()
+          feed.shared.withLock { shared in
+            shared.latest = copy
+            shared.wantsLatest = false
+          }
+          handedOverAt = now
+        }
+        if !done, readOffset >= nextCheckpoint {
+          checkpoints.append(state.handedOver())
+          while nextCheckpoint <= readOffset { nextCheckpoint += checkpointBytes }
+        }
         ahead = state
       }
 
@@ -108,7 +155,7 @@ package final class TimelineFeed: PlayAhead {
         front = TimelineStore(lineSource: lines)
         playAhead(chunk, done: done)
         chunk.removeAll(keepingCapacity: true)
-        if done { feed.finishPlaying(diverged ? nil : ahead) }
+        if done { feed.finishPlaying(diverged ? nil : ahead, checkpoints: diverged ? [] : checkpoints) }
       }
 
       /// Places a record; the capture line `line` (when given) is what the front end keeps.
@@ -132,6 +179,7 @@ package final class TimelineFeed: PlayAhead {
             from: input, bundleID: bundle, keepsCustomValues: keepsCustomValues,
             defaultBundleID: fallbackBundleID,
             position: { position in
+              readOffset = inputBase + Int(position.offset)
               defer { lineStart = position.offset }
               guard let record = waiting else { return }
               waiting = nil
@@ -152,6 +200,8 @@ package final class TimelineFeed: PlayAhead {
           break
         }
         if let record = waiting { place(record, line: nil) }
+        inputBase += totalBytes(of: [input])
+        readOffset = inputBase
       }
       for entry in placer.finish() { front.append(entry); chunk.append(entry) }
       post(done: true, failure: failure)
@@ -159,6 +209,16 @@ package final class TimelineFeed: PlayAhead {
     thread.name = "pushdeck-reader"
     thread.start()
     return feed
+  }
+
+  /// One glibc heap for the whole process. Records are decoded on the decoder's threads and
+  /// freed on the reader's, and each thread's own heap kept the freed pages: 115 MiB more
+  /// resident at a million lines (743 → 622 MiB), for no measurable CPU time (docs/PERFORMANCE.md,
+  /// run seeks at 1M).
+  static func oneAllocatorArena() {
+    #if canImport(Glibc) && canImport(CMalloc)
+      _ = mallopt(M_ARENA_MAX, 1)
+    #endif
   }
 
   private func post(_ entries: TimelineStore, start: SimInstant?, bytesRead: Int, done: Bool, failure: String?) {
@@ -176,14 +236,31 @@ package final class TimelineFeed: PlayAhead {
     if signal { firstChunk.signal() }
   }
 
-  private func finishPlaying(_ state: AppState?) {
+  private func finishPlaying(_ state: AppState?, checkpoints: [AppState]) {
     shared.withLock { shared in
       shared.played = state
+      shared.checkpoints = checkpoints
+      shared.latest = nil
       shared.isPlaying = false
     }
   }
 
   package func finished() -> AppState? { shared.withLock { $0.played } }
+
+  package func latest() -> AppState? {
+    shared.withLock { shared in
+      shared.wantsLatest = shared.isPlaying
+      defer { shared.latest = nil }
+      return shared.latest
+    }
+  }
+
+  package func checkpoint(atOrBefore instant: SimInstant) -> AppState? {
+    shared.withLock { shared in shared.checkpoints.last { $0.now <= instant } }
+  }
+
+  /// How many checkpoints it keeps (once finished).
+  package var checkpointsKept: Int { shared.withLock { $0.checkpoints.count } }
 
   package var isPlaying: Bool { shared.withLock { $0.isPlaying } }
 

@@ -10,6 +10,20 @@ public protocol PlayAhead: AnyObject, Sendable {
   func finished() -> AppState?
   /// Whether it is still reading and playing.
   var isPlaying: Bool { get }
+  /// While playing: the latest state it has handed over since the last call, if any, and a
+  /// request for a newer one (the reader hands one over between chunks, a few times a second).
+  /// A seek past what has been read lands there and follows (docs/DECISIONS.md, Run: seeks).
+  func latest() -> AppState?
+  /// Once finished: the latest of the states it kept along the way (checkpoints) whose clock is
+  /// at or before `instant`, for a seek into the middle.
+  func checkpoint(atOrBefore instant: SimInstant) -> AppState?
+}
+
+extension PlayAhead {
+  /// None handed over.
+  public func latest() -> AppState? { nil }
+  /// None kept.
+  public func checkpoint(atOrBefore instant: SimInstant) -> AppState? { nil }
 }
 
 extension AppState {
@@ -37,19 +51,36 @@ extension AppState {
     let pastEverything =
       lower == timeline.count
       && (timeline.isEmpty || instant - timeline.instant(timeline.count - 1) > Self.playAheadWaitMargin)
+    let isLong = lower - timelineCursor >= Self.playAheadMinimum
     if let ahead = playAhead.finished() {
       let played = ahead.playedEntryCount
       // Read and played, but not all taken by the front end yet: the next turn brings the rest.
       if pastEverything, played > timeline.count { return waitForPlayAhead() }
-      guard lower - timelineCursor >= Self.playAheadMinimum, played > timelineCursor, played <= timeline.count,
-        ahead.now <= instant
-      else { return true }
-      takePlace(of: ahead, played: played)
+      guard isLong else { return true }
+      if played > timelineCursor, played <= timeline.count, ahead.now <= instant {
+        takePlace(of: ahead, played: played)
+        return true
+      }
+      // Into the middle: the latest checkpoint before the target, when it saves enough entries;
+      // the rest is played here (a slice a turn in `run`).
+      if let checkpoint = playAhead.checkpoint(atOrBefore: instant), checkpoint.now <= instant,
+        checkpoint.playedEntryCount - timelineCursor >= Self.playAheadMinimum,
+        checkpoint.playedEntryCount <= timeline.count
+      {
+        takePlace(of: checkpoint, played: checkpoint.playedEntryCount)
+      }
       return true
     }
-    // Still reading: a seek past everything read so far waits for the device played ahead.
-    guard playAhead.isPlaying, pastEverything else { return true }
-    return waitForPlayAhead()
+    guard playAhead.isPlaying, pastEverything || isLong else { return true }
+    // Still reading: land on the latest state played so far (when it is ahead of this one and
+    // not past the target), then follow; a seek past everything read waits for the rest.
+    if let latest = playAhead.latest(), latest.now <= instant, latest.playedEntryCount > timelineCursor,
+      latest.playedEntryCount <= timeline.count
+    {
+      takePlace(of: latest, played: latest.playedEntryCount)
+    }
+    guard pastEverything else { return true }
+    return followingTo == nil ? waitForPlayAhead() : false
   }
 
   /// How far past the last entry read a move must go to wait for the device played ahead.
@@ -58,6 +89,15 @@ extension AppState {
   private mutating func waitForPlayAhead() -> Bool {
     showToast("Seeking: reading and playing the inputs…")
     return false
+  }
+
+  /// This state as a device played ahead hands it over or keeps it as a checkpoint: without
+  /// its timeline (the front end has its own), sharing the rest's storage with this one.
+  public func handedOver() -> AppState {
+    var copy = self
+    copy.timeline = TimelineStore()
+    copy.timelineCursor = 0
+    return copy
   }
 
   /// Takes the device and what follows it from a state played ahead over the same timeline,

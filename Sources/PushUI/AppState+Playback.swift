@@ -139,7 +139,9 @@ extension AppState {
   /// events up to it (the simulator is deterministic, so this gives the state it had then).
   mutating func seek(to target: SimInstant) -> [Effect] {
     if target >= now {
-      return [.advanceClock(target - now)]
+      // While following an earlier move, the runtime's clock is already past `now`: it is set
+      // to the target, not moved on from there.
+      return followingTo == nil ? [.advanceClock(target - now)] : [.seekClock(to: target)]
     }
     let target = max(target, initialDevice.now)
     rebuild(upTo: target)
@@ -157,6 +159,7 @@ extension AppState {
     device = initialDevice
     invalidateViewCaches()
     now = initialDevice.now
+    followingTo = nil
     timelineCursor = 0
     banners = []
     summary = []
@@ -175,7 +178,8 @@ extension AppState {
       advance(to: entry.at)
       if case .device(let event) = entry.event { apply(event, at: entry.at) }
     }
-    advance(to: target)
+    // A slice a turn from here, like a move forward (the clock is set to the target).
+    advance(to: target, slice: playSlice)
     // Banners from the replay would all queue at once: only the last one shows.
     if banners.count > 1 { banners.removeFirst(banners.count - 1) }
     if case .detail(let id) = screen, device.store[id] == nil { screen = .center }

@@ -128,6 +128,13 @@ public struct AppState: Sendable {
   public var playAhead: (any PlayAhead)?
   /// How many times the state took the place of the device played ahead.
   public internal(set) var playAheadTakeovers = 0
+  /// At most this many timeline entries are played in one tick (nil: all that are due): `run`
+  /// sets it so that a long move of the clock plays over several turns, the screen following it,
+  /// instead of freezing until the last entry is played.
+  public var playSlice: Int?
+  /// Where the clock is going while the state has not got there yet (the device played ahead
+  /// is still reading, or the entries are played a slice a turn): shown on the status line.
+  public internal(set) var followingTo: SimInstant?
   /// Entries appended after the cursor had passed their time (played at the current time, out
   /// of time order): the device played ahead no longer stands for this one.
   var lateArrivals = 0

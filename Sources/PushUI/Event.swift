@@ -126,7 +126,7 @@ public func reduce(into state: inout AppState, _ event: Event) -> [Effect] {
   defer { state.refreshViewCaches() }
   switch event {
   case .tick(let now):
-    state.advance(to: now)
+    state.advance(to: now, slice: state.playSlice)
     return []
   case .resize(let columns, let rows):
     state.terminalColumns = columns
@@ -155,10 +155,24 @@ public func reduce(into state: inout AppState, _ event: Event) -> [Effect] {
 extension AppState {
   /// Moves time to `instant`, applying due timeline events, queueing banners, releasing the
   /// Scheduled Summary and expiring banners and toasts.
-  mutating func advance(to instant: SimInstant) {
+  ///
+  /// With a `slice`, at most that many entries are played: the state stops at the last one
+  /// played and ``followingTo`` says where it is going (the next ticks go on).
+  mutating func advance(to instant: SimInstant, slice: Int? = nil) {
     guard instant >= now else { return }
-    guard fastForward(toward: instant) else { return }
+    guard fastForward(toward: instant) else {
+      followingTo = instant
+      return
+    }
+    var budget = max(slice ?? Int.max, 1)
     while timelineCursor < timeline.count, timeline.instant(timelineCursor) <= instant {
+      guard budget > 0 else {
+        // The rest on the next turns; the screen shows the way there.
+        followingTo = instant
+        if let toast, toast.expiresAt <= now { self.toast = nil }
+        return
+      }
+      budget -= 1
       // Moved out, not copied, when it is not needed again.
       let entry = consumesArrivedTimeline ? timeline.take(timelineCursor) : timeline[timelineCursor]
       timelineCursor += 1
@@ -182,6 +196,7 @@ extension AppState {
       }
       if changes.appliedCount >= changeSliceSize { handOverChangeSlice() }
     }
+    followingTo = nil
     now = instant
     device.advance(to: instant)
     followReleases()

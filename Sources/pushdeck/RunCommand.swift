@@ -162,7 +162,11 @@ struct RunCommand: AsyncParsableCommand {
         : inputs.map { $0.split(separator: "/").last.map(String.init) ?? $0 }
           .joined(separator: ", "), moreToCome: feed != nil)
     state = restoredState
-    if persistence == nil { state.playAhead = feed }
+    if persistence == nil, let feed {
+      state.playAhead = feed
+      // A long seek plays a slice a turn, the screen following it (docs/DECISIONS.md, Run: seeks).
+      state.playSlice = Session.seekSlice
+    }
     defer { persistence?.close() }
     // The endpoint, when asked for: accepted pushes go through the app's service extension (on
     // a queue of their own, in order, as `serve` and `replay` do), then wait in the inbox for

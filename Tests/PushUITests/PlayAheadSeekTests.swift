@@ -42,6 +42,43 @@ struct PlayAheadSeekTests {
     func finished() -> AppState? { isPlaying ? nil : state }
   }
 
+  /// A device played ahead that is still reading: it hands over the states queued in
+  /// ``handed`` one per call of ``latest()``, then finishes with ``final`` and ``checkpoints``.
+  final class Reading: PlayAhead {
+    struct Shared {
+      var handed: [AppState] = []
+      var asked = 0
+      var final: AppState?
+      var checkpoints: [AppState] = []
+    }
+    let shared = Mutex(Shared())
+
+    func finished() -> AppState? { shared.withLock { $0.final } }
+    var isPlaying: Bool { shared.withLock { $0.final == nil } }
+    func latest() -> AppState? {
+      shared.withLock { shared in
+        shared.asked += 1
+        return shared.handed.isEmpty ? nil : shared.handed.removeFirst()
+      }
+    }
+    func checkpoint(atOrBefore instant: SimInstant) -> AppState? {
+      shared.withLock { shared in shared.checkpoints.last { $0.now <= instant } }
+    }
+    func finish(_ final: AppState, checkpoints: [AppState] = []) {
+      shared.withLock { shared in
+        shared.final = final
+        shared.checkpoints = checkpoints
+      }
+    }
+  }
+
+  /// A lean state played (as the reader thread plays it) to `seconds` after the start.
+  static func played(_ source: Lines, to seconds: Int64) -> AppState {
+    var state = leanState(source)
+    _ = reduce(into: &state, .tick(start + .seconds(seconds)))
+    return state
+  }
+
   static let start = DemoScenario.start
 
   static func profile() -> DeviceProfile {
@@ -166,5 +203,106 @@ struct PlayAheadSeekTests {
     _ = reduce(into: &front, .command(.toggleLock))
     _ = reduce(into: &front, .tick(end))
     #expect(front.playedEntryCount == 5_000)
+  }
+
+  @Test func aSeekPastWhatIsReadLandsOnTheLatestStatePlayedAndFollowsIt() {
+    let count = 20_000
+    let source = Lines(Self.lines(count))
+    var front = Self.leanState(source)
+    let reading = Reading()
+    front.playAhead = reading
+    let target = front.timeline.instant(count - 1) + .hours(1)
+    // Sent before anything was handed over: it waits, and says where it is going.
+    _ = reduce(into: &front, .tick(target))
+    #expect(front.playedEntryCount == 0)
+    #expect(front.followingTo == target)
+    #expect(front.toast?.text.hasPrefix("Seeking") == true)
+    // The reader hands over what it has played so far (a third of the lines): the front end
+    // lands there, plays nothing itself and keeps following.
+    let third = Self.played(source, to: 20_000)
+    reading.shared.withLock { $0.handed = [third.handedOver()] }
+    _ = reduce(into: &front, .tick(target))
+    #expect(front.playAheadTakeovers == 1)
+    #expect(front.playedEntryCount == 0, "no entry played on the front end")
+    #expect(front.arrivedCount == third.playedEntryCount)
+    #expect(front.now == third.now)
+    #expect(front.followingTo == target)
+    #expect(Self.shown(front) == Self.shown(third))
+    // A later one: it moves on again.
+    let twoThirds = Self.played(source, to: 40_000)
+    reading.shared.withLock { $0.handed = [twoThirds.handedOver()] }
+    _ = reduce(into: &front, .tick(target))
+    #expect(front.playAheadTakeovers == 2)
+    #expect(front.arrivedCount == twoThirds.playedEntryCount)
+    // Nothing new: it stays where it is.
+    _ = reduce(into: &front, .tick(target))
+    #expect(front.arrivedCount == twoThirds.playedEntryCount)
+    #expect(front.playedEntryCount == 0)
+    // Everything read and played: the end, as playing every entry gives it.
+    var all = Self.leanState(source)
+    _ = reduce(into: &all, .tick(target))
+    reading.finish(all.handedOver())
+    _ = reduce(into: &front, .tick(target))
+    #expect(front.playAheadTakeovers == 3)
+    #expect(front.followingTo == nil)
+    #expect(front.playedEntryCount == 0)
+    #expect(Self.shown(front) == Self.shown(all))
+    #expect(reading.shared.withLock { $0.asked } >= 3)
+  }
+
+  @Test func aSeekIntoTheMiddleLandsOnACheckpointAndPlaysTheRestASliceATurn() {
+    let count = 20_000
+    let source = Lines(Self.lines(count))
+    var all = Self.leanState(source)
+    let end = all.timeline.instant(count - 1)
+    _ = reduce(into: &all, .tick(end))
+    let reading = Reading()
+    // Checkpoints every 5,000 lines (15,000 s), as the reader keeps them.
+    reading.finish(
+      all.handedOver(),
+      checkpoints: [15_000, 30_000, 45_000].map { Self.played(source, to: $0).handedOver() })
+    var front = Self.leanState(source)
+    front.playAhead = reading
+    front.playSlice = 1_000
+    // To 36,000 s (12,001 entries): from the checkpoint at 30,000 s (10,001 entries), the
+    // remaining 2,000 entries are played here, 1,000 a turn.
+    let target = Self.start + .seconds(36_000)
+    _ = reduce(into: &front, .tick(target))
+    #expect(front.playAheadTakeovers == 1)
+    #expect(front.playedEntryCount == 1_000)
+    #expect(front.arrivedCount == 11_001)
+    #expect(front.followingTo == target)
+    #expect(front.now == front.timeline.instant(11_000))
+    _ = reduce(into: &front, .tick(target))
+    #expect(front.playedEntryCount == 2_000, "at most the entries since the checkpoint")
+    #expect(front.arrivedCount == 12_001)
+    #expect(front.followingTo == nil)
+    #expect(front.now == target)
+    // What it shows is what playing every entry up to there shows.
+    var played = Self.leanState(source)
+    _ = reduce(into: &played, .tick(target))
+    #expect(Self.shown(front) == Self.shown(played))
+  }
+
+  @Test func aSlicedMoveEndsWhereAWholeOneDoesAndASeekMeanwhileSetsTheClock() {
+    let count = 10_000
+    let source = Lines(Self.lines(count))
+    var sliced = Self.leanState(source)
+    sliced.playSlice = 3_000
+    let target = Self.start + .seconds(27_000)  // 9,001 entries
+    _ = reduce(into: &sliced, .tick(target))
+    #expect(sliced.arrivedCount == 3_000)
+    #expect(sliced.followingTo == target)
+    // The runtime's clock is already at the target: a seek meanwhile sets it, not moves it on.
+    let later = Self.start + .seconds(28_000)
+    let effects = sliced.seek(to: later)
+    #expect(effects == [.seekClock(to: later)])
+    for _ in 0..<3 { _ = reduce(into: &sliced, .tick(later)) }
+    #expect(sliced.followingTo == nil)
+    #expect(sliced.playedEntryCount == 9_334)
+    var whole = Self.leanState(source)
+    _ = reduce(into: &whole, .tick(later))
+    #expect(whole.followingTo == nil)
+    #expect(Self.shown(sliced) == Self.shown(whole))
   }
 }

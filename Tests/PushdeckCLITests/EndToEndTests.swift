@@ -443,6 +443,83 @@ struct EndToEndTests {
     try await server.waitUntil("exit=0") { $0.contains("exit=0") }
   }
 
+  /// A seek sent while the capture is still being read lands on the latest state the reader
+  /// has played (it does not wait for the rest) and follows it to the end, saying so on the
+  /// status line. The capture comes through a FIFO written in three parts, so the test decides
+  /// what has been read when: nothing new after the seek (it waits, "following to"), a third
+  /// part (it lands there and still follows), the rest (the end).
+  @Test func aSeekWhileReadingLandsOnTheLatestStateAndFollowsToTheEnd() async throws {
+    signal(SIGPIPE, SIG_IGN)
+    let directory = NSTemporaryDirectory() + "pushdeck-follow-" + UUID().uuidString
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let lines = try String(contentsOfFile: Self.writeLargeCapture(in: directory), encoding: .utf8)
+      .split(separator: "\n").map(String.init)
+    let fifo = directory + "/live.jsonl"
+    #expect(mkfifo(fifo, 0o600) == 0)
+    let binary = try #require(pushdeckBinary())
+    let server = TmuxServer(executable: try #require(tmuxPath))
+    defer { server.kill() }
+    try server.run([
+      "new-session", "-d", "-s", "t", "-x", "100", "-y", "30",
+      "LANG=C.UTF-8 TERM=tmux-256color \"\(binary)\" run --ephemeral --clock manual \"\(fifo)\"; echo exit=$?; sleep 5",
+    ])
+    // The writing end opens once pushdeck has opened the reading end.
+    var descriptor: Int32 = -1
+    let connected = try await poll("pushdeck opened the FIFO", timeout: .seconds(20)) {
+      descriptor = open(fifo, O_WRONLY | O_NONBLOCK)
+      return descriptor >= 0
+    }
+    guard connected else { return }
+    defer { close(descriptor) }
+    _ = fcntl(descriptor, F_SETFL, 0)
+    func send(_ range: Range<Int>) {
+      let bytes = Array((lines[range].joined(separator: "\n") + "\n").utf8)
+      var done = 0
+      while done < bytes.count {
+        let count = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + done, $0.count - done) }
+        if count < 0, errno == EINTR { continue }
+        guard count > 0 else { return }
+        done += count
+      }
+    }
+    func stored(_ screen: String) -> Int? {
+      guard let marker = screen.range(of: " stored") else { return nil }
+      return Int(String(screen[..<marker.lowerBound].reversed().prefix { $0.isNumber }.reversed()))
+    }
+    send(0..<6_000)
+    let opened = try await server.waitUntil("the first frame, still reading") { screen in
+      screen.contains("Thursday, January 1") && screen.contains(" to come") && screen.contains("reading")
+    }
+    guard opened else { return }
+    try server.run(["send-keys", "-t", "t", "g"])
+    try await server.waitUntil("the seek prompt") { $0.contains("Go to time") }
+    try server.run(["send-keys", "-t", "t", "+12h", "Enter"])
+    // Nothing read since: it waits where it is, following.
+    let waiting = try await server.waitUntil("following, nothing new read yet") { screen in
+      screen.contains("following to 19:59:") && stored(screen) == 0
+    }
+    guard waiting else { return }
+    // More read: it lands on what the reader has played, and goes on following.
+    send(6_000..<12_000)
+    let landed = try await server.waitUntil("landed on the state read so far, still following") { screen in
+      screen.contains("following to 19:59:") && screen.contains("reading")
+        && (4_000..<12_000).contains(stored(screen) ?? 0)
+    }
+    guard landed else { return }
+    // The rest: the end, as a seek after reading gives it.
+    send(12_000..<20_000)
+    close(descriptor)
+    descriptor = -1
+    let arrived = try await server.waitUntil("every push arrived") { screen in
+      screen.contains("Push 19999") && stored(screen) == 20_000 && !screen.contains("following")
+        && !screen.contains("reading") && !screen.contains("to come")
+    }
+    guard arrived else { return }
+    try server.run(["send-keys", "-t", "t", "q"])
+    try await server.waitUntil("exit=0") { $0.contains("exit=0") }
+  }
+
   /// Time that passes with nothing happening is kept too: moved on three minutes and quit, the
   /// next `run --state` starts three minutes on, not at the last push.
   @Test func theClockIsSavedOnQuitAndResumedOnTheNextStart() async throws {

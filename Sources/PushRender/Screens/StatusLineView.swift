@@ -50,6 +50,17 @@ struct StatusLineView {
     return state.isManualClock ? " · manual" : " · ⏸"
   }
 
+  /// A seek's target: `the end` when it is more than a day past everything on the timeline
+  /// (`g +400d`), else its time of day, with its date when it is more than a day from now.
+  static func targetText(_ target: SimInstant, from state: AppState) -> String {
+    if let last = state.timeline.indices.last, target - state.timeline.instant(last) > .hours(24) { return "the end" }
+    let time = CivilTime(target, utcOffsetSeconds: state.device.profile.utcOffsetSeconds)
+    func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+    let clock = "\(two(time.hour)):\(two(time.minute)):\(two(time.second))"
+    guard target - state.now > .hours(24) else { return clock }
+    return "\(time.year)-\(two(time.month))-\(two(time.day)) \(clock)"
+  }
+
   func draw(into grid: inout CellGrid, theme: Theme) {
     let row = grid.height - 1
     grid.fill(Rect(column: 0, row: row, columns: grid.width, rows: 1), style: theme[.background], role: .background)
@@ -73,9 +84,16 @@ struct StatusLineView {
     // The counts on the right, most important first; where the line is short, the last ones give
     // way (never all of them, as when one long part once pushed the whole right side off).
     var parts = ["\(state.device.store.count) stored"]
+    let reading = state.readingProgress.map { "reading \(Int(min(max($0, 0), 0.99) * 100))%" }
+    // A long seek on its way, with the reading it waits for (docs/DECISIONS.md, Run: seeks
+    // while reading and into the middle).
+    if let target = state.followingTo {
+      parts.append("following to \(Self.targetText(target, from: state))")
+      if let reading { parts.append(reading) }
+    }
     if state.rejectedCount > 0 { parts.append("✗ \(state.rejectedCount) rejected") }
     if state.pendingEventCount > 0 { parts.append("\(state.pendingEventCount) to come") }
-    if let reading = state.readingProgress { parts.append("reading \(Int(min(max(reading, 0), 0.99) * 100))%") }
+    if let reading, state.followingTo == nil { parts.append(reading) }
     if let listening = state.listeningOn { parts.append("⇄ \(listening)") }
     let spare = grid.width - column - 2
     while parts.count > 1, DisplayWidth.columns(of: parts.joined(separator: " · ")) + 1 > spare { parts.removeLast() }
