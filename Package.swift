@@ -175,8 +175,8 @@ let package = Package(
     .testTarget(
       name: "PushShellTests",
       dependencies: [
-        "PushShell", "PushCore", "PushScenario", "PushWire", "PushUI", "PushStore", "PushTestSupport",
-        .product(name: "GRDB", package: "GRDB.swift"),
+        "PushShell", "PushCore", "PushScenario", "PushWire", "PushUI", "PushRender", "PushStore",
+        "PushTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
       ]),
     .testTarget(
       name: "PushdeckCLITests",

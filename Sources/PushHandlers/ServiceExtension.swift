@@ -258,8 +258,10 @@ public struct ServiceExtensionRegistry: Sendable {
     guard !isEmpty else { return timeline }
     var slots: [Int] = []
     var records: [PushRecord] = []
+    // Only the pushes an extension may change are replaced: the others keep their event, which
+    // entries repeated through a YAML alias share (``TimedEvent``).
     for (index, timed) in timeline.enumerated() {
-      if case .device(.push(let record, _)) = timed.event {
+      if case .device(.push(let record, _)) = timed.event, mayRun(for: record) {
         slots.append(index)
         records.append(record)
       }

@@ -1,5 +1,6 @@
 import PushCore
 import PushYAML
+import Yams
 
 /// Loads device profiles and scenarios from YAML (or JSON) and reads the files they name.
 ///
@@ -80,8 +81,14 @@ public struct ScenarioLoader: Sendable {
     let timeline = try map.required("timeline", "a list of events")
     var reader = TimelineReader(files: files, directory: directory, profile: scenario.profile)
     var steps: [ExpectationStep] = []
-    for item in try timeline.list() {
-      scenario.timeline += try reader.event(item)
+    // Element by element, not as one list of located values: a million entries (`- *e`) would
+    // otherwise each keep a key path while the whole timeline is read.
+    guard case .sequence(let items) = timeline.node else {
+      throw timeline.error("expected a list, got \(timeline.described)")
+    }
+    scenario.timeline.reserveCapacity(items.count)
+    for (index, node) in items.enumerated() {
+      scenario.timeline += try reader.event(timeline.element(index, node))
       if var step = reader.step {
         step.eventsBefore = scenario.timeline.count
         steps.append(step)
@@ -121,6 +128,12 @@ struct TimelineReader {
   /// The inline payloads' anchored values as JSON, what aliases repeat of them, and the pushes
   /// that share a record.
   let aliases = AliasExpansions()
+  /// The events of timeline entries written once with an anchor and repeated through aliases
+  /// (`- &e {...}`, then `- *e`), by anchor: every repetition shares them (``TimedEvent``). The
+  /// anchor is kept so that its identifier stays its own.
+  var sharedEntries: [ObjectIdentifier: (anchor: Anchor, events: [TimedEvent])] = [:]
+  /// The push events of `push:` values repeated through aliases (`push: *p`), by anchor.
+  var sharedPushes: [ObjectIdentifier: (anchor: Anchor, event: TimelineEvent)] = [:]
 
   init(files: ScenarioFiles, directory: String, profile: DeviceProfile) {
     self.files = files
@@ -134,7 +147,30 @@ struct TimelineReader {
     "advance",
   ]
 
+  /// Reads one timeline entry. An entry repeated through an alias is the anchored entry itself:
+  /// its time is read again (`after:` moves on from the previous event), its events are shared
+  /// with the first time it was read (issue 15 §5: a million `- *e` cost a time and a pointer
+  /// each). Entries with `expect:` and `advance:` are read each time.
   mutating func event(_ value: YAMLValue) throws(ScenarioError) -> [TimedEvent] {
+    guard let anchor = value.node.anchor else { return try readEvent(value) }
+    let key = ObjectIdentifier(anchor)
+    if let earlier = sharedEntries[key]?.events {
+      let map = try value.mapping(allowed: ["at", "after", "note", "expect"] + Self.eventKeys)
+      let at = try time(map)
+      clock = at
+      for timed in earlier {
+        if case .device(.push) = timed.event { pushes += 1 }
+      }
+      return earlier.map { TimedEvent(at: at, sharing: $0) }
+    }
+    let events = try readEvent(value)
+    if step == nil, !events.isEmpty, !events.contains(where: { $0.event == .advance }) {
+      sharedEntries[key] = (anchor, events)
+    }
+    return events
+  }
+
+  private mutating func readEvent(_ value: YAMLValue) throws(ScenarioError) -> [TimedEvent] {
     let map = try value.mapping(allowed: ["at", "after", "note", "expect"] + Self.eventKeys)
     let present = map.entries.map(\.key).filter { Self.eventKeys.contains($0) }
     let expectations = ExpectationReader(directory: directory, profile: profile)
@@ -157,8 +193,9 @@ struct TimelineReader {
     let at = try time(map)
     clock = at
     let body = map[kind] ?? value
-    let source = value.source
-    func timed(_ event: TimelineEvent) -> [TimedEvent] { [TimedEvent(at: at, event: event, source: source)] }
+    // Where it was written, kept as the file (one string every entry shares) and a line.
+    let (file, line) = (value.file, value.line)
+    func timed(_ event: TimelineEvent) -> [TimedEvent] { [TimedEvent(at: at, event: event, file: file, line: line)] }
     if kind != "push", let expect = map["expect"] {
       // Checked after the entry's event.
       step = ExpectationStep(
@@ -168,8 +205,14 @@ struct TimelineReader {
     switch kind {
     case "push":
       pushes += 1
+      // A `push:` value repeated through an alias (`push: *p`) is the same push each time: its
+      // event is shared (the record's line is the anchored payload's).
+      if map["expect"] == nil, let anchor = body.node.anchor, let shared = sharedPushes[ObjectIdentifier(anchor)] {
+        return timed(shared.event)
+      }
       // An entry or push reused through an alias reads the same payload each time: share it.
       let event = try push(body, isAliased: value.node.anchor != nil || body.node.anchor != nil)
+      if let anchor = body.node.anchor { sharedPushes[ObjectIdentifier(anchor)] = (anchor, event) }
       if let expect = map["expect"] {
         guard case .device(.push(let record, _)) = event else { return timed(event) }
         step = ExpectationStep(
@@ -189,7 +232,7 @@ struct TimelineReader {
       try noArgument(body)
       return timed(.device(.clearAll))
     case "set":
-      return try set(body).map { TimedEvent(at: at, event: .device($0), source: source) }
+      return try set(body).map { TimedEvent(at: at, event: .device($0), file: file, line: line) }
     case "open", "tap":
       return timed(.open(try ref(body)))
     case "clear":
@@ -212,7 +255,7 @@ struct TimelineReader {
     default:
       clock = try Self.later(at, by: try Self.duration(body), body)
       step?.at = clock
-      return [TimedEvent(at: clock, event: .advance, source: source)]
+      return [TimedEvent(at: clock, event: .advance, file: file, line: line)]
     }
   }
 

@@ -5,27 +5,50 @@ import PushCore
 /// timeline in bounded memory).
 ///
 /// References to "the n-th push" need only the notification that push made, so per push it
-/// keeps that id (a few bytes), not the record.
+/// keeps that id (a few bytes), not the record, and only up to the last push the timeline
+/// refers to by number.
 package enum ScenarioStream {
   /// Plays `scenario`'s timeline on a fresh device from `profile` (default: the scenario's)
   /// and calls `body` with each push's record and the device's profile at that moment.
   ///
+  /// - Parameter keepsPayloadDetails: whether stored notifications keep their payload's text,
+  ///   custom keys and reasons (``DeviceSimulator/keepsPayloadDetails``). `explain` prints none
+  ///   of them, so it plays lean, as it plays captures: the records it is handed have no payload
+  ///   text (`notification.rawPayload`, `rejectedText`), and decide the same.
   /// - Returns: the device after the last event.
   @discardableResult
   package static func play(
-    _ scenario: Scenario, on profile: DeviceProfile? = nil, _ body: (DeliveryRecord, DeviceProfile) -> Void
+    _ scenario: Scenario, on profile: DeviceProfile? = nil, keepsPayloadDetails: Bool = true,
+    _ body: (DeliveryRecord, DeviceProfile) -> Void
   ) -> DeviceSimulator {
     var device = DeviceSimulator(profile: profile ?? scenario.profile)
     device.keepsRecords = false
+    device.keepsPayloadDetails = keepsPayloadDetails
+    let referenced = lastReferencedPush(scenario.timeline)
     var pushes: [Made?] = []
+    pushes.reserveCapacity(referenced)
     for timed in scenario.timeline {
       device.advance(to: timed.at)
       guard let event = deviceEvent(for: timed.event, in: device, pushes: pushes) else { continue }
       guard let record = device.apply(event, at: timed.at) else { continue }
-      pushes.append(Made(record.notification))
+      if pushes.count < referenced { pushes.append(Made(record.notification)) }
       body(record, device.profile)
     }
     return device
+  }
+
+  /// The highest push number the timeline refers to (`open: 3`), 0 when none.
+  static func lastReferencedPush(_ timeline: [TimedEvent]) -> Int {
+    var last = 0
+    for timed in timeline {
+      switch timed.event {
+      case .open(.push(let index)), .clear(.push(let index)), .clearGroup(.push(let index)),
+        .action(.push(let index), _), .reply(.push(let index), _, _):
+        last = max(last, index)
+      default: continue
+      }
+    }
+    return last
   }
 
   /// `Scenario.deviceEvent(for:in:)`, with "the n-th push" looked up in `pushes`.

@@ -16,9 +16,15 @@ package struct Session {
 
   /// Loads a session, or the built-in demo when there are no inputs.
   ///
+  /// - Parameter leanFrom: from this many timeline events on, the device is lean, as a large
+  ///   capture's is (``startReading``): no payload text or reasons kept in the store, and a window
+  ///   of delivery records unless the timeline refers to pushes by number (`open: 3`), which
+  ///   needs them all. Nil: never (what compares or storyboards every record).
   /// - Throws: `UsageError` with a located message for unreadable inputs and profile or
   ///   scenario errors (the commands exit 2).
-  package static func load(inputs: [String], profile profileOption: String?, bundle: String?) throws -> Session {
+  package static func load(
+    inputs: [String], profile profileOption: String?, bundle: String?, leanFrom: Int? = nil
+  ) throws -> Session {
     let loader = ScenarioLoader()
     guard !inputs.isEmpty else {
       // A profile file with no inputs: that device, waiting (for `run --listen`, the keys).
@@ -53,6 +59,8 @@ package struct Session {
       }
     }
     var scenarioProfile: DeviceProfile?
+    // The scenarios' events, kept as loaded: entries repeated through a YAML alias share theirs.
+    var scenarioTimeline: [TimedEvent] = []
     var entries: [TimelineEntry] = []
     var records: [PushRecord] = []
     let (resolved, problems) = resolveInputs(inputs.filter { !isScenario($0) })
@@ -61,7 +69,7 @@ package struct Session {
       do throws(ScenarioError) {
         let scenario = try loader.loadScenario(path: path, defaultProfile: explicitProfile)
         if scenarioProfile == nil { scenarioProfile = scenario.profile }
-        entries += scenario.timeline.map(TimelineEntry.init)
+        scenarioTimeline += scenario.timeline
       } catch {
         throw UsageError(error.description)
       }
@@ -78,9 +86,9 @@ package struct Session {
     if !records.isEmpty {
       // Without a scenario the inputs bring their own time: the device starts just before the
       // earliest capture line (a payload file alone starts at the profile's time).
-      let ownTime = entries.isEmpty
+      let ownTime = scenarioTimeline.isEmpty
       let (start, pushes) = Timeline.entries(
-        for: records, start: entries.last?.at ?? baseStart, startsAtCapture: ownTime)
+        for: records, start: scenarioTimeline.last?.at ?? baseStart, startsAtCapture: ownTime)
       if scenarioProfile == nil { profile.start = ownTime ? start : min(profile.start, start) }
       entries += pushes
     }
@@ -92,8 +100,49 @@ package struct Session {
     // Service extensions run before the front end starts, in the shell; the device reads
     // each push's result when it arrives (docs/DECISIONS.md, Service extensions).
     let extensions = ServiceExtensionRegistry.withThumbnails(profile: profile)
-    if !extensions.isEmpty { entries = extensions.processBlocking(entries, profile: profile) }
-    return Session(state: AppState(device: DeviceSimulator(profile: profile), timeline: entries))
+    if !extensions.isEmpty {
+      scenarioTimeline = extensions.processBlocking(scenarioTimeline, profile: profile)
+      entries = extensions.processBlocking(entries, profile: profile)
+    }
+    var device = DeviceSimulator(profile: profile)
+    if let leanFrom, scenarioTimeline.count + entries.count >= leanFrom {
+      device.keepsPayloadDetails = false
+      if !refersToPushes(scenarioTimeline) { device.recordWindow = leanRecordWindow }
+    }
+    var ordered = true
+    var latest = SimInstant(milliseconds: .min)
+    for at in scenarioTimeline.lazy.map(\.at) {
+      ordered = ordered && latest <= at
+      latest = at
+    }
+    for at in entries.lazy.map(\.at) {
+      ordered = ordered && latest <= at
+      latest = at
+    }
+    guard ordered else {
+      // Out of time order (several scenarios, or captures before a scenario's end): sorted.
+      return Session(state: AppState(device: device, timeline: scenarioTimeline.map(TimelineEntry.init) + entries))
+    }
+    // In time order already (one scenario, then the pushes of files after it): kept as it is.
+    var timeline = TimelineStore()
+    timeline.append(sharing: scenarioTimeline)
+    for entry in entries { timeline.append(entry) }
+    return Session(state: AppState(device: device, ordered: timeline))
+  }
+
+  /// Timelines of this many events or more are played on a lean device by `run` and `render`
+  /// (``load(inputs:profile:bundle:leanFrom:)``), as large captures are.
+  package static let leanTimelineEvents = 65_536
+
+  /// Whether a timeline names a push by its number (`open: 3`), which resolves through the
+  /// device's delivery records.
+  static func refersToPushes(_ timeline: [TimedEvent]) -> Bool {
+    timeline.contains { timed in
+      switch timed.event {
+      case .open(.push), .clear(.push), .clearGroup(.push), .action(.push, _), .reply(.push, _, _): true
+      default: false
+      }
+    }
   }
 
   /// The inputs of a streamed session (payloads and captures, no scenario) and the profile

@@ -226,10 +226,22 @@ public struct AppState: Sendable {
     device: DeviceSimulator, timeline: [TimelineEntry] = [], terminalColumns: Int = 80,
     terminalRows: Int = 24
   ) {
+    self.init(
+      device: device,
+      ordered: TimelineStore(
+        timeline.enumerated().sorted { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) }.map(\.element)),
+      terminalColumns: terminalColumns, terminalRows: terminalRows)
+  }
+
+  /// Creates the state for a device and a timeline already in time order, kept as it is (a
+  /// scenario's, whose entries repeated through aliases share their events:
+  /// ``TimelineStore/append(sharing:)``).
+  public init(
+    device: DeviceSimulator, ordered timeline: TimelineStore, terminalColumns: Int = 80, terminalRows: Int = 24
+  ) {
     self.device = device
     self.initialDevice = device
-    self.timeline = TimelineStore(
-      timeline.enumerated().sorted { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) }.map(\.element))
+    self.timeline = timeline
     self.now = device.now
     self.terminalColumns = terminalColumns
     self.terminalRows = terminalRows

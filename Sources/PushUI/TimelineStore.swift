@@ -33,8 +33,9 @@ public protocol CaptureLineSource: AnyObject, Sendable {
 /// (docs/DECISIONS.md, Run: a lean timeline).
 public struct TimelineStore: RandomAccessCollection, Sendable {
   /// An entry: its time, and where its event is. `length` is ``inlineMark`` for an event kept
-  /// in ``inline`` (`location` is its index there); otherwise `location` holds the input in its
-  /// top 16 bits and the line's offset below, and `line` the line number.
+  /// in ``inline`` (`location` is its index there), ``sharedMark`` for one several entries share
+  /// in ``shared`` (a scenario's entry repeated through a YAML alias); otherwise `location` holds
+  /// the input in its top 16 bits and the line's offset below, and `line` the line number.
   struct Slot: Sendable {
     var at: SimInstant
     var location: UInt64
@@ -43,10 +44,13 @@ public struct TimelineStore: RandomAccessCollection, Sendable {
   }
 
   static let inlineMark = UInt32.max
+  static let sharedMark = UInt32.max - 1
   static let offsetBits: UInt64 = 48
 
   private(set) var slots: [Slot] = []
   private var inline: [TimelineEntry] = []
+  /// Events several entries share, each kept once (``append(sharing:)``).
+  private var shared: [TimelineEvent] = []
   /// Reads the capture lines of entries kept as references.
   public private(set) var lineSource: (any CaptureLineSource)?
 
@@ -65,6 +69,7 @@ public struct TimelineStore: RandomAccessCollection, Sendable {
   public subscript(position: Int) -> TimelineEntry {
     let slot = slots[position]
     if slot.length == Self.inlineMark { return inline[Int(slot.location)] }
+    if slot.length == Self.sharedMark { return TimelineEntry(at: slot.at, event: shared[Int(slot.location)]) }
     guard let lineSource, let ref = Self.ref(slot) else { return TimelineEntry(at: slot.at, event: .advance) }
     return TimelineEntry(at: slot.at, event: lineSource.event(of: ref))
   }
@@ -73,10 +78,14 @@ public struct TimelineStore: RandomAccessCollection, Sendable {
   public func instant(_ position: Int) -> SimInstant { slots[position].at }
 
   /// Whether the entry is a capture line kept as a reference.
-  public func isReference(_ position: Int) -> Bool { slots[position].length != Self.inlineMark }
+  public func isReference(_ position: Int) -> Bool { slots[position].length < Self.sharedMark }
 
   /// How many entries are capture lines kept as references.
-  public var referenceCount: Int { slots.count - inline.count }
+  public var referenceCount: Int { slots.count { $0.length < Self.sharedMark } }
+
+  /// How many distinct events the entries kept whole hold (an event several entries share
+  /// counts once): what a scenario repeated through aliases costs beyond its slots.
+  public var storedEventCount: Int { inline.count + shared.count }
 
   private static func ref(_ slot: Slot) -> CaptureLineRef? {
     CaptureLineRef(
@@ -86,7 +95,7 @@ public struct TimelineStore: RandomAccessCollection, Sendable {
 
   private static func slot(at: SimInstant, _ ref: CaptureLineRef) -> Slot? {
     guard (0..<(1 << 16)).contains(ref.input), ref.offset >= 0, UInt64(ref.offset) < (1 << offsetBits),
-      ref.length >= 0, ref.length < Int(inlineMark), ref.line >= 0, ref.line <= Int(UInt32.max)
+      ref.length >= 0, ref.length < Int(sharedMark), ref.line >= 0, ref.line <= Int(UInt32.max)
     else { return nil }
     return Slot(
       at: at, location: UInt64(ref.input) << offsetBits | UInt64(ref.offset), line: UInt32(ref.line),
@@ -97,6 +106,27 @@ public struct TimelineStore: RandomAccessCollection, Sendable {
   public mutating func append(_ entry: TimelineEntry) {
     slots.append(Slot(at: entry.at, location: UInt64(inline.count), line: 0, length: Self.inlineMark))
     inline.append(entry)
+  }
+
+  /// Appends a scenario's timeline, in its order: entries that share their event (repeated
+  /// through a YAML alias, ``TimedEvent/sharesEvent(with:)``) keep one copy of it here too, so a
+  /// million `- *e` cost a slot each.
+  public mutating func append(sharing timeline: [TimedEvent]) {
+    slots.reserveCapacity(slots.count + timeline.count)
+    // The timeline holds every shared copy while this runs, so their identifiers stay theirs.
+    var seen: [ObjectIdentifier: UInt64] = [:]
+    for timed in timeline {
+      let id = timed.sharedEventID
+      let location: UInt64
+      if let known = seen[id] {
+        location = known
+      } else {
+        location = UInt64(shared.count)
+        shared.append(timed.event)
+        seen[id] = location
+      }
+      slots.append(Slot(at: timed.at, location: location, line: 0, length: Self.sharedMark))
+    }
   }
 
   /// Appends a capture line kept as a reference; false when it cannot be (an offset or line
@@ -122,6 +152,10 @@ public struct TimelineStore: RandomAccessCollection, Sendable {
     if slot.length == Self.inlineMark {
       slot.location = UInt64(inline.count)
       inline.append(other.inline[Int(other.slots[index].location)])
+    } else if slot.length == Self.sharedMark {
+      // Kept whole here (a store appended from another is not a repeated scenario).
+      slot = Slot(at: slot.at, location: UInt64(inline.count), line: 0, length: Self.inlineMark)
+      inline.append(TimelineEntry(at: slot.at, event: other.shared[Int(other.slots[index].location)]))
     }
     if position == slots.count { slots.append(slot) } else { slots.insert(slot, at: position) }
   }
@@ -135,6 +169,7 @@ public struct TimelineStore: RandomAccessCollection, Sendable {
   /// Takes an entry out (it is not needed again), leaving time passing in its place.
   public mutating func take(_ position: Int) -> TimelineEntry {
     let slot = slots[position]
+    // A shared event stays for the other entries that share it.
     guard slot.length == Self.inlineMark else { return self[position] }
     var entry = TimelineEntry(at: slot.at, event: .advance)
     swap(&entry, &inline[Int(slot.location)])

@@ -111,7 +111,8 @@ struct ExplainCommand: ParsableCommand {
           scenario.timeline, profile: scenario.profile)
         guard handlers, !scenario.profile.handlers.isEmpty else {
           // Each push is written as the device decides it, and forgotten (issue 15 §5).
-          ScenarioStream.play(scenario) { record, profile in
+          // Lean, as a capture plays: explain prints no payload text.
+          ScenarioStream.play(scenario, keepsPayloadDetails: false) { record, profile in
             rejected = rejected || record.decision.disposition == .rejected
             write(record, ExplainPrinter(color: color, profile: profile))
           }

@@ -122,7 +122,9 @@ struct RenderCommand: ParsableCommand {
         at == nil ? nil : try renderTime(for: begun)
       }
     } else {
-      state = try Session.load(inputs: inputs, profile: profile, bundle: bundle).state
+      state = try Session.load(
+        inputs: inputs, profile: profile, bundle: bundle, leanFrom: Session.leanTimelineEvents
+      ).state
       target = try renderTime(for: state)
     }
     guard let advanced = try advanceSpan().flatMap(target.adding) else {

@@ -248,7 +248,7 @@ struct RunCommand: AsyncParsableCommand {
 
   /// The demo, or a device with the inputs on its timeline.
   func makeState() throws -> AppState {
-    try Session.load(inputs: inputs, profile: profile, bundle: bundle).state
+    try Session.load(inputs: inputs, profile: profile, bundle: bundle, leanFrom: Session.leanTimelineEvents).state
   }
 }
 

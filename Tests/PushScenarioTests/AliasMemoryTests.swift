@@ -71,3 +71,64 @@ extension AliasMemoryTests {
     #expect(scenario.timeline.last!.at == scenario.timeline.first!.at + .seconds(99))
   }
 }
+
+extension AliasMemoryTests {
+  /// Counted, not timed: a timeline entry repeated through an alias costs its time and one
+  /// pointer, whatever the size of the value it repeats. Every repetition holds the first one's
+  /// event (one shared copy, by identity), and an entry's own storage is a fixed 16 bytes, so a
+  /// 3,000-byte push repeated a thousand times costs what a 2-byte one does.
+  @Test(arguments: [2, 3_000]) func aRepeatedEntryCostsTheSameWhateverItsSize(size: Int) throws {
+    let data = String(repeating: "x", count: size)
+    var text =
+      "timeline:\n  - &e {after: 1s, push: {bundle: com.example.app, payload: {aps: {alert: hi}, data: \(data)}}}\n"
+    for _ in 1..<1_000 { text += "  - *e\n" }
+    let timeline = try loader.loadScenario(text: text, file: "repeat.yaml").timeline
+    #expect(timeline.count == 1_000)
+    #expect(Set(timeline.map(\.sharedEventID)).count == 1)
+    #expect(timeline.allSatisfy { $0.sharesEvent(with: timeline[0]) })
+    #expect(MemoryLayout<TimedEvent>.size == 16)
+    guard case .device(.push(let record, _)) = timeline[999].event else {
+      Issue.record("the last entry is not a push")
+      return
+    }
+    #expect(record.byteCount > size)
+    // Each repetition keeps its own time, and says where it was written (the anchored entry).
+    #expect(timeline[999].at == timeline[0].at + .seconds(999))
+    #expect(timeline[999].source == "repeat.yaml:2")
+  }
+
+  /// Entries that are not repeated keep events of their own, and a `push:` repeated through an
+  /// alias inside entries of their own shares the push, each entry keeping its own line.
+  @Test func onlyRepeatedValuesAreShared() throws {
+    let text = """
+      timeline:
+        - push: &p {bundle: com.example.app, payload: {aps: {alert: hi}}}
+        - push: *p
+        - {after: 1s, push: *p}
+        - push: {bundle: com.example.app, payload: {aps: {alert: hi}}}
+      """
+    let timeline = try loader.loadScenario(text: text, file: "p.yaml").timeline
+    #expect(timeline.count == 4)
+    #expect(Set(timeline.map(\.sharedEventID)).count == 4)
+    #expect(timeline.map(\.source) == ["p.yaml:2", "p.yaml:3", "p.yaml:4", "p.yaml:5"])
+    #expect(timeline[1].event == timeline[0].event)
+    #expect(timeline[2].event == timeline[0].event)
+    #expect(timeline[2].at == timeline[1].at + .seconds(1))
+  }
+
+  /// A repeated entry whose time cannot follow is still an error at the repetition.
+  @Test func aRepeatedEntryIsTimedAtEachUse() throws {
+    let text = """
+      timeline:
+        - &e {at: "+1m", lock: true}
+        - {at: "+2m", unlock: true}
+        - *e
+      """
+    #expect {
+      _ = try loader.loadScenario(text: text, file: "t.yaml")
+    } throws: { error in
+      guard let error = error as? ScenarioError else { return false }
+      return error.file == "t.yaml" && error.message.contains("before the previous one")
+    }
+  }
+}

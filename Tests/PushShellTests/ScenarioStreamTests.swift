@@ -30,6 +30,39 @@ import Testing
     #expect(device.responses.count == run.device.responses.count)
   }
 
+  /// `explain` plays lean (no payload text kept in the store or handed out), as it plays
+  /// captures: what it prints, as text and as JSON, is what the full records print.
+  @Test(arguments: examples) func leanPlayingPrintsWhatRunPrints(path: String) throws {
+    let scenario = try ScenarioLoader().loadScenario(path: path)
+    let run = scenario.run()
+    var text: [String] = []
+    var json: [String] = []
+    let device = ScenarioStream.play(scenario, keepsPayloadDetails: false) { record, profile in
+      let printer = ExplainPrinter(color: false, profile: profile)
+      text.append(printer.text(record))
+      json.append(printer.json(record))
+    }
+    #expect(!device.keepsPayloadDetails)
+    #expect(device.store.all.allSatisfy { $0.notification.rawPayload.isEmpty })
+    let printer = ExplainPrinter(color: false, profile: run.device.profile)
+    #expect(text == run.records.map(printer.text))
+    #expect(json == run.records.map(printer.json))
+  }
+
+  /// Per push, only the pushes the timeline refers to by number are remembered.
+  @Test func theLastReferencedPushIsFound() throws {
+    let yaml = """
+      timeline:
+        - push: {bundle: com.example.chat, payload: {aps: {alert: one}}}
+        - push: {bundle: com.example.chat, payload: {aps: {alert: two}}}
+        - clear: 2
+        - open: 1
+      """
+    let scenario = try ScenarioLoader().loadScenario(text: yaml, file: "refs.yaml")
+    #expect(ScenarioStream.lastReferencedPush(scenario.timeline) == 2)
+    #expect(ScenarioStream.lastReferencedPush(Array(scenario.timeline.prefix(2))) == 0)
+  }
+
   /// References to "the n-th push" follow a notification replaced through its collapse id, and
   /// find nothing once it is gone, as `Scenario.run()` does.
   @Test func pushReferencesFollowCollapseIDsWithoutRecords() throws {

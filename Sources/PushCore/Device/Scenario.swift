@@ -34,18 +34,68 @@ public enum TimelineEvent: Equatable, Sendable {
 }
 
 /// A timeline event with its simulated time and where it was written.
+///
+/// The event and where it was written are kept by reference, apart from the time: a timeline
+/// entry repeated through a YAML alias (`- *e`, how a million events fit in a scenario file)
+/// shares one copy of them, so each repetition costs its time and a pointer (issue 15 §5).
 public struct TimedEvent: Equatable, Sendable {
+  /// What several entries may share: the event, and the file and line it was written at.
+  final class Shared: Sendable {
+    let event: TimelineEvent
+    let file: String
+    let line: Int?
+
+    init(event: TimelineEvent, file: String, line: Int?) {
+      self.event = event
+      self.file = file
+      self.line = line
+    }
+  }
+
   /// When it happens.
   public var at: SimInstant
-  public var event: TimelineEvent
-  /// `file:line` of the event.
-  public var source: String
+  private var shared: Shared
+
+  /// What happens.
+  public var event: TimelineEvent {
+    get { shared.event }
+    set { shared = Shared(event: newValue, file: shared.file, line: shared.line) }
+  }
+
+  /// `file:line` of the event (the file alone when no line is known).
+  public var source: String {
+    get { shared.file + (shared.line.map { ":\($0)" } ?? "") }
+    set { shared = Shared(event: shared.event, file: newValue, line: nil) }
+  }
 
   /// Creates a timed event.
   public init(at: SimInstant, event: TimelineEvent, source: String) {
     self.at = at
-    self.event = event
-    self.source = source
+    shared = Shared(event: event, file: source, line: nil)
+  }
+
+  /// Creates a timed event written at `line` of `file` (`source` is `file:line`).
+  public init(at: SimInstant, event: TimelineEvent, file: String, line: Int?) {
+    self.at = at
+    shared = Shared(event: event, file: file, line: line)
+  }
+
+  /// The same event, written at the same place, at another time: the two share one copy of
+  /// the event (a timeline entry repeated through an alias).
+  public init(at: SimInstant, sharing other: TimedEvent) {
+    self.at = at
+    shared = other.shared
+  }
+
+  /// Whether this entry and `other` hold one shared copy of their event (not merely equal ones).
+  public func sharesEvent(with other: TimedEvent) -> Bool { shared === other.shared }
+
+  /// Identifies the shared copy of the event: entries that share it have the same identifier
+  /// (valid while one of them is alive).
+  public var sharedEventID: ObjectIdentifier { ObjectIdentifier(shared) }
+
+  public static func == (lhs: TimedEvent, rhs: TimedEvent) -> Bool {
+    lhs.at == rhs.at && (lhs.shared === rhs.shared || (lhs.event == rhs.event && lhs.source == rhs.source))
   }
 }
 
