@@ -169,6 +169,9 @@ enum DeliveryDetail {
 
     mutating func null() { bytes.append(0) }
 
+    /// Makes room for `count` bytes in all.
+    mutating func reserve(_ count: Int) { bytes.reserveCapacity(count) }
+
     private mutating func word(_ tag: UInt8, _ value: UInt64) {
       bytes.append(tag)
       withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }

@@ -24,9 +24,16 @@ public struct PackedDeliveries: Sendable {
   private let reasonLists: ReasonLists?
 
   /// Creates an empty set of rows; with `reasonLists`, reasons that repeat are stored once.
-  public init(reasonLists: ReasonLists? = nil) {
+  public init(reasonLists: ReasonLists? = nil, reservingBytes: Int = 0) {
     self.reasonLists = reasonLists
+    if reservingBytes > 0 { rows.reserve(reservingBytes) }
   }
+
+  /// How many bytes the packed rows take.
+  var byteCount: Int { rows.bytes.count }
+
+  /// Makes room for rows of `bytes` bytes in all.
+  mutating func reserve(_ bytes: Int) { rows.reserve(bytes) }
 
   /// Packs a delivery; `rawPayload`, when given, is journaled as the notification's payload text.
   mutating func append(_ record: DeliveryRecord, rawPayload: ArraySlice<UInt8>? = nil) {
@@ -72,15 +79,18 @@ struct DeliveryPacker: Sendable {
     row.text(note?.title)
     row.text(note?.body)
     if note != nil, let rawPayload { row.text(rawPayload) } else { row.text(note?.rawPayload) }
-    packDetail(record, reasonListID: reasonListID, hasRawPayload: rawPayload != nil)
+    // The record's decision and notification are handed on, not read out again: each local
+    // copy of them retained and released every string they hold.
+    packDetail(record, decision: decision, note: note, reasonListID: reasonListID, hasRawPayload: rawPayload != nil)
     row.blob(detail.bytes)
   }
 
   /// Packs the fields without a column of their own, in the order of ``DeliveryDetail/fields``.
-  private mutating func packDetail(_ record: DeliveryRecord, reasonListID: Int64?, hasRawPayload: Bool) {
-    let decision = record.decision
+  private mutating func packDetail(
+    _ record: DeliveryRecord, decision: DeliveryDecision, note: PushNotification?, reasonListID: Int64?,
+    hasRawPayload: Bool
+  ) {
     let rank = record.rank
-    let note = record.notification
     let group = record.group
     detail.start()
     detail.text(record.source)
@@ -205,12 +215,52 @@ public final class ReasonLists: Sendable {
   /// How many distinct lists are remembered.
   public static let limit = 65_536
 
+  /// The lists met so far, found by their fingerprint in an open-addressing table of slots
+  /// (a `Dictionary` hashed each 64-bit fingerprint again with SipHash, and copied out the
+  /// array of lists stored under it, on every push).
   private struct Table {
-    /// The lists by a fingerprint of their content; a fingerprint shared by different lists
-    /// (never seen in practice) keeps each of them.
-    var ids: [UInt64: [(reasons: [Reason], id: Int64)]] = [:]
-    var count = 0
+    /// Each list, its fingerprint and its id, in the order they were met.
+    var entries: [(fingerprint: UInt64, reasons: [Reason], id: Int64)] = []
+    /// Indexes into ``entries`` plus one, by fingerprint (0: empty); a power of two in size,
+    /// at most half full. Lists whose fingerprints meet (never seen in practice) take the next
+    /// free slots, and each is compared in full.
+    var slots = [Int32](repeating: 0, count: 1 << 10)
     var nextID: Int64
+
+    /// The slot where `fingerprint`'s probe starts.
+    func start(_ fingerprint: UInt64) -> Int {
+      Int(truncatingIfNeeded: fingerprint ^ fingerprint >> 32) & (slots.count - 1)
+    }
+
+    mutating func id(for reasons: [Reason], fingerprint: UInt64) -> (id: Int64?, isNew: Bool) {
+      let mask = slots.count - 1
+      var slot = start(fingerprint)
+      while slots[slot] != 0 {
+        let index = Int(slots[slot]) - 1
+        if entries[index].fingerprint == fingerprint && entries[index].reasons == reasons {
+          return (entries[index].id, false)
+        }
+        slot = (slot + 1) & mask
+      }
+      guard entries.count < ReasonLists.limit else { return (nil, false) }
+      let id = nextID
+      nextID += 1
+      entries.append((fingerprint, reasons, id))
+      slots[slot] = Int32(entries.count)
+      if entries.count * 2 > slots.count { grow() }
+      return (id, true)
+    }
+
+    /// Doubles the slots and places every list again.
+    private mutating func grow() {
+      slots = [Int32](repeating: 0, count: slots.count * 2)
+      let mask = slots.count - 1
+      for index in entries.indices {
+        var slot = start(entries[index].fingerprint)
+        while slots[slot] != 0 { slot = (slot + 1) & mask }
+        slots[slot] = Int32(index + 1)
+      }
+    }
   }
 
   private let table: Mutex<Table>
@@ -223,17 +273,7 @@ public final class ReasonLists: Sendable {
   /// The list's id, and whether it is new (to be stored); nil when it is new and the table is full.
   func id(for reasons: [Reason]) -> (id: Int64?, isNew: Bool) {
     let fingerprint = Self.fingerprint(reasons)
-    return table.withLock { table in
-      if let known = table.ids[fingerprint] {
-        for entry in known where entry.reasons == reasons { return (entry.id, false) }
-      }
-      guard table.count < Self.limit else { return (nil, false) }
-      let id = table.nextID
-      table.nextID += 1
-      table.count += 1
-      table.ids[fingerprint, default: []].append((reasons, id))
-      return (id, true)
-    }
+    return table.withLock { $0.id(for: reasons, fingerprint: fingerprint) }
   }
 
   /// A 64-bit fingerprint of the codes and texts, eight bytes at a step: the lists are looked up

@@ -47,8 +47,16 @@ public struct JournalBatch: Sendable {
   /// Deliveries packed into rows (see ``packsDeliveries``); written before ``deliveries``.
   public private(set) var packed = PackedDeliveries()
 
+  /// Whether deliveries are kept as they came, with their raw payloads, and packed into rows
+  /// by ``DeviceJournal/commit(_:)`` on the thread that commits (see ``unpacked``), instead of
+  /// on the thread that made them (``packsDeliveries``).
+  public var packsOnCommit = false
+  /// Deliveries to pack when the batch is committed (``packsOnCommit``), with the raw payload to
+  /// journal as each one's text; written after ``packed`` and before ``deliveries``.
+  public private(set) var unpacked: [(record: DeliveryRecord, rawPayload: ArraySlice<UInt8>?)] = []
+
   /// How many deliveries the batch holds, packed or not.
-  public var deliveryCount: Int { packed.count + deliveries.count }
+  public var deliveryCount: Int { packed.count + unpacked.count + deliveries.count }
 
   /// Adds a delivery: packed when ``packsDeliveries`` is on, else to ``deliveries``.
   ///
@@ -56,7 +64,9 @@ public struct JournalBatch: Sendable {
   ///   device kept none in the notification (``DeviceSimulator/keepsPayloadDetails`` off).
   public mutating func append(_ record: DeliveryRecord, rawPayload: ArraySlice<UInt8>? = nil) {
     let bytes = record.notification?.rawPayload.isEmpty == true ? rawPayload : nil
-    if packsDeliveries {
+    if packsOnCommit {
+      unpacked.append((record, bytes))
+    } else if packsDeliveries {
       packed.append(record, rawPayload: bytes)
     } else if let bytes {
       var kept = record
@@ -86,10 +96,17 @@ public struct JournalBatch: Sendable {
 
   /// Creates an empty batch; with `reasonLists`, packed deliveries store repeating reason lists
   /// once (see ``ReasonLists``).
-  public init(packsDeliveries: Bool = false, reasonLists: ReasonLists? = nil) {
+  ///
+  /// `reservingBytes` sizes the packed rows' buffer at once (a replay passes the previous batch's
+  /// ``packedBytes``): growing it by doubling copied about a batch's worth of bytes again and
+  /// touched fresh pages for each batch.
+  public init(packsDeliveries: Bool = false, reasonLists: ReasonLists? = nil, reservingBytes: Int = 0) {
     self.packsDeliveries = packsDeliveries
-    packed = PackedDeliveries(reasonLists: reasonLists)
+    packed = PackedDeliveries(reasonLists: reasonLists, reservingBytes: reservingBytes)
   }
+
+  /// How many bytes the packed rows take.
+  public var packedBytes: Int { packed.byteCount }
 
   /// Whether there is nothing to write.
   public var isEmpty: Bool {

@@ -27,6 +27,28 @@ import Testing
     #expect(lists.id(for: Self.list("Ünïcödé — 通知")) == (15, false))
   }
 
+  @Test func manyListsKeepTheirIDsAsTheTableGrowsUpToItsLimit() {
+    // Enough lists to grow the table's slots many times (they start at 1,024, at most half
+    // full) and to share first slots, then every one asked for again, then the limit.
+    let lists = ReasonLists(firstID: 1)
+    let texts = (0..<ReasonLists.limit).map { "The app icon's badge becomes \($0)." }
+    for (index, text) in texts.enumerated() where index < 5_000 {
+      #expect(lists.id(for: Self.list(text)) == (Int64(index + 1), true))
+    }
+    for (index, text) in texts.enumerated() where index < 5_000 {
+      #expect(lists.id(for: Self.list(text)) == (Int64(index + 1), false))
+    }
+    var firstMismatch: Int?
+    for index in 5_000..<texts.count where lists.id(for: Self.list(texts[index])) != (Int64(index + 1), true) {
+      firstMismatch = firstMismatch ?? index
+    }
+    #expect(firstMismatch == nil)
+    // Full: a new list gets no id (its rows carry it inline); known ones are still found.
+    #expect(lists.id(for: Self.list("one more")) == (nil, false))
+    #expect(lists.id(for: Self.list(texts[0])) == (1, false))
+    #expect(lists.id(for: Self.list(texts[texts.count - 1])) == (Int64(texts.count), false))
+  }
+
   @Test func fingerprintsTellApartTextsOfEveryLength() {
     // Every prefix of a text, and the same prefix with its last byte changed: all distinct.
     let text = String(repeating: "abcdefghij", count: 4)

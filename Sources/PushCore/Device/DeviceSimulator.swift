@@ -312,11 +312,15 @@ public struct DeviceSimulator: Sendable {
     guard instant > now else { return }
     now = instant
     _ = store.releaseSummary(at: now)
-    liveActivities.removeAll { activity in
+    let now = now
+    func isGone(_ activity: LiveActivity) -> Bool {
       if let dismissal = activity.dismissalDate, dismissal <= now { return true }
       if let ended = activity.endedAt, now - ended >= .hours(4) { return true }
       return now - activity.startedAt >= .hours(12)
     }
+    // Looked at first: removing in place while the ingest step holds the list (to see whether
+    // it changed) copied every activity on every push.
+    if liveActivities.contains(where: isGone) { liveActivities.removeAll(where: isGone) }
   }
 
   /// Changes how the lock screen shows notifications (Settings ▸ Notifications ▸ Display As):
@@ -428,7 +432,9 @@ public struct DeviceSimulator: Sendable {
     }
   }
 
-  mutating func receive(_ record: PushRecord, sender: String?) -> DeliveryRecord {
+  /// Receives a push at ``now``; `badgeChange` becomes the app's new badge (0: none) when the
+  /// push changed it, and stays nil otherwise.
+  mutating func receive(_ record: PushRecord, sender: String?, badgeChange: inout Int?) -> DeliveryRecord {
     let bundleID = record.bundleID ?? ""
     let index = earlierDeliveries + receivedCount
     receivedCount += 1
@@ -439,7 +445,7 @@ public struct DeviceSimulator: Sendable {
     // The verdict comes from the diagnostic table, as `validate` and `serve` take theirs: a
     // push APNs rejects, or the device drops as invalid, is kept as rejected with the reason.
     let verdict = record.verdict
-    guard verdict.isDelivered, record.payload != nil else {
+    guard verdict.isDelivered, record.hasPayload else {
       delivery.decision.reasons = [
         Reason(.invalidPayload, "Rejected: " + (verdict.refusalText ?? "the payload is not valid."))
       ]
@@ -472,7 +478,8 @@ public struct DeviceSimulator: Sendable {
     delivery.notification = notification
     let channelID = record.headers.otherHeaders.first { $0.name == "apns-channel-id" }?.value
     delivery.channelID = channelID
-    if notification.pushType == .liveactivity || notification.liveActivity != nil || channelID != nil {
+    // `liveActivity?.inputPushToken != nil`, not `liveActivity != nil`, which copied the content.
+    if notification.pushType == .liveactivity || notification.liveActivity?.inputPushToken != nil || channelID != nil {
       delivery.decision = receiveLiveActivity(
         notification, app: app, token: record.token?.lowercased(), channelID: channelID, index: index)
       delivery.decision.reasons.insert(contentsOf: ignoredKeys, at: 0)
@@ -500,7 +507,11 @@ public struct DeviceSimulator: Sendable {
       silentHistory[bundleID]?.removeAll { $0 <= hourAgo }
       if app?.state == .notRunning { updateApp(bundleID) { $0.state = .background } }
     }
-    if let badge = decision.badge { badges[bundleID] = badge == 0 ? nil : badge }
+    if let badge = decision.badge {
+      // One look-up that also says whether the badge moved (the ingest step journals it then).
+      let old = badge == 0 ? badges.removeValue(forKey: bundleID) : badges.updateValue(badge, forKey: bundleID)
+      if old != (badge == 0 ? nil : badge) { badgeChange = badge }
+    }
     if decision.isStored, let app {
       let group = GroupKey.make(for: notification, grouping: app.settings.grouping)
       let rank = RankTerms(
@@ -512,11 +523,13 @@ public struct DeviceSimulator: Sendable {
         stored.dropPayloadDetails()
         interned.share(&stored)
       }
-      store.insert(stored)
+      let score = store.insert(stored)
       makeRoom(for: stored.id, in: &delivery)
       delivery.group = group
       delivery.rank = rank
-      delivery.groupRank = store.groupRank(of: group)
+      // The stack's score from the insertion, unless making room moved it.
+      delivery.groupRank =
+        delivery.evicted.isEmpty ? store.groupRank(of: group, score: score) : store.groupRank(of: group)
     }
     keep(delivery)
     return delivery

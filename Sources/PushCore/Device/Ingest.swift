@@ -167,17 +167,18 @@ extension DeviceSimulator {
   private mutating func ingestReady<Sink: DeviceChangeSink>(
     _ record: PushRecord, sender: String?, at instant: SimInstant, into changes: inout Sink
   ) -> DeliveryRecord {
+    var badgeChange: Int?
     guard Sink.keepsChanges else {
       advance(to: instant)
-      return receive(record, sender: sender)
+      return receive(record, sender: sender, badgeChange: &badgeChange)
     }
-    let bundleID = record.bundleID ?? ""
-    let badgeBefore = badges[bundleID]
     let liveBefore = liveActivities
     let channelsBefore = channelsVersion
     advance(to: instant)
-    let delivery = receive(record, sender: sender)
-    if badges[bundleID] != badgeBefore { changes.badgeChanged(bundleID, to: badges[bundleID] ?? 0) }
+    let delivery = receive(record, sender: sender, badgeChange: &badgeChange)
+    // Reported by the step that set it: looking the app's badge up before and after cost two
+    // hashes of its bundle id on every push.
+    if let badgeChange { changes.badgeChanged(delivery.bundleID, to: badgeChange) }
     if liveActivities != liveBefore { changes.liveActivitiesChanged(to: liveActivities) }
     if channelsVersion != channelsBefore { changes.channelsChanged(to: channels) }
     changes.delivered(delivery, rawPayload: record.rawBytes)

@@ -258,8 +258,10 @@ public struct NotificationStore: Equatable, Sendable {
   /// Adds a notification, replacing the one it collapses onto.
   ///
   /// O(log n) searches plus the move of the members that arrived after it in its stack (none
-  /// for the newest, the usual case) and of the stacks that rank above it.
-  public mutating func insert(_ stored: StoredNotification) {
+  /// for the newest, the usual case) and of the stacks that rank above it. Returns its stack's
+  /// score after it joined (for ``groupRank(of:score:)``).
+  @discardableResult
+  public mutating func insert(_ stored: StoredNotification) -> Double {
     noteWrite()
     revision &+= 1
     if let replaced = stored.decision.replaces { remove(replaced) }
@@ -281,6 +283,7 @@ public struct NotificationStore: Equatable, Sendable {
       if previousScore > -.infinity { removeFromOrder(stored.group, score: previousScore) }
       insertIntoOrder(stored.group, score: score)
     }
+    return score
   }
 
   /// Adds a member by arrival; returns the group's score before and after.
@@ -698,6 +701,12 @@ public struct NotificationStore: Equatable, Sendable {
   /// The 1-based rank of a group from the top, if it exists.
   public func groupRank(of key: GroupKey) -> Int? {
     guard let score = groups[key]?.score else { return nil }
+    return groupRank(of: key, score: score)
+  }
+
+  /// ``groupRank(of:)`` for a group whose current score is known (``insert(_:)`` returns it), so
+  /// the group is not looked up again.
+  public func groupRank(of key: GroupKey, score: Double) -> Int? {
     // Binary search to the group's score, then walk the (few) ties.
     var index = position(of: score) - 1
     while index >= 0 && order[index].score == score {

@@ -16,8 +16,9 @@ extension PushNotification {
   ) {
     // `borrowing`: an initializer otherwise takes its arguments owned, and the caller copied the
     // whole record (a score of references) for each push.
-    guard let payload = record.payload else { return nil }
-    let aps = payload.aps
+    // Each field is read through the record's payload in place: binding the payload (or its
+    // `aps`) to a constant copied every one of its references for each push.
+    guard record.hasPayload else { return nil }
     // Only a localised alert needs the app's strings; most pushes are literal.
     func resolve(_ key: String, _ arguments: [String]?) -> String {
       Localization.resolve(key: key, arguments: arguments ?? [], table: app?.localizations ?? [:])
@@ -25,7 +26,7 @@ extension PushNotification {
     var title: String?
     var subtitle: String?
     var body: String?
-    switch aps.alert {
+    switch record.payload!.aps.alert {
     case .text(let text):
       body = text
     case .dictionary(let alert):
@@ -35,7 +36,7 @@ extension PushNotification {
     case nil:
       break
     }
-    let sound: SoundRequest? = aps.sound.map { sound in
+    let sound: SoundRequest? = record.payload!.aps.sound.map { sound in
       switch sound {
       case .named(let name): name == "default" ? .systemDefault : .named(name)
       case .critical(let critical):
@@ -44,38 +45,45 @@ extension PushNotification {
           : (critical.name.map { $0 == "default" ? .systemDefault : .named($0) } ?? .systemDefault)
       }
     }
-    var level = aps.interruptionLevel ?? .active
-    if case .critical(let critical)? = aps.sound, critical.isCritical, aps.interruptionLevel == nil {
+    let requestedLevel = record.payload!.aps.interruptionLevel
+    var level = requestedLevel ?? .active
+    // `sound` is `.critical` exactly when the payload's sound is critical (`critical: 1`).
+    if case .critical? = sound, requestedLevel == nil {
       level = .critical
     }
     // Each field is set here, not through the memberwise initialiser: delegating built the
     // notification in a temporary and copied it into `self`.
     self.id = id
     bundleID = record.bundleID ?? ""
-    threadID = aps.threadID
+    threadID = record.payload!.aps.threadID
     self.title = title
     self.subtitle = subtitle
     self.body = body
-    category = aps.category
+    category = record.payload!.aps.category
     self.level = level
-    relevanceScore = aps.relevanceScore.map { min(max($0, 0), 1) }
+    relevanceScore = record.payload!.aps.relevanceScore.map { min(max($0, 0), 1) }
     self.sound = sound
-    badge = aps.badge
-    isContentAvailable = aps.contentAvailable
-    isMutableContent = aps.mutableContent
-    targetContentID = aps.targetContentID
-    filterCriteria = aps.filterCriteria
+    badge = record.payload!.aps.badge
+    isContentAvailable = record.payload!.aps.contentAvailable
+    isMutableContent = record.payload!.aps.mutableContent
+    targetContentID = record.payload!.aps.targetContentID
+    filterCriteria = record.payload!.aps.filterCriteria
     collapseID = record.headers.collapseID
     self.receivedAt = receivedAt
     rawPayload = keepsRawPayload ? record.rawPayload : ""
-    pushType = record.headers.pushType ?? PushType(rawValue: record.pushType) ?? .alert
+    // Not `?? PushType(rawValue: record.pushType)`: the autoclosure copied the record.
+    if let type = record.headers.pushType {
+      pushType = type
+    } else {
+      pushType = PushType(rawValue: record.pushType) ?? .alert
+    }
     priority = record.headers.priority
     // The header parser keeps only expirations in EpochRange; one set otherwise is ignored.
     if let expiration = record.headers.expiration, expiration > 0 {
       self.expiration = SimInstant(exactlyEpochSeconds: Double(expiration))
     }
     self.sender = sender
-    liveActivity = aps.liveActivity
-    customKeys = payload.customKeys
+    liveActivity = record.payload!.aps.liveActivity
+    customKeys = record.payload!.customKeys
   }
 }

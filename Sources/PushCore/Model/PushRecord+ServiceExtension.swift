@@ -14,3 +14,9 @@ final class ExtensionBox: Sendable {
   let result: ServiceExtensionResult
   init(_ result: ServiceExtensionResult) { self.result = result }
 }
+
+extension PushRecord {
+  /// Whether the record has a payload, read in place: `payload != nil` copied the payload
+  /// (every reference it holds) to test it, once per push on the device's path.
+  @inlinable public var hasPayload: Bool { payload?.aps.contentAvailable != nil }
+}

@@ -36,7 +36,13 @@ public struct PushRecord: Sendable {
   /// The 1-based line in a capture, nil for a whole file.
   public var line: Int? { didSet { preparedSource = nil } }
   /// Where it came from: the file, or `file:line` for a capture line.
-  public var source: String { preparedSource ?? line.map { "\(file):\($0)" } ?? file }
+  public var source: String {
+    // Not `preparedSource ?? …`: the autoclosure copied the whole record (a score of
+    // references) on every read, and a replay reads it once per push.
+    if let preparedSource { return preparedSource }
+    guard let line else { return file }
+    return "\(file):\(line)"
+  }
   /// The receive time from a capture envelope (UNIX seconds), if any.
   public var at: Double?
   /// The app: the capture's `bundle`, the `.apns` file's `Simulator Target Bundle`, or as given.
@@ -82,8 +88,9 @@ public struct PushRecord: Sendable {
   public var pushType: String {
     if let type = headers.pushType { return type.rawValue }
     if let raw = headers.value("apns-push-type") { return raw }
-    guard let payload else { return "alert" }
-    if payload.aps.hasLiveActivity { return PushType.liveactivity.rawValue }
-    return payload.isSilent ? PushType.background.rawValue : PushType.alert.rawValue
+    // Read through the payload in place: binding it copied every reference it holds.
+    guard let hasLiveActivity = payload?.aps.hasLiveActivity else { return "alert" }
+    if hasLiveActivity { return PushType.liveactivity.rawValue }
+    return payload?.isSilent == true ? PushType.background.rawValue : PushType.alert.rawValue
   }
 }
