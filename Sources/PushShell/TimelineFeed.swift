@@ -39,10 +39,11 @@ package final class TimelineFeed: PlayAhead {
   /// than lines already played would otherwise be played out of time order.
   package static let holdBack = SimDuration.seconds(60)
 
-  /// The inputs' total size in bytes.
+  /// The inputs' total size in bytes (of the files symbolic links name).
   package static func totalBytes(of inputs: [ResolvedInput]) -> Int {
     inputs.reduce(0) { sum, input in
-      sum + ((input.path.flatMap { try? FileManager.default.attributesOfItem(atPath: $0)[.size] as? Int }) ?? 0)
+      let path = input.path.map { URL(fileURLWithPath: $0).resolvingSymlinksInPath().path }
+      return sum + ((path.flatMap { try? FileManager.default.attributesOfItem(atPath: $0)[.size] as? Int }) ?? 0)
     }
   }
 
