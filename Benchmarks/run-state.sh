@@ -10,6 +10,7 @@
 #
 #   Benchmarks/run-state.sh [SIZES...]                 # default: 100000 1000000
 #   BIN=path/to/pushdeck Benchmarks/run-state.sh 100000
+#   WRAP="heaptrack -o /tmp/run-state" Benchmarks/run-state.sh 100000   # under a profiler
 #
 # Needs tmux and GNU time (/usr/bin/time); the captures come from Benchmarks/data (see
 # Benchmarks/commands.sh).
@@ -45,7 +46,7 @@ for size in "${sizes[@]}"; do
   "${tmux[@]}" kill-server 2>/dev/null || true
   start=$(now_ms)
   "${tmux[@]}" new-session -d -s b -x 100 -y 30 \
-    "LANG=C.UTF-8 TERM=tmux-256color XDG_DATA_HOME='$work/xdg' /usr/bin/time -o '$work/stats' -f '%U %S %M' '$BIN' run --clock manual '$capture'; sleep 30"
+    "LANG=C.UTF-8 TERM=tmux-256color XDG_DATA_HOME='$work/xdg' /usr/bin/time -o '$work/stats' -f '%U %S %M' ${WRAP:-} '$BIN' run --clock manual '$capture'; sleep 30"
   wait_for "to come" 1
   first=$(( $(now_ms) - start ))
   "${tmux[@]}" send-keys -t b g

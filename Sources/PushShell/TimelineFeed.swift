@@ -60,10 +60,11 @@ package final class TimelineFeed: PlayAhead {
   /// makes the reader's next writes copy what they change.
   package static let handOverInterval = Duration.milliseconds(200)
 
-  /// The inputs' total size in bytes.
+  /// The inputs' total size in bytes (of the files symbolic links name).
   package static func totalBytes(of inputs: [ResolvedInput]) -> Int {
     inputs.reduce(0) { sum, input in
-      sum + ((input.path.flatMap { try? FileManager.default.attributesOfItem(atPath: $0)[.size] as? Int }) ?? 0)
+      let path = input.path.map { URL(fileURLWithPath: $0).resolvingSymlinksInPath().path }
+      return sum + ((path.flatMap { try? FileManager.default.attributesOfItem(atPath: $0)[.size] as? Int }) ?? 0)
     }
   }
 

@@ -177,4 +177,17 @@ import Testing
     _ = reduce(into: &ephemeral, .tick(end))
     #expect(ephemeral.detailed(ids[0])?.hasDetails == false)
   }
+
+  /// A capture opened through a symbolic link is as large as the file it names: a large one
+  /// plays on a lean device, and the reading progress counts against its size.
+  @Test func aSymlinkedInputCountsTheFileItNames() throws {
+    let folder = try Self.directory()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("capture.jsonl")
+    try Data(repeating: 0x0A, count: 12_345).write(to: file)
+    let link = folder.appendingPathComponent("link.jsonl")
+    try FileManager.default.createSymbolicLink(at: link, withDestinationURL: file)
+    let input = ResolvedInput(displayPath: link.path, path: link.path, format: .capture)
+    #expect(TimelineFeed.totalBytes(of: [input]) == 12_345)
+  }
 }
