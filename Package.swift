@@ -173,7 +173,8 @@ let package = Package(
         "PushRuntime", "PushCore", "PushUI", "PushRender", "PushScenario", "PushHandlers", "PushTestSupport",
       ]),
     .testTarget(
-      name: "PushShellTests", dependencies: ["PushShell", "PushCore", "PushScenario", "PushWire", "PushTestSupport"]),
+      name: "PushShellTests",
+      dependencies: ["PushShell", "PushCore", "PushScenario", "PushUI", "PushWire", "PushTestSupport"]),
     .testTarget(
       name: "PushdeckCLITests",
       dependencies: [

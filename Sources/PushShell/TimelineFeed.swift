@@ -40,14 +40,7 @@ package final class TimelineFeed: PlayAhead {
   /// The inputs' total size in bytes (0 for standard input), for the progress.
   package let totalBytes: Int
 
-  private init(totalBytes: Int, forgetsTaken: Bool) {
-    self.totalBytes = totalBytes
-    self.forgetsTaken = forgetsTaken
-  }
-
-  /// Whether the finished state is forgotten once the front end has taken it (large inputs):
-  /// the front end's is then the only device, and a seek back frees it.
-  private let forgetsTaken: Bool
+  private init(totalBytes: Int) { self.totalBytes = totalBytes }
 
   /// How many entries a chunk holds: small enough for the first frame to come at once.
   package static let chunkSize = 2_048
@@ -97,8 +90,7 @@ package final class TimelineFeed: PlayAhead {
     makeDevice: (@Sendable (SimInstant) -> DeviceSimulator?)? = nil, checkpointsFrom: Int = checkpointMinimumBytes
   ) -> TimelineFeed {
     oneAllocatorArena()
-    let size = totalBytes(of: inputs)
-    let feed = TimelineFeed(totalBytes: size, forgetsTaken: size >= checkpointsFrom)
+    let feed = TimelineFeed(totalBytes: totalBytes(of: inputs))
     let keepsCustomValues = extensionProfile?.needsCustomKeys ?? false
     let extensions = extensionProfile.map { ServiceExtensionRegistry.withThumbnails(profile: $0) }
     let hasExtensions = !(extensions?.isEmpty ?? true)
@@ -270,13 +262,6 @@ package final class TimelineFeed: PlayAhead {
   }
 
   package func finished() -> AppState? { shared.withLock { $0.played } }
-
-  package func took(_ state: AppState) {
-    guard forgetsTaken else { return }
-    shared.withLock { shared in
-      if shared.played?.playedEntryCount == state.playedEntryCount { shared.played = nil }
-    }
-  }
 
   package func latest() -> AppState? {
     shared.withLock { shared in

@@ -17,10 +17,6 @@ public protocol PlayAhead: AnyObject, Sendable {
   /// Once finished: the latest of the states it kept along the way (checkpoints) whose clock is
   /// at or before `instant`, for a seek into the middle.
   func checkpoint(atOrBefore instant: SimInstant) -> AppState?
-  /// The front end took the finished state, or played past it: a device played ahead on large
-  /// inputs forgets it, so that one device is kept, not two (a later seek to the end plays on
-  /// the front end).
-  func took(_ state: AppState)
 }
 
 extension PlayAhead {
@@ -28,8 +24,6 @@ extension PlayAhead {
   public func latest() -> AppState? { nil }
   /// None kept.
   public func checkpoint(atOrBefore instant: SimInstant) -> AppState? { nil }
-  /// Keeps it.
-  public func took(_ state: AppState) {}
 }
 
 extension AppState {
@@ -60,14 +54,11 @@ extension AppState {
       let played = ahead.playedEntryCount
       // Read and played, but not all taken by the front end yet: the next turn brings the rest.
       if pastEverything, played > timeline.count { return waitForPlayAhead() }
-      // Played past it here already: this device stands for it.
-      if played <= timelineCursor { playAhead.took(ahead) }
       // A long move, or the end of one followed while reading: take it (playing the few
       // entries left here would make a second device of the same).
       guard isLong || followingTo != nil else { return true }
       if played > timelineCursor, played <= timeline.count, ahead.now <= instant {
         takePlace(of: ahead, played: played)
-        playAhead.took(ahead)
         return true
       }
       // Into the middle: the latest checkpoint before the target, when it saves enough entries;
