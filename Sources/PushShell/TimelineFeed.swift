@@ -49,9 +49,19 @@ package final class TimelineFeed: PlayAhead {
   /// than lines already played would otherwise be played out of time order.
   package static let holdBack = SimDuration.seconds(60)
 
-  /// How many states the device played ahead keeps along the way, evenly by bytes read, for
-  /// seeks into the middle (each shares the storage its successors did not change).
+  /// How many states the device played ahead keeps along the way at most, evenly by bytes
+  /// read, for seeks into the middle (each shares the storage its successors did not change).
   package static let checkpointCount = 7
+
+  /// What the checkpoints may cost together, estimated at ``checkpointBytesPerEntry`` for each
+  /// entry a checkpoint has played: later ones are not kept past it.
+  package static let checkpointBudget = 48 << 20
+
+  /// What a checkpoint costs for each entry it has played: the reader goes on writing the
+  /// notification table's pages (a removal anywhere copies its page) and the stacks' member
+  /// lists, which the checkpoint then holds alone. Measured with heaptrack at a million lines:
+  /// 720 MB for checkpoints that had played 3.5 million entries in all (docs/PERFORMANCE.md).
+  package static let checkpointBytesPerEntry = 200
 
   /// Inputs smaller than this keep no checkpoints: playing them from the start is quick.
   package static let checkpointMinimumBytes = 32 << 20
@@ -102,6 +112,7 @@ package final class TimelineFeed: PlayAhead {
       let checkpointBytes =
         feed.totalBytes >= checkpointsFrom ? max(feed.totalBytes / (checkpointCount + 1), 1) : Int.max
       var nextCheckpoint = checkpointBytes
+      var checkpointCost = 0
       var handedOverAt: ContinuousClock.Instant?
       // How far into the inputs the reader is, in bytes of the files (for the checkpoints).
       var inputBase = 0
@@ -126,9 +137,10 @@ package final class TimelineFeed: PlayAhead {
           if target > state.now { _ = reduce(into: &state, .tick(target)) }
         }
         state.forgetArrivedTimeline()
-        // A front end following a seek gets the state so far, a few times a second at most.
+        // A front end following a seek gets the state so far, a few times a second at most
+        // (the last one is the finished state).
         let now = ContinuousClock.now
-        if handedOverAt.map({ now - $0 >= handOverInterval }) ?? true,
+        if !done, handedOverAt.map({ now - $0 >= handOverInterval }) ?? true,
           feed.shared.withLock({ $0.wantsLatest })
         {
           let copy = state.handedOver()
@@ -139,7 +151,11 @@ package final class TimelineFeed: PlayAhead {
           handedOverAt = now
         }
         if !done, readOffset >= nextCheckpoint {
-          checkpoints.append(state.handedOver())
+          let cost = state.playedEntryCount * checkpointBytesPerEntry
+          if checkpointCost + cost <= checkpointBudget {
+            checkpoints.append(state.handedOver())
+            checkpointCost += cost
+          }
           while nextCheckpoint <= readOffset { nextCheckpoint += checkpointBytes }
         }
         ahead = state

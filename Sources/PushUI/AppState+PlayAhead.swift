@@ -56,7 +56,9 @@ extension AppState {
       let played = ahead.playedEntryCount
       // Read and played, but not all taken by the front end yet: the next turn brings the rest.
       if pastEverything, played > timeline.count { return waitForPlayAhead() }
-      guard isLong else { return true }
+      // A long move, or the end of one followed while reading: take it (playing the few
+      // entries left here would make a second device of the same).
+      guard isLong || followingTo != nil else { return true }
       if played > timelineCursor, played <= timeline.count, ahead.now <= instant {
         takePlace(of: ahead, played: played)
         return true
