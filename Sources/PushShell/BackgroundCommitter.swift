@@ -34,43 +34,15 @@ package final class BackgroundCommitter: Sendable {
   /// The first commit that failed, if any; later batches are not written.
   package var failure: String? { firstError.withLock { $0 } }
 
-  /// Committed batches whose deliveries were packed on commit (``JournalBatch/packsOnCommit``),
-  /// handed back so that their records are freed by the thread that made them (``releaseCommitted()``):
-  /// freed on the journal's thread, their memory went back across threads, which cost more
-  /// than packing them.
-  private let committed = Mutex<[JournalBatch]>([])
-
-  /// Frees, on the calling thread, the batches committed since the last call (see ``committed``).
-  package func releaseCommitted() {
-    let done = committed.withLock { batches in
-      defer { batches = [] }
-      return batches
-    }
-    _ = consume done
-  }
-
-  /// Holds a submitted batch, so the commit can move it on (to ``committed``) instead of
-  /// releasing it on its own thread.
-  private final class Pending: Sendable {
-    let batch: Mutex<JournalBatch?>
-    init(_ batch: consuming JournalBatch) { self.batch = Mutex(batch) }
-  }
-
   /// Queues a batch, waiting while two are already pending.
-  package func submit(_ submitted: consuming JournalBatch) {
+  package func submit(_ batch: JournalBatch) {
     slots.wait()
-    let pending = Pending(submitted)
     queue.async {
       defer { self.slots.signal() }
-      var held = pending.batch.withLock { $0.take() }
-      defer {
-        // Moved (not copied) on, so the submitting thread holds the last reference and frees it.
-        if held?.packsOnCommit == true { self.committed.withLock { $0.append(held.take()!) } }
-      }
-      guard self.failure == nil, let count = held?.deliveryCount else { return }
+      guard self.failure == nil else { return }
       do throws(StoreError) {
-        try self.journal.commit(held!)
-        let saved = self.saved.add(count, ordering: .relaxed).newValue
+        try self.journal.commit(batch)
+        let saved = self.saved.add(batch.deliveryCount, ordering: .relaxed).newValue
         if self.reportsProgress {
           // Written after the commit returns: every push counted here is durable.
           let stream = OutputStream.standardError()

@@ -44,13 +44,7 @@ package struct Replay {
   package static let saveInterval = Duration.milliseconds(800)
 
   /// The first error that stopped the replay (a database or profile problem).
-  package var failure: String? {
-    // Not `ownFailure ?? committer?.failure`: the autoclosure captured `self`, and `push(_:)`
-    // asks for every push, so the whole replay (its device's every reference) was copied and
-    // released each time (5% of the device thread's samples at 100k lines).
-    if let ownFailure { return ownFailure }
-    return committer?.failure
-  }
+  package var failure: String? { ownFailure ?? committer?.failure }
 
   package init(
     committer: BackgroundCommitter?, restoring: DeviceJournal?, batchSize: Int, preset: Session.PresetRequest? = nil,
@@ -63,11 +57,7 @@ package struct Replay {
     self.makeProfile = makeProfile
     reasonLists = committer?.reasonLists
     batch = JournalBatch(packsDeliveries: true, reasonLists: reasonLists)
-    batch.packsOnCommit = Self.packsOnCommit
   }
-
-  /// EXPERIMENT (to be removed): pack deliveries on the committer's thread.
-  static let packsOnCommit = getenv("PUSHDECK_PACK_ON_COMMIT") != nil
 
   /// Makes the device on the first push (a preset starts at the first capture line's time).
   private mutating func startDevice(first record: PushRecord) {
@@ -107,7 +97,10 @@ package struct Replay {
   /// Applies one push at its time and commits the batch when it is full. Records name their
   /// app: files through `readRecords(defaultBundleID:)`, the endpoint's through the topic.
   package mutating func push(_ record: PushRecord) {
-    guard failure == nil else { return }
+    // The stored fields, not ``failure``: calling a getter of `self` from this mutating method
+    // copied the whole replay (its device's every reference) and released it again, on every
+    // push (docs/PERFORMANCE.md, "replay --state speed (branch replay2)").
+    guard ownFailure == nil, committer?.failure == nil else { return }
     if batch.deliveryCount == 0 { batchStarted = .now }
     if device == nil { startDevice(first: record) }
     guard let now = device?.now else { return }
@@ -179,16 +172,13 @@ package struct Replay {
     // The next batch is about as large: its rows' buffer is sized at once (with room to spare).
     let bytes = batch.packedBytes
     committer.submit(batch)
-    committer.releaseCommitted()
     batch = JournalBatch(packsDeliveries: true, reasonLists: reasonLists, reservingBytes: bytes + bytes / 8)
-    batch.packsOnCommit = Self.packsOnCommit
   }
 
   /// Commits what is pending and waits for every commit.
   package mutating func finish() {
     flush()
     committer?.drain()
-    committer?.releaseCommitted()
   }
 
   package func summary(elapsed: Duration, statePath: String?) -> ReplaySummary {

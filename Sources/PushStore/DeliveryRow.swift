@@ -32,9 +32,6 @@ public struct PackedDeliveries: Sendable {
   /// How many bytes the packed rows take.
   var byteCount: Int { rows.bytes.count }
 
-  /// Makes room for rows of `bytes` bytes in all.
-  mutating func reserve(_ bytes: Int) { rows.reserve(bytes) }
-
   /// Packs a delivery; `rawPayload`, when given, is journaled as the notification's payload text.
   mutating func append(_ record: DeliveryRecord, rawPayload: ArraySlice<UInt8>? = nil) {
     if let replaced = record.decision.replaces {

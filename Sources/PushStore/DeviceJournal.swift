@@ -341,10 +341,6 @@ public final class DeviceJournal: Sendable {
   private static func write(_ batch: JournalBatch, into db: Database) throws {
     if batch.deliveryCount > 0 {
       var packed = batch.packed
-      if !batch.unpacked.isEmpty {
-        packed.reserve(batch.unpacked.count * 1_280)
-        for (record, rawPayload) in batch.unpacked { packed.append(record, rawPayload: rawPayload) }
-      }
       for record in batch.deliveries { packed.append(record) }
       // Bound straight to SQLite from the packed bytes, without boxing each value through
       // StatementArguments (docs/PERFORMANCE.md, Measurements behind the code).

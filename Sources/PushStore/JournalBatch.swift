@@ -47,16 +47,8 @@ public struct JournalBatch: Sendable {
   /// Deliveries packed into rows (see ``packsDeliveries``); written before ``deliveries``.
   public private(set) var packed = PackedDeliveries()
 
-  /// Whether deliveries are kept as they came, with their raw payloads, and packed into rows
-  /// by ``DeviceJournal/commit(_:)`` on the thread that commits (see ``unpacked``), instead of
-  /// on the thread that made them (``packsDeliveries``).
-  public var packsOnCommit = false
-  /// Deliveries to pack when the batch is committed (``packsOnCommit``), with the raw payload to
-  /// journal as each one's text; written after ``packed`` and before ``deliveries``.
-  public private(set) var unpacked: [(record: DeliveryRecord, rawPayload: ArraySlice<UInt8>?)] = []
-
   /// How many deliveries the batch holds, packed or not.
-  public var deliveryCount: Int { packed.count + unpacked.count + deliveries.count }
+  public var deliveryCount: Int { packed.count + deliveries.count }
 
   /// Adds a delivery: packed when ``packsDeliveries`` is on, else to ``deliveries``.
   ///
@@ -64,9 +56,7 @@ public struct JournalBatch: Sendable {
   ///   device kept none in the notification (``DeviceSimulator/keepsPayloadDetails`` off).
   public mutating func append(_ record: DeliveryRecord, rawPayload: ArraySlice<UInt8>? = nil) {
     let bytes = record.notification?.rawPayload.isEmpty == true ? rawPayload : nil
-    if packsOnCommit {
-      unpacked.append((record, bytes))
-    } else if packsDeliveries {
+    if packsDeliveries {
       packed.append(record, rawPayload: bytes)
     } else if let bytes {
       var kept = record
