@@ -162,25 +162,35 @@ extension AppState {
       // Moved out, not copied, when it is not needed again.
       let entry = consumesArrivedTimeline ? timeline.take(timelineCursor) : timeline[timelineCursor]
       timelineCursor += 1
-      playedEntryCount += 1
-      // Time passes event by event, so banners leave (and summaries release) as they would
-      // have, instead of piling up until the end of a long jump.
-      if entry.at > now {
-        now = entry.at
-        device.advance(to: entry.at)
-        followReleases()
-        settleBanners()
-      }
       // After a seek back, entries the shell already journalled are replayed but not logged again.
       let isFresh = timelineCursor > journaledTimelineCount
       journaledTimelineCount = max(journaledTimelineCount, timelineCursor)
-      if case .device(.push(let record, let sender)) = entry.event {
-        // The hot path of a long timeline: the push goes to the device without a second copy.
-        follow(ingest(record, sender: sender, at: entry.at, journals: isFresh))
-      } else if let event = Scenario.deviceEvent(for: entry.event, in: device) {
-        apply(event, at: entry.at, fromTimeline: true, logs: isFresh)
-      }
+      play(entry, fresh: isFresh)
     }
+    settle(at: instant)
+  }
+
+  /// Applies one timeline entry that has fallen due (``advance(to:)``, ``playArrived(_:through:)``).
+  mutating func play(_ entry: TimelineEntry, fresh isFresh: Bool) {
+    playedEntryCount += 1
+    // Time passes event by event, so banners leave (and summaries release) as they would
+    // have, instead of piling up until the end of a long jump.
+    if entry.at > now {
+      now = entry.at
+      device.advance(to: entry.at)
+      followReleases()
+      settleBanners()
+    }
+    if case .device(.push(let record, let sender)) = entry.event {
+      // The hot path of a long timeline: the push goes to the device without a second copy.
+      follow(ingest(record, sender: sender, at: entry.at, journals: isFresh))
+    } else if let event = Scenario.deviceEvent(for: entry.event, in: device) {
+      apply(event, at: entry.at, fromTimeline: true, logs: isFresh)
+    }
+  }
+
+  /// The end of a move of the clock: time is `instant`, the summary and banners follow it.
+  mutating func settle(at instant: SimInstant) {
     now = instant
     device.advance(to: instant)
     followReleases()
