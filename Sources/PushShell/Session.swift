@@ -182,7 +182,7 @@ package struct Session {
   /// Plays payloads and captures (no scenario) for one frame, streamed: records are read,
   /// placed (``StreamingTimeline``), run through the service extensions and played in chunks,
   /// and what has arrived is forgotten, so memory follows Notification Center, not the input.
-  /// The device is lean (no payload text, a window of delivery records).
+  /// The device is lean (no payload text, no delivery records).
   ///
   /// - Parameters:
   ///   - target: the frame's instant for a state at the device's start (nil: after the last
@@ -206,7 +206,10 @@ package struct Session {
       let profile = try streamedProfile(start: start, explicit: explicitProfile, option: profileOption)
       var device = DeviceSimulator(profile: profile)
       device.keepsPayloadDetails = false
-      device.recordWindow = 1024
+      // No delivery records: a frame shows none but a Live Activity's banner, which keeps its
+      // own push (``Banner/liveActivityContent``). Keeping a window of them cost a third of
+      // the main thread (docs/PERFORMANCE.md, render and explain at 1M).
+      device.keepsRecords = false
       var begun = AppState(device: device)
       begun.consumesArrivedTimeline = true
       until = .some(try target(begun))

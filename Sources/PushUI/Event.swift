@@ -235,14 +235,14 @@ extension AppState {
   private mutating func follow(_ record: DeliveryRecord?) {
     if let record, record.decision.disposition == .rejected { noteRejection(record) }
     if let record, let notification = record.notification {
-      if device.recordWindow == nil { recordIndex[notification.id] = record.index }
+      if device.keepsRecords, device.recordWindow == nil { recordIndex[notification.id] = record.index }
       let isLiveActivity = record.decision.surfaces.contains(.liveActivity)
       if record.decision.surfaces.contains(.banner), isLiveActivity || device.store.contains(notification.id) {
         let style = device.app(notification.bundleID)?.settings.bannerStyle ?? .temporary
         banners.append(
           Banner(
             notification: notification.id, arrivedAt: record.at, isPersistent: style == .persistent,
-            isLiveActivity: isLiveActivity))
+            isLiveActivity: isLiveActivity, liveActivityContent: isLiveActivity ? notification : nil))
         if banners.count > Banner.queueLimit {
           bookkeepingSteps += banners.count
           banners.remove(at: 1)
