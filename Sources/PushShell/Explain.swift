@@ -24,7 +24,7 @@ package struct ExplainPrinter {
   /// A rank term: a whole number as an integer, else as Swift writes the Double.
   private func number(_ name: String, _ value: Double, to json: inout JSONWriter) {
     json.key(name)
-    if value == value.rounded() && abs(value) < 1e15 { json.integer(Int64(value)) } else { json.number(value) }
+    if value == value.rounded() && abs(value) < 1e15 { json.integer(Int(value)) } else { json.number(value) }
   }
 
   /// A rank term for people: at most two decimals.
@@ -59,7 +59,12 @@ package struct ExplainPrinter {
     json.member("interruptionLevel", notification?.level.rawValue)
     json.member("effectiveLevel", notification == nil ? nil : decision.effectiveLevel.rawValue)
     json.member("disposition", decision.disposition.rawValue)
-    json.member("surfaces", strings: decision.surfaces.lazy.map(\.rawValue))
+    // Written in a loop here: `member(_:strings:)` is generic over the sequence, and not
+    // specialised across modules.
+    json.key("surfaces")
+    json.beginArray()
+    for surface in decision.surfaces { json.string(surface.rawValue) }
+    json.endArray()
     json.member("sound", decision.playsSound)
     json.member("soundName", decision.playsSound ? decision.sound.map(Self.soundName) : nil)
     json.member("badge", decision.badge)
@@ -75,7 +80,10 @@ package struct ExplainPrinter {
       json.endObject()
     }
     json.endArray()
-    json.member("callbacks", strings: decision.callbacks.lazy.map(\.rawValue))
+    json.key("callbacks")
+    json.beginArray()
+    for callback in decision.callbacks { json.string(callback.rawValue) }
+    json.endArray()
     json.member("group", record.group?.description)
     json.member("rank", record.groupRank)
     json.key("rankTerms")

@@ -237,7 +237,7 @@ package struct Session {
   /// Plays payloads and captures (no scenario) for one frame, streamed: records are read,
   /// placed (``StreamingTimeline``), run through the service extensions and played in chunks,
   /// and what has arrived is forgotten, so memory follows Notification Center, not the input.
-  /// The device is lean (no payload text, a window of delivery records).
+  /// The device is lean (no payload text, no delivery records).
   ///
   /// - Parameters:
   ///   - target: the frame's instant for a state at the device's start (nil: after the last
@@ -261,7 +261,10 @@ package struct Session {
       let profile = try streamedProfile(start: start, explicit: explicitProfile, option: profileOption)
       var device = DeviceSimulator(profile: profile)
       device.keepsPayloadDetails = false
-      device.recordWindow = 1024
+      // No delivery records: a frame shows none but a Live Activity's banner, which keeps its
+      // own push (``Banner/liveActivityContent``). Keeping a window of them cost a third of
+      // the main thread (docs/PERFORMANCE.md, render and explain at 1M).
+      device.keepsRecords = false
       var begun = AppState(device: device)
       begun.consumesArrivedTimeline = true
       until = .some(try target(begun))
@@ -278,26 +281,20 @@ package struct Session {
       }
       if !extensions.isEmpty { chunk = extensions.processBlocking(chunk, profile: current.device.profile) }
       let limit = until.flatMap { $0 }
-      var latest = last
-      var kept: [TimelineEntry] = []
-      kept.reserveCapacity(chunk.count)
-      for entry in chunk {
-        if let limit, entry.at > limit {
-          current.laterEventCount += 1
-        } else {
-          kept.append(entry)
-          latest = max(latest ?? entry.at, entry.at)
-        }
+      if let limit {
+        // Events after the frame are counted, not kept (in order: what is kept keeps its order).
+        let before = chunk.count
+        chunk.removeAll { $0.at > limit }
+        current.laterEventCount += before - chunk.count
       }
+      var latest = last
+      for index in chunk.indices { latest = max(latest ?? chunk[index].at, chunk[index].at) }
       last = latest
-      current.appendTimeline(kept)
-      if let latest { _ = reduce(into: &current, .tick(limit.map { min($0, latest) } ?? latest)) }
-      current.forgetArrivedTimeline()
+      // Played straight from the chunk, not placed on the timeline and taken off again.
+      if let latest { current.playArrived(&chunk, through: limit.map { min($0, latest) } ?? latest) }
     }
 
-    func take(_ entries: [TimelineEntry]) {
-      guard failure == nil else { return }
-      chunk += entries
+    func take() {
       do {
         try begin()
       } catch {
@@ -313,13 +310,18 @@ package struct Session {
         try readRecords(
           from: input, bundleID: bundle, keepsCustomValues: explicitProfile?.needsCustomKeys ?? false,
           defaultBundleID: fallbackBundleID
-        ) { take(placer.place($0)) }
+        ) { record in
+          guard failure == nil else { return }
+          placer.place(record, into: &chunk)
+          take()
+        }
       } catch {
         throw UsageError("\(error.path): \(error.message)")
       }
       if let failure { throw failure }
     }
-    take(placer.finish())
+    chunk += placer.finish()
+    take()
     if let failure { throw failure }
     play()
     guard let final = state else { throw UsageError("no pushes to render") }

@@ -176,27 +176,37 @@ extension AppState {
       // Moved out, not copied, when it is not needed again.
       let entry = consumesArrivedTimeline ? timeline.take(timelineCursor) : timeline[timelineCursor]
       timelineCursor += 1
-      playedEntryCount += 1
-      // Time passes event by event, so banners leave (and summaries release) as they would
-      // have, instead of piling up until the end of a long jump.
-      if entry.at > now {
-        now = entry.at
-        device.advance(to: entry.at)
-        followReleases()
-        settleBanners()
-      }
       // After a seek back, entries the shell already journalled are replayed but not logged again.
       let isFresh = timelineCursor > journaledTimelineCount
       journaledTimelineCount = max(journaledTimelineCount, timelineCursor)
-      if case .device(.push(let record, let sender)) = entry.event {
-        // The hot path of a long timeline: the push goes to the device without a second copy.
-        follow(ingest(record, sender: sender, at: entry.at, journals: isFresh))
-      } else if let event = Scenario.deviceEvent(for: entry.event, in: device) {
-        apply(event, at: entry.at, fromTimeline: true, logs: isFresh)
-      }
-      if changes.appliedCount >= changeSliceSize { handOverChangeSlice() }
+      play(entry, fresh: isFresh)
     }
     followingTo = nil
+    settle(at: instant)
+  }
+
+  /// Applies one timeline entry that has fallen due (``advance(to:slice:)``, ``playArrived(_:through:)``).
+  mutating func play(_ entry: TimelineEntry, fresh isFresh: Bool) {
+    playedEntryCount += 1
+    // Time passes event by event, so banners leave (and summaries release) as they would
+    // have, instead of piling up until the end of a long jump.
+    if entry.at > now {
+      now = entry.at
+      device.advance(to: entry.at)
+      followReleases()
+      settleBanners()
+    }
+    if case .device(.push(let record, let sender)) = entry.event {
+      // The hot path of a long timeline: the push goes to the device without a second copy.
+      follow(ingest(record, sender: sender, at: entry.at, journals: isFresh))
+    } else if let event = Scenario.deviceEvent(for: entry.event, in: device) {
+      apply(event, at: entry.at, fromTimeline: true, logs: isFresh)
+    }
+    if changes.appliedCount >= changeSliceSize { handOverChangeSlice() }
+  }
+
+  /// The end of a move of the clock: time is `instant`, the summary and banners follow it.
+  mutating func settle(at instant: SimInstant) {
     now = instant
     device.advance(to: instant)
     followReleases()
@@ -241,14 +251,14 @@ extension AppState {
   private mutating func follow(_ record: DeliveryRecord?) {
     if let record, record.decision.disposition == .rejected { noteRejection(record) }
     if let record, let notification = record.notification {
-      if device.recordWindow == nil { recordIndex[notification.id] = record.index }
+      if device.keepsRecords, device.recordWindow == nil { recordIndex[notification.id] = record.index }
       let isLiveActivity = record.decision.surfaces.contains(.liveActivity)
       if record.decision.surfaces.contains(.banner), isLiveActivity || device.store.contains(notification.id) {
         let style = device.app(notification.bundleID)?.settings.bannerStyle ?? .temporary
         banners.append(
           Banner(
             notification: notification.id, arrivedAt: record.at, isPersistent: style == .persistent,
-            isLiveActivity: isLiveActivity))
+            isLiveActivity: isLiveActivity, liveActivityContent: isLiveActivity ? notification : nil))
         if banners.count > Banner.queueLimit {
           bookkeepingSteps += banners.count
           banners.remove(at: 1)

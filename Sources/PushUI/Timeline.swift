@@ -89,6 +89,46 @@ extension AppState {
     }
   }
 
+  /// Plays a batch of entries that have all arrived by `instant`, then moves the clock to
+  /// `instant`: what ``appendTimeline(_:)-(Sequence<TimelineEntry>)``, ``Event/tick(_:)`` and
+  /// ``forgetArrivedTimeline()`` do in turn, for a state that forgets its timeline as it plays
+  /// (``consumesArrivedTimeline``, `render`) and has nothing left on it. The entries are played
+  /// straight from the batch, in time order (stable, as the timeline would hold them), without
+  /// being copied onto the timeline and taken off again; they are moved out of `entries`, which
+  /// is left empty with its storage kept for the next batch. Any other state takes the long way.
+  /// (``TimelineStore/placedCount`` counts what went on the timeline; none of these do.)
+  public mutating func playArrived(_ entries: inout [TimelineEntry], through instant: SimInstant) {
+    defer { entries.removeAll(keepingCapacity: true) }
+    var inOrder = true
+    var fits = true
+    for index in entries.indices {
+      let at = entries[index].at
+      if at > instant { fits = false }
+      if index > 0, at < entries[index - 1].at { inOrder = false }
+    }
+    guard consumesArrivedTimeline, timeline.isEmpty, timelineCursor == 0, journaledTimelineCount == 0,
+      playAhead == nil, instant >= now, fits
+    else {
+      appendTimeline(entries)
+      _ = reduce(into: &self, .tick(instant))
+      forgetArrivedTimeline()
+      return
+    }
+    // In time order as the timeline places them (an entry after every earlier one with the
+    // same time): the positions are sorted, not the entries.
+    let order = inOrder ? nil : entries.indices.sorted { (entries[$0].at, $0) < (entries[$1].at, $1) }
+    for position in entries.indices {
+      let index = order?[position] ?? position
+      var entry = TimelineEntry(at: entries[index].at, event: .advance)
+      swap(&entry, &entries[index])
+      // Played at once and forgotten: like a timeline's entry played for the first time, it
+      // is fresh for the journal (``journaledTimelineCount`` goes back to 0 when it forgets).
+      play(entry, fresh: true)
+    }
+    settle(at: instant)
+    refreshViewCaches()
+  }
+
   /// Forgets the timeline entries that have arrived, so a long capture played forward is not
   /// kept whole. Only for a state that never seeks back (`render`): seeking back replays the
   /// timeline from its start.
@@ -116,15 +156,23 @@ public struct StreamingTimeline: Sendable {
 
   /// Places a record; returns the entries now placed (none while waiting for a start).
   public mutating func place(_ record: PushRecord) -> [TimelineEntry] {
+    var placed: [TimelineEntry] = []
+    place(record, into: &placed)
+    return placed
+  }
+
+  /// Places a record, appending the entries now placed to `entries` (none while waiting for a
+  /// start): ``place(_:)`` without an array for each record.
+  public mutating func place(_ record: PushRecord, into entries: inout [TimelineEntry]) {
     if start == nil {
       guard let at = record.at else {
         waiting.append(record)
-        return []
+        return
       }
       begin(at: SimInstant(epochSeconds: at) - Timeline.fileSpacing)
-      return drainWaiting() + [entry(record)]
+      entries += drainWaiting()
     }
-    return [entry(record)]
+    entries.append(entry(record))
   }
 
   /// Places what still waits: payload files with no capture, from the default start.

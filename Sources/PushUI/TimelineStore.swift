@@ -48,6 +48,9 @@ public struct TimelineStore: RandomAccessCollection, Sendable {
   static let offsetBits: UInt64 = 48
 
   private(set) var slots: [Slot] = []
+  /// Entries placed on this timeline, ever (appended or inserted): what the tests of `render`'s
+  /// bulk path (``AppState/playArrived(_:through:)``) count.
+  public private(set) var placedCount = 0
   private var inline: [TimelineEntry] = []
   /// Events several entries share, each kept once (``append(sharing:)``).
   private var shared: [TimelineEvent] = []
@@ -104,6 +107,7 @@ public struct TimelineStore: RandomAccessCollection, Sendable {
 
   /// Appends an event kept whole.
   public mutating func append(_ entry: TimelineEntry) {
+    placedCount += 1
     slots.append(Slot(at: entry.at, location: UInt64(inline.count), line: 0, length: Self.inlineMark))
     inline.append(entry)
   }
@@ -134,6 +138,7 @@ public struct TimelineStore: RandomAccessCollection, Sendable {
   @discardableResult
   public mutating func append(at: SimInstant, line ref: CaptureLineRef) -> Bool {
     guard lineSource != nil, let slot = Self.slot(at: at, ref) else { return false }
+    placedCount += 1
     slots.append(slot)
     return true
   }
@@ -148,6 +153,7 @@ public struct TimelineStore: RandomAccessCollection, Sendable {
   /// Inserts `other`'s entry `index` at `position`.
   mutating func insert(from other: TimelineStore, _ index: Int, at position: Int) {
     if lineSource == nil { lineSource = other.lineSource }
+    placedCount += 1
     var slot = other.slots[index]
     if slot.length == Self.inlineMark {
       slot.location = UInt64(inline.count)
@@ -162,6 +168,7 @@ public struct TimelineStore: RandomAccessCollection, Sendable {
 
   /// Inserts an event kept whole at `position`.
   public mutating func insert(_ entry: TimelineEntry, at position: Int) {
+    placedCount += 1
     slots.insert(Slot(at: entry.at, location: UInt64(inline.count), line: 0, length: Self.inlineMark), at: position)
     inline.append(entry)
   }

@@ -277,21 +277,31 @@ struct ExplainCommand: ParsableCommand {
     }
 
     private mutating func apply(_ given: PushRecord) {
-      guard var device else { return }
-      self.device = nil  // uniquely referenced while it changes
-      defer { self.device = device }
-      let record = extensions.isEmpty ? given : extensions.processBlocking(given, profile: device.profile)
+      guard device != nil else { return }
+      if extensions.isEmpty {
+        ingest(given)
+      } else {
+        ingest(extensions.processBlocking(given, profile: device!.profile))
+      }
+    }
+
+    /// The push through the one way in (``DeviceSimulator/apply(push:sender:at:)``), and its
+    /// record handed on. `device!` changes the simulator in place: copying it out and back, or
+    /// the push into an event, retained every one of their fields for each push.
+    private mutating func ingest(_ record: PushRecord) {
+      guard let now = device?.now else { return }
       var at: SimInstant
       if let seconds = record.at {
         at = SimInstant(epochSeconds: seconds)
       } else if record.line == nil {
-        at = device.profile.start + .seconds(payloadFiles)
+        at = device!.profile.start + .seconds(payloadFiles)
         payloadFiles += 1
       } else {
-        at = device.now
+        at = now
       }
-      if at < device.now { at = device.now }
-      if let delivery = device.apply(.push(record), at: at) { deliver(delivery, device.profile) }
+      if at < now { at = now }
+      let delivery = device!.apply(push: record, at: at)
+      deliver(delivery, device!.profile)
     }
   }
 

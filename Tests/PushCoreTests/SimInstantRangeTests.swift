@@ -10,6 +10,18 @@ struct SimInstantRangeTests {
     #expect(SimInstant.latest.milliseconds == EpochRange.highestMilliseconds)
   }
 
+  /// Written digit by digit (explain writes two a push): padded fields, milliseconds only
+  /// when there are some, the offset as ±hh:mm.
+  @Test func isoTimesCarryMillisecondsAndTheOffset() {
+    let instant = SimInstant(milliseconds: 1_767_225_600_125)  // 2026-01-01 00:00:00.125 UTC
+    #expect(CivilTime.iso8601(instant) == "2026-01-01T00:00:00.125Z")
+    #expect(CivilTime.iso8601(instant, utcOffsetSeconds: -12_600) == "2025-12-31T20:30:00.125-03:30")
+    #expect(CivilTime.iso8601(instant + .seconds(3_725), utcOffsetSeconds: 20_700) == "2026-01-01T06:47:05.125+05:45")
+    #expect(CivilTime.iso8601(SimInstant(milliseconds: 5), utcOffsetSeconds: 50_400) == "1970-01-01T14:00:00.005+14:00")
+    #expect(
+      CivilTime.iso8601(SimInstant(milliseconds: 61_000), utcOffsetSeconds: -3_600) == "1969-12-31T23:01:01-01:00")
+  }
+
   @Test(arguments: [
     1e300, 1e18, 9_223_372_036_854_775_807, -9_223_372_036_854_775_808, 9_223_372_036_854_775_808, -1,
     253_402_300_800, .nan, .infinity, -.infinity,

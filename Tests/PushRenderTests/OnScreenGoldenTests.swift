@@ -132,6 +132,29 @@ struct OnScreenGoldenTests {
     ]
   }
 
+  /// `render` streams a capture on a device that keeps no delivery records: a Live Activity's
+  /// banner (its push is not in Notification Center) shows from the banner itself.
+  @Test func aLiveActivityBannerShowsOnADeviceThatKeepsNoRecords() throws {
+    func played(keepsRecords: Bool) -> AppState {
+      // Unlocked: a locked phone shows no banner.
+      var profile = liveActivityProfile(layout: true)
+      profile.isLocked = false
+      var device = DeviceSimulator(profile: profile)
+      device.keepsRecords = keepsRecords
+      var state = AppState(device: device, timeline: [TimelineEntry(at: start + .seconds(5), event: liveEvents()[0].1)])
+      _ = reduce(into: &state, .tick(start + .seconds(6)))
+      return state
+    }
+    let kept = played(keepsRecords: true)
+    let lean = played(keepsRecords: false)
+    let banner = try #require(lean.currentBanner)
+    #expect(banner.isLiveActivity)
+    #expect(lean.device.records.isEmpty && lean.record(for: banner.notification) == nil, "no record to find it in")
+    let text = frame(lean).textDump()
+    #expect(text.contains("arriving around"), "the banner (its alert body) is drawn")
+    #expect(text == frame(kept).textDump())
+  }
+
   @Test func aLiveActivityDrawsEachUpdateEvenWithoutAnAlert() {
     let before = frame(state(liveActivityProfile(layout: true), Array(liveEvents().prefix(1)), at: 60)).textDump()
     #expect(before.contains("Preparing · Order 5821"))

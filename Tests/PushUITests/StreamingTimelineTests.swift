@@ -64,6 +64,70 @@ struct StreamingTimelineTests {
         == Set(whole.device.store.all.map(\.notification.title)))
   }
 
+  /// `render` plays a capture in chunks with ``AppState/playArrived(_:through:)``: the same
+  /// state as placing each chunk on the timeline, ticking and forgetting it (the long way it
+  /// took before), without any entry going on the timeline. Counted, not timed.
+  @Test func playingArrivedChunksIsTheLongWayWithoutTheTimeline() {
+    var profile = DeviceProfile(start: start - Timeline.fileSpacing, isLocked: false)
+    profile.summaryTimes = [TimeOfDay(hour: 8, minute: 10)]
+    var mail = AppProfile(info: .inferred(from: "com.example.mail"))
+    mail.settings.bannerStyle = .persistent
+    var news = AppProfile(info: .inferred(from: "com.example.news"))
+    news.settings.delivery = .scheduledSummary
+    profile.apps = [AppProfile(info: .inferred(from: "com.example.chat")), mail, news]
+    profile.maxStoredNotifications = 500
+    var device = DeviceSimulator(profile: profile)
+    device.keepsPayloadDetails = false
+    device.recordWindow = 64
+    var longWay = AppState(device: device)
+    longWay.consumesArrivedTimeline = true
+    var bulk = longWay
+    let apps = ["com.example.chat", "com.example.mail", "com.example.news"]
+    // Out of time order within a chunk and across chunks (late lines), same-time lines, a
+    // rejected line every 97th, banners, collapse ids, Notification Center full.
+    var placer = StreamingTimeline(defaultStart: DemoScenario.start)
+    var entries: [TimelineEntry] = []
+    for index in 0..<3_000 {
+      let seconds = Double(index / 2 * 2) + Double(index % 13 == 0 ? -40 : 0) + Double(index % 5 * 3)
+      let at = max(0, seconds)
+      let payload =
+        index % 97 == 0
+        ? #""payload":{"aps":"not an object"}"#
+        : (index % 5 == 0 ? #""headers":{"apns-collapse-id":"c\#(index % 40)"},"# : "")
+          + #""payload":{"aps":{"alert":{"title":"T\#(index)","body":"B"},"thread-id":"t\#(index % 7)","badge":\#(index % 4)}}"#
+      let line = #"{"at":\#(start.epochSeconds + at),"bundle":"\#(apps[index % 3])",\#(payload)}"#
+      placer.place(
+        PushReader.readCaptureLine(Array(line.utf8), lineNumber: index + 1, source: "s.jsonl"), into: &entries)
+    }
+    var latest: SimInstant?
+    for slice in stride(from: 0, to: entries.count, by: 256) {
+      var chunk = Array(entries[slice..<min(slice + 256, entries.count)])
+      for entry in chunk { latest = max(latest ?? entry.at, entry.at) }
+      longWay.appendTimeline(chunk)
+      _ = reduce(into: &longWay, .tick(latest!))
+      longWay.forgetArrivedTimeline()
+      bulk.playArrived(&chunk, through: latest!)
+      #expect(chunk.isEmpty)
+    }
+    #expect(longWay.timeline.placedCount == entries.count)
+    #expect(bulk.timeline.placedCount == 0, "no entry went on the timeline")
+    #expect(bulk.playedEntryCount == entries.count)
+    #expect(bulk.now == longWay.now)
+    #expect(bulk.device.store.count > 100)
+    #expect(bulk.device.store.all == longWay.device.store.all)
+    #expect(bulk.device.store.count == 500, "Notification Center was full")
+    #expect(bulk.device.records == longWay.device.records)
+    #expect(bulk.device.firstRecordIndex == longWay.device.firstRecordIndex)
+    #expect(bulk.device.badges == longWay.device.badges)
+    #expect(!bulk.banners.isEmpty)
+    #expect(bulk.banners == longWay.banners)
+    #expect(bulk.summary == longWay.summary)
+    #expect(bulk.toast == longWay.toast)
+    #expect(bulk.rejectedCount == entries.count / 97 + 1)
+    #expect(bulk.rejections == longWay.rejections)
+    #expect(bulk.lockScreenGroups() == longWay.lockScreenGroups())
+  }
+
   @Test func appendingKeepsWhatIsToComeInTimeOrder() {
     var state = AppState(device: DeviceSimulator(profile: .standard(start: start)))
     state.appendTimeline([TimelineEntry(at: start + .seconds(10), event: .push(capture(10, "x")))])

@@ -65,12 +65,58 @@ public struct CivilTime: Equatable, Sendable {
   /// ISO 8601 with the offset, for example `2026-11-23T09:41:00Z` or `...+01:00`.
   public static func iso8601(_ instant: SimInstant, utcOffsetSeconds: Int = 0) -> String {
     let t = CivilTime(instant, utcOffsetSeconds: utcOffsetSeconds)
+    let millis = Int(instant.milliseconds.floorModulo(1000))
+    let offsetHours = utcOffsetSeconds.magnitude / 3600
+    // Written digit by digit into one buffer (explain writes two a push); the general form
+    // below for a year or offset that does not fit the usual widths.
+    if (0...9999).contains(t.year), offsetHours < 100 {
+      return String(unsafeUninitializedCapacity: 29) { buffer in
+        var count = 0
+        func put(_ byte: UInt8) {
+          buffer[count] = byte
+          count += 1
+        }
+        func digits(_ value: Int, _ width: Int) {
+          var divisor = 1
+          for _ in 1..<width { divisor *= 10 }
+          var rest = value
+          while divisor > 0 {
+            put(UInt8(truncatingIfNeeded: 0x30 + rest / divisor))
+            rest %= divisor
+            divisor /= 10
+          }
+        }
+        digits(t.year, 4)
+        put(0x2D)
+        digits(t.month, 2)
+        put(0x2D)
+        digits(t.day, 2)
+        put(0x54)
+        digits(t.hour, 2)
+        put(0x3A)
+        digits(t.minute, 2)
+        put(0x3A)
+        digits(t.second, 2)
+        if millis != 0 {
+          put(0x2E)
+          digits(millis, 3)
+        }
+        if utcOffsetSeconds == 0 {
+          put(0x5A)
+        } else {
+          put(utcOffsetSeconds < 0 ? 0x2D : 0x2B)
+          digits(Int(offsetHours), 2)
+          put(0x3A)
+          digits(Int(utcOffsetSeconds.magnitude % 3600) / 60, 2)
+        }
+        return count
+      }
+    }
     func pad(_ value: Int, _ width: Int = 2) -> String {
       let text = String(value)
       return String(repeating: "0", count: max(0, width - text.count)) + text
     }
     var text = "\(pad(t.year, 4))-\(pad(t.month))-\(pad(t.day))T\(pad(t.hour)):\(pad(t.minute)):\(pad(t.second))"
-    let millis = Int(instant.milliseconds.floorModulo(1000))
     if millis != 0 { text += "." + pad(millis, 3) }
     if utcOffsetSeconds == 0 {
       text += "Z"

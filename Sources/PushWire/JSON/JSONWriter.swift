@@ -132,6 +132,13 @@ public struct JSONWriter: Sendable {
     Self.appendDecimal(value, to: &bytes)
   }
 
+  /// Writes an `Int` (``integer(_:)-(T)`` without the generic dispatch: explain writes a few
+  /// dozen a push).
+  public mutating func integer(_ value: Int) {
+    separate()
+    Self.appendDecimal(value, to: &bytes)
+  }
+
   /// Writes a number as Swift spells a `Double` (`3.0`, `0.25`, `1e-05`); `null` when it is
   /// not finite, which JSON cannot hold.
   public mutating func number(_ value: Double) {
@@ -202,6 +209,12 @@ public struct JSONWriter: Sendable {
 
   /// Writes a key and an integer, or `null` for nil.
   public mutating func member<T: BinaryInteger>(_ name: String, _ value: T?) {
+    key(name)
+    if let value { integer(value) } else { null() }
+  }
+
+  /// Writes a key and an `Int`, or `null` for nil.
+  public mutating func member(_ name: String, _ value: Int?) {
     key(name)
     if let value { integer(value) } else { null() }
   }
@@ -288,6 +301,18 @@ public struct JSONWriter: Sendable {
       output.append(0x30 + UInt8(digit))
       magnitude = quotient
     }
+    output[start...].reverse()
+  }
+
+  /// Appends an `Int` in decimal.
+  static func appendDecimal(_ value: Int, to output: inout [UInt8]) {
+    if value < 0 { output.append(UInt8(ascii: "-")) }
+    var magnitude = value.magnitude
+    let start = output.count
+    repeat {
+      output.append(0x30 + UInt8(truncatingIfNeeded: magnitude % 10))
+      magnitude /= 10
+    } while magnitude > 0
     output[start...].reverse()
   }
 
