@@ -16,15 +16,7 @@ private final class RecordingSlices: ChangeSliceSink {
 /// plays what is read at its own time instead of moving the clock past it.
 @Suite("Change slices and seeks while reading")
 struct ChangeSliceTests {
-  private func state(pushes count: Int) -> AppState {
-    let start = DemoScenario.start
-    var profile = DeviceProfile(start: start, isLocked: false)
-    profile.maxStoredNotifications = 1_000_000
-    var state = AppState(
-      device: DeviceSimulator(profile: profile), timeline: scaleTimeline(pushes: count, from: start, badges: true))
-    state.journalsChanges = true
-    return state
-  }
+  private func state(pushes count: Int) -> AppState { journallingScaleState(pushes: count) }
 
   @Test func oneLongTurnHandsItsChangesOverInBoundedSlices() {
     var state = state(pushes: 5_000)

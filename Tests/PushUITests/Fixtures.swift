@@ -27,3 +27,30 @@ func scaleTimeline(pushes count: Int, from start: SimInstant, badges: Bool) -> [
   }
   return entries
 }
+
+/// The scale tests' phone, unlocked: a chat app with temporary banners, a mail app with
+/// persistent ones (which never leave on their own), a news app on Scheduled Summary at
+/// `summaryTimes`, and room for `maxStored` notifications.
+func scaleProfile(start: SimInstant, summaryTimes: [TimeOfDay], maxStored: Int) -> DeviceProfile {
+  var profile = DeviceProfile(start: start, isLocked: false)
+  profile.summaryTimes = summaryTimes
+  var mail = AppProfile(info: .inferred(from: "com.example.mail"))
+  mail.settings.bannerStyle = .persistent
+  var news = AppProfile(info: .inferred(from: "com.example.news"))
+  news.settings.delivery = .scheduledSummary
+  profile.apps = [AppProfile(info: .inferred(from: "com.example.chat")), mail, news]
+  profile.maxStoredNotifications = maxStored
+  return profile
+}
+
+/// A state that journals what it plays (`run --state`: ``AppState/journalsChanges``) over the
+/// scale timeline with badges, on a phone with room for every push.
+func journallingScaleState(pushes count: Int) -> AppState {
+  let start = DemoScenario.start
+  var profile = DeviceProfile(start: start, isLocked: false)
+  profile.maxStoredNotifications = 1_000_000
+  var state = AppState(
+    device: DeviceSimulator(profile: profile), timeline: scaleTimeline(pushes: count, from: start, badges: true))
+  state.journalsChanges = true
+  return state
+}

@@ -10,15 +10,7 @@ import Testing
 /// most once (the first push after the start, which ``AppState/initialDevice`` shares).
 @Suite("Journal scale")
 struct JournalScaleTests {
-  private func state(pushes count: Int) -> AppState {
-    let start = DemoScenario.start
-    var profile = DeviceProfile(start: start, isLocked: false)
-    profile.maxStoredNotifications = 1_000_000
-    let entries = scaleTimeline(pushes: count, from: start, badges: true)
-    var state = AppState(device: DeviceSimulator(profile: profile), timeline: entries)
-    state.journalsChanges = true
-    return state
-  }
+  private func state(pushes count: Int) -> AppState { journallingScaleState(pushes: count) }
 
   /// Plays the timeline in turns of `turn` seconds, taking the changes after each turn as the
   /// shell's persistence does; returns the work done and what reached the journal.

@@ -9,18 +9,13 @@ import Testing
 /// at every queued banner per push, which made `render` of a 20,000-line capture take a minute.
 @Suite("Playback scale")
 struct PlaybackScaleTests {
-  /// An unlocked phone: a chat app with temporary banners, a mail app with persistent ones
-  /// (which never leave on their own), a news app on Scheduled Summary at 08:00 and 20:00.
+  /// The scale phone (``scaleProfile(start:summaryTimes:maxStored:)``), its summary at 08:00
+  /// and 20:00.
   private func state(pushes count: Int) -> AppState {
     let start = DemoScenario.start
-    var profile = DeviceProfile(start: start, isLocked: false)
-    profile.summaryTimes = [TimeOfDay(hour: 8, minute: 0), TimeOfDay(hour: 20, minute: 0)]
-    var mail = AppProfile(info: .inferred(from: "com.example.mail"))
-    mail.settings.bannerStyle = .persistent
-    var news = AppProfile(info: .inferred(from: "com.example.news"))
-    news.settings.delivery = .scheduledSummary
-    profile.apps = [AppProfile(info: .inferred(from: "com.example.chat")), mail, news]
-    profile.maxStoredNotifications = 1_000_000
+    let profile = scaleProfile(
+      start: start, summaryTimes: [TimeOfDay(hour: 8, minute: 0), TimeOfDay(hour: 20, minute: 0)],
+      maxStored: 1_000_000)
     let entries = scaleTimeline(pushes: count, from: start, badges: false)
     return AppState(device: DeviceSimulator(profile: profile), timeline: entries)
   }

@@ -68,14 +68,8 @@ struct StreamingTimelineTests {
   /// state as placing each chunk on the timeline, ticking and forgetting it (the long way it
   /// took before), without any entry going on the timeline. Counted, not timed.
   @Test func playingArrivedChunksIsTheLongWayWithoutTheTimeline() {
-    var profile = DeviceProfile(start: start - Timeline.fileSpacing, isLocked: false)
-    profile.summaryTimes = [TimeOfDay(hour: 8, minute: 10)]
-    var mail = AppProfile(info: .inferred(from: "com.example.mail"))
-    mail.settings.bannerStyle = .persistent
-    var news = AppProfile(info: .inferred(from: "com.example.news"))
-    news.settings.delivery = .scheduledSummary
-    profile.apps = [AppProfile(info: .inferred(from: "com.example.chat")), mail, news]
-    profile.maxStoredNotifications = 500
+    let profile = scaleProfile(
+      start: start - Timeline.fileSpacing, summaryTimes: [TimeOfDay(hour: 8, minute: 10)], maxStored: 500)
     var device = DeviceSimulator(profile: profile)
     device.keepsPayloadDetails = false
     device.recordWindow = 64
