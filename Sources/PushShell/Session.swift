@@ -248,6 +248,7 @@ package struct Session {
     target: (AppState) throws -> SimInstant?
   ) throws -> (state: AppState, at: SimInstant) {
     let (explicitProfile, resolved) = try streamedInputs(inputs, profile: profileOption)
+    useOneAllocatorArena()
     var placer = StreamingTimeline(defaultStart: explicitProfile?.start ?? DemoScenario.start)
     var state: AppState?
     var until: SimInstant??

@@ -4,10 +4,6 @@ import PushHandlers
 import PushUI
 import Synchronization
 
-#if canImport(Glibc) && canImport(CMalloc)
-  import CMalloc
-#endif
-
 /// Pushes read in the background while `run` already shows the device: a reader thread places
 /// each record on the timeline (``StreamingTimeline``), runs the profile's service extensions on
 /// each chunk and posts it; the front end takes what has arrived after every turn.
@@ -90,7 +86,7 @@ package final class TimelineFeed: PlayAhead {
     _ inputs: [ResolvedInput], bundle: String?, defaultStart: SimInstant, extensionProfile: DeviceProfile?,
     makeDevice: (@Sendable (SimInstant) -> DeviceSimulator?)? = nil, checkpointsFrom: Int = checkpointMinimumBytes
   ) -> TimelineFeed {
-    oneAllocatorArena()
+    useOneAllocatorArena()
     let feed = TimelineFeed(totalBytes: totalBytes(of: inputs))
     let keepsCustomValues = extensionProfile?.needsCustomKeys ?? false
     let extensions = extensionProfile.map { ServiceExtensionRegistry.withThumbnails(profile: $0) }
@@ -226,16 +222,6 @@ package final class TimelineFeed: PlayAhead {
     thread.name = "pushdeck-reader"
     thread.start()
     return feed
-  }
-
-  /// One glibc heap for the whole process. Records are decoded on the decoder's threads and
-  /// freed on the reader's, and each thread's own heap kept the freed pages: 115 MiB more
-  /// resident at a million lines (743 → 622 MiB), for no measurable CPU time (docs/PERFORMANCE.md,
-  /// run seeks at 1M).
-  static func oneAllocatorArena() {
-    #if canImport(Glibc) && canImport(CMalloc)
-      _ = mallopt(M_ARENA_MAX, 1)
-    #endif
   }
 
   private func post(_ entries: TimelineStore, start: SimInstant?, bytesRead: Int, done: Bool, failure: String?) {

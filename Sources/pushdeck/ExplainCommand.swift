@@ -134,6 +134,7 @@ struct ExplainCommand: ParsableCommand {
     if !payloadPaths.isEmpty {
       let (resolved, inputProblems) = resolveInputs(Array(payloadPaths))
       problems += inputProblems.map { "\($0.path): \($0.message)" }
+      useOneAllocatorArena()
       var player = StreamingPlayer(baseProfile: baseProfile) { record, profile in
         rejected = rejected || record.decision.disposition == .rejected
         write(record, ExplainPrinter(color: color, profile: profile))
