@@ -89,9 +89,10 @@ package func tuneAllocatorForStreaming() {
 
 /// One glibc heap for the whole process, for commands that read a capture on the decoder's
 /// threads and free its records on another. Each thread's own heap kept the pages freed into
-/// it: at a million lines 115 MiB more resident in `run` (743 → 622 MiB), about 45 MiB in
-/// `render` and `explain`, for no measurable CPU time (docs/PERFORMANCE.md, run seeks at 1M,
-/// and the end-of-session table).
+/// it: at a million lines 115 MiB more resident in `run` (743 → 622 MiB) and about 25 MiB in
+/// `explain`, for no measurable CPU time. Not in `render`, whose main thread allocates as fast
+/// as the decoders: one heap's lock cost it 1.3 s at a million lines (docs/PERFORMANCE.md, the
+/// end of the 26 Nov session).
 package func useOneAllocatorArena() {
   #if canImport(Glibc) && canImport(CMalloc)
     _ = mallopt(M_ARENA_MAX, 1)
