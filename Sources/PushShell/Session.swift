@@ -109,17 +109,12 @@ package struct Session {
       device.keepsPayloadDetails = false
       if !refersToPushes(scenarioTimeline) { device.recordWindow = leanRecordWindow }
     }
-    var ordered = true
     var latest = SimInstant(milliseconds: .min)
-    for at in scenarioTimeline.lazy.map(\.at) {
-      ordered = ordered && latest <= at
-      latest = at
+    func follows(_ at: SimInstant) -> Bool {
+      defer { latest = at }
+      return latest <= at
     }
-    for at in entries.lazy.map(\.at) {
-      ordered = ordered && latest <= at
-      latest = at
-    }
-    guard ordered else {
+    guard scenarioTimeline.allSatisfy({ follows($0.at) }) && entries.allSatisfy({ follows($0.at) }) else {
       // Out of time order (several scenarios, or captures before a scenario's end): sorted.
       return Session(state: AppState(device: device, timeline: scenarioTimeline.map(TimelineEntry.init) + entries))
     }
@@ -287,11 +282,9 @@ package struct Session {
         chunk.removeAll { $0.at > limit }
         current.laterEventCount += before - chunk.count
       }
-      var latest = last
-      for index in chunk.indices { latest = max(latest ?? chunk[index].at, chunk[index].at) }
-      last = latest
+      if let newest = chunk.lazy.map(\.at).max() { last = max(last ?? newest, newest) }
       // Played straight from the chunk, not placed on the timeline and taken off again.
-      if let latest { current.playArrived(&chunk, through: limit.map { min($0, latest) } ?? latest) }
+      if let latest = last { current.playArrived(&chunk, through: limit.map { min($0, latest) } ?? latest) }
     }
 
     func take() {
