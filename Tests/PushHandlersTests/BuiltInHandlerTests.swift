@@ -1,6 +1,7 @@
 import Foundation
 import PushCore
 import PushHandlers
+import PushTestSupport
 import PushUI
 import Testing
 
@@ -11,10 +12,9 @@ func scratchDirectory(_ name: String) throws -> String {
   return path
 }
 
-/// Writes an executable script.
+/// Writes an executable script (through `Executable`, so running it cannot meet "Text file busy").
 func writeScript(_ path: String, _ text: String) throws {
-  try text.write(toFile: path, atomically: true, encoding: .utf8)
-  chmod(path, 0o755)
+  try Executable.write(text, to: path)
 }
 
 let fixedTime: @Sendable () -> Date = { Date(timeIntervalSince1970: 1_795_426_860) }

@@ -16,7 +16,7 @@ struct InstallCLITests {
     try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
     try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
     let copy = bin.appendingPathComponent("pushdeck")
-    try FileManager.default.copyItem(atPath: try #require(PushdeckProcess.binary), toPath: copy.path)
+    try Executable.install(try #require(PushdeckProcess.binary), to: copy.path)
     #expect(!root.path.hasPrefix(Corpus.repositoryRoot().path))
     return (copy.path, elsewhere)
   }

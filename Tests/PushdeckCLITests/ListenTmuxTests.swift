@@ -46,9 +46,8 @@ extension ListenTmuxTests {
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
     let script = directory.appendingPathComponent("rewrite.sh")
-    try "#!/bin/sh\ncat > /dev/null\necho '{\"title\":\"Rewritten\",\"body\":\"by the extension\"}'\n"
-      .write(to: script, atomically: true, encoding: .utf8)
-    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
+    try Executable.write(
+      "#!/bin/sh\ncat > /dev/null\necho '{\"title\":\"Rewritten\",\"body\":\"by the extension\"}'\n", to: script.path)
     let profile = directory.appendingPathComponent("profile.yaml")
     try """
     locked: false
