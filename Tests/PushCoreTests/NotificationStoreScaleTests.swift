@@ -103,6 +103,88 @@ private struct SplitMix {
 
 /// The store packs notifications; what comes out must be exactly what went in.
 @Suite struct NotificationTableTests {
+  /// Packs a notification after some other text in the buffer, and unpacks it.
+  private func roundTrip(_ stored: StoredNotification) -> StoredNotification {
+    var text: [UInt8] = Array("earlier notifications' text".utf8)
+    let packed = NotificationTable.pack(stored, text: &text)
+    let start = Int(packed.textStart)
+    return NotificationTable.unpack(packed, text: text[start..<start + Int(packed.textCount)])
+  }
+
+  /// A plain notification with this id, in one of three threads.
+  private func plain(_ id: Int, surfaces: [Surface] = [.banner, .notificationCenter]) -> StoredNotification {
+    let notification = PushNotification(
+      id: NotificationID(id), bundleID: "com.example.chat", threadID: "t\(id % 3)", title: "Ana \(id)",
+      body: "message \(id)", receivedAt: SimInstant(milliseconds: Int64(id) * 1_000))
+    return StoredNotification(
+      notification: notification,
+      decision: DeliveryDecision(disposition: .delivered, surfaces: surfaces, effectiveLevel: .active),
+      group: GroupKey(bundleID: "com.example.chat", thread: "t\(id % 3)"),
+      rank: RankTerms(notification: notification, level: .active, engagement: Engagement()))
+  }
+
+  @Test func longSurfaceAndCallbackListsAreKeptWhole() {
+    var stored = plain(5, surfaces: [.banner, .lockScreen, .notificationCenter, .liveActivity, .banner])
+    stored.decision.callbacks = [.willPresent, .didReceive, .backgroundFetch, .launchInBackground, .serviceExtension]
+    #expect(roundTrip(stored) == stored)
+    stored.decision.surfaces = []
+    stored.decision.callbacks = [.serviceExtension]
+    #expect(roundTrip(stored) == stored)
+  }
+
+  /// A removal marks the slot vacant instead of writing the page, so a copy of the table (a
+  /// checkpoint, a state handed to the front end) keeps sharing it; a page is cleared once 64
+  /// of its slots are vacant, and dropped once all are.
+  @Test func removalsWriteNoPageUntilSixtyFourAreVacant() {
+    var table = NotificationTable()
+    for id in 0..<1_024 { table.insert(plain(id)) }
+    let kept = table
+    let writes = table.pageWrites
+    // 63 removals from page 1: no page is written.
+    for id in stride(from: 256, to: 256 + 63 * 4, by: 4) { table[NotificationID(id)] = nil }
+    #expect(table.pageWrites == writes)
+    #expect(table.count == 1_024 - 63)
+    #expect(table[NotificationID(256)] == nil && table[NotificationID(260)] == nil)
+    #expect(table[NotificationID(257)] == plain(257))
+    // The 64th vacancy clears the page: one write.
+    table[NotificationID(256 + 63 * 4)] = nil
+    #expect(table.pageWrites == writes + 1)
+    #expect(table[NotificationID(256 + 63 * 4)] == nil && table[NotificationID(257)] == plain(257))
+    // The copy taken before still has every notification.
+    #expect(kept.count == 1_024)
+    #expect((0..<1_024).allSatisfy { kept[NotificationID($0)] == plain($0) })
+    // Emptying page 0 clears it at 64, 128 and 192 vacancies and drops it at the last, without
+    // a write; the oldest is found past it.
+    for id in 0..<256 { table[NotificationID(id)] = nil }
+    #expect(table.pageWrites == writes + 4)
+    #expect(table.oldestID() == NotificationID(257))
+    // A vacant slot taken again holds the new notification; equal contents are equal tables.
+    table.insert(plain(260))
+    #expect(table[NotificationID(260)] == plain(260))
+    var rebuilt = NotificationTable()
+    for id in (256..<1_024) where id == 260 || !(id >= 256 && id <= 256 + 63 * 4 && (id - 256) % 4 == 0) {
+      rebuilt.insert(plain(id))
+    }
+    #expect(rebuilt == table)
+    #expect(table.values.map(\.id) == rebuilt.values.map(\.id))
+    rebuilt[NotificationID(999)] = nil
+    #expect(!(rebuilt == table))
+  }
+
+  /// Replacing notifications in place again and again leaves the text they no longer use to be
+  /// compacted away: what is read back is always the latest.
+  @Test func replacedTextIsReclaimed() {
+    var table = NotificationTable()
+    for id in 0..<10 { table.insert(plain(id)) }
+    for round in 0..<2_000 {
+      var stored = plain(round % 10)
+      stored.notification.body = "round \(round) " + String(repeating: "x", count: round % 50)
+      table.insert(stored)
+      #expect(table[stored.id] == stored)
+    }
+    #expect(table.count == 10)
+  }
+
   @Test func packingIsLossless() {
     var notification = PushNotification(
       id: NotificationID(700), bundleID: "com.example.bank", threadID: "t-1", title: "Ünïcødé 🏦", subtitle: "",
@@ -129,7 +211,7 @@ private struct SplitMix {
         for heldUntil in [nil, SimInstant(milliseconds: 77)] {
           let stored = StoredNotification(
             notification: notification, decision: decision, group: group, rank: rank, heldUntil: heldUntil)
-          #expect(NotificationTable.unpack(NotificationTable.pack(stored)) == stored)
+          #expect(roundTrip(stored) == stored)
         }
       }
     }
@@ -137,8 +219,8 @@ private struct SplitMix {
       notification: PushNotification(id: NotificationID(1), bundleID: "", receivedAt: SimInstant(milliseconds: 0)),
       decision: DeliveryDecision(disposition: .delivered), group: GroupKey(bundleID: ""),
       rank: RankTerms(level: 0, relevance: 0, engagement: 0, communication: 0, recency: 0))
-    #expect(NotificationTable.unpack(NotificationTable.pack(bare)) == bare)
+    #expect(roundTrip(bare) == bare)
     bare.notification.sound = .systemDefault
-    #expect(NotificationTable.unpack(NotificationTable.pack(bare)) == bare)
+    #expect(roundTrip(bare) == bare)
   }
 }

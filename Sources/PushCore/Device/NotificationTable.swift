@@ -1,23 +1,128 @@
 /// The store's notifications, packed for a store of a million.
 ///
 /// A ``StoredNotification`` is about 620 bytes inline, and a dictionary of them keeps up to
-/// twice as many slots as entries. Here each notification is a ``Packed`` value of about 200
-/// bytes whose nine optional strings live in one byte buffer, in pages of consecutive ids (ids
-/// come from a counter, so pages fill densely). Values that are rare or large (raw payload,
-/// custom keys, reasons, Live Activity content, filter criteria, an unusual group)
-/// go into one boxed ``Extras`` only when present. Packing is lossless: `self[id]` gives back
-/// exactly the ``StoredNotification`` that was stored.
+/// twice as many slots as entries. Here each notification is a ``Packed`` value of about 130
+/// bytes, in pages of 256 consecutive ids (ids come from a counter, so pages fill densely); its
+/// eleven optional strings live in its page's one text buffer, and its surfaces and callbacks
+/// are a few bits. Values that are rare or large (raw payload, custom keys, reasons, Live
+/// Activity content, filter criteria, an unusual group) go into one boxed ``Extras`` only when
+/// present, so most notifications cost no allocation of their own. Packing is lossless:
+/// `self[id]` gives back exactly the ``StoredNotification`` that was stored.
+///
+/// A removal does not write the page: it sets the slot's bit in ``vacancies`` and the page is
+/// cleared once 64 of its slots are vacant (or dropped once all are). A copy of the table kept
+/// by a checkpoint or handed to the front end therefore shares every page that only lost
+/// notifications since — an `apns-collapse-id` replacement anywhere in a long capture used to
+/// copy its whole page (docs/PERFORMANCE.md).
 struct NotificationTable: Sendable {
   private static let pageBits = 8
-  private static let pageMask = (1 << pageBits) - 1
+  private static let pageSize = 1 << pageBits
+  private static let pageMask = pageSize - 1
+  /// How many vacant slots a page collects before they are cleared from it.
+  private static let clearingThreshold = 64
 
-  private var pages: [Int: [Packed?]] = [:]
+  private var pages: [Int: Page] = [:]
+  /// Each page's removed notifications that are still in its slots.
+  private var vacancies: [Int: Vacancies] = [:]
   /// How many notifications are stored.
   private(set) var count = 0
+  /// How many times a page was written (a notification put in, cleared, released or re-ranked):
+  /// a work count for the tests, which hold removals to writing no page.
+  private(set) var pageWrites = 0
   /// No page below this one holds a notification (a cursor for ``oldestID()``), and the highest
   /// page ever used.
   private var oldestPage = 0
   private var highestPage = -1
+
+  /// The slots for 256 consecutive ids, and the text of the notifications put in them.
+  private struct Page: Sendable {
+    var slots = [Packed?](repeating: nil, count: NotificationTable.pageSize)
+    /// The notifications' strings, appended as they are put in (see ``Packed/textStart``).
+    var text: [UInt8] = []
+    /// How many slots hold a notification (vacant ones not yet cleared included).
+    var filled = 0
+    /// Bytes of ``text`` that no slot uses any more.
+    var garbage = 0
+
+    /// Puts a notification in a slot, appending its text.
+    mutating func put(_ stored: StoredNotification, at slot: Int) {
+      if let old = slots[slot] { garbage += Int(old.textCount) } else { filled += 1 }
+      slots[slot] = NotificationTable.pack(stored, text: &text)
+      if garbage > 4_096 && garbage > text.count / 2 { compactText() }
+    }
+
+    /// Empties the slots a vacancy set names.
+    mutating func clear(_ vacant: Vacancies) {
+      for slot in 0..<NotificationTable.pageSize where vacant.contains(slot) {
+        if let old = slots[slot] {
+          garbage += Int(old.textCount)
+          filled -= 1
+        }
+        slots[slot] = nil
+      }
+      if garbage > text.count / 2 { compactText() }
+    }
+
+    /// Copies the text still in use into a buffer of its own size.
+    mutating func compactText() {
+      var compact: [UInt8] = []
+      compact.reserveCapacity(text.count - garbage)
+      for slot in 0..<NotificationTable.pageSize {
+        guard var packed = slots[slot], packed.textCount > 0 else { continue }
+        let start = Int(packed.textStart)
+        packed.textStart = UInt32(compact.count)
+        compact.append(contentsOf: text[start..<start + Int(packed.textCount)])
+        slots[slot] = packed
+      }
+      text = compact
+      garbage = 0
+    }
+
+    /// A slot's packed text.
+    func text(of packed: Packed) -> ArraySlice<UInt8> {
+      if let own = packed.extras?.text { return own[...] }
+      let start = Int(packed.textStart)
+      return text[start..<start + Int(packed.textCount)]
+    }
+  }
+
+  /// A page's vacant slots: a bit each.
+  private struct Vacancies: Sendable {
+    private var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+    private(set) var count = 0
+
+    func contains(_ slot: Int) -> Bool { word(slot >> 6) & (1 << UInt64(slot & 63)) != 0 }
+
+    mutating func insert(_ slot: Int) {
+      guard !contains(slot) else { return }
+      setWord(slot >> 6, word(slot >> 6) | (1 << UInt64(slot & 63)))
+      count += 1
+    }
+
+    mutating func remove(_ slot: Int) {
+      guard contains(slot) else { return }
+      setWord(slot >> 6, word(slot >> 6) & ~(1 << UInt64(slot & 63)))
+      count -= 1
+    }
+
+    private func word(_ index: Int) -> UInt64 {
+      switch index {
+      case 0: words.0
+      case 1: words.1
+      case 2: words.2
+      default: words.3
+      }
+    }
+
+    private mutating func setWord(_ index: Int, _ value: UInt64) {
+      switch index {
+      case 0: words.0 = value
+      case 1: words.1 = value
+      case 2: words.2 = value
+      default: words.3 = value
+      }
+    }
+  }
 
   /// The packed form of one notification.
   struct Packed: Equatable, Sendable {
@@ -26,9 +131,11 @@ struct NotificationTable: Sendable {
     /// The rank's engagement term; the other terms follow from the notification (see
     /// ``RankTerms/init(notification:level:engagement:)``), else the rank is in ``extras``.
     var engagementTerm: Double
-    /// bundle id, thread, title, subtitle, body, category, target content id, collapse id,
-    /// sender, sound and the decision's sound: each the LEB128 of its UTF-8 length plus one (0 for nil), then its bytes.
-    var text: [UInt8]
+    /// Where its text is in the page's buffer: bundle id, thread, title, subtitle, body,
+    /// category, target content id, collapse id, sender, sound and the decision's sound, each
+    /// the LEB128 of its UTF-8 length plus one (0 for nil), then its bytes.
+    var textStart: UInt32
+    var textCount: UInt32
     var level: InterruptionLevel
     var pushType: PushType
     var priority: PushPriority?
@@ -41,12 +148,46 @@ struct NotificationTable: Sendable {
     var effectiveLevel: InterruptionLevel
     var playsSound: Bool
     var previewsHidden: Bool
-    var surfaces: [Surface]
-    var callbacks: [AppCallback]
+    /// The decision's surfaces and callbacks as 4-bit codes (``ShortList``); in ``extras``
+    /// when there are more than four.
+    var surfaces: ShortList
+    var callbacks: ShortList
     var decisionBadge: Int?
     var heldUntil: SimInstant?
     var expiration: SimInstant?
     var extras: Extras?
+  }
+
+  /// Up to four small enum cases, each a 4-bit code (its index + 1), the first in the lowest
+  /// bits; 0 ends the list.
+  struct ShortList: Equatable, Sendable {
+    var bits: UInt16
+
+    init?<Case>(_ list: [Case], code: (Case) -> UInt16) {
+      guard list.count <= 4 else { return nil }
+      var bits: UInt16 = 0
+      for (index, element) in list.enumerated() { bits |= code(element) << UInt16(4 * index) }
+      self.bits = bits
+    }
+
+    func contains(code: UInt16) -> Bool {
+      var rest = bits
+      while rest != 0 {
+        if rest & 0xF == code { return true }
+        rest >>= 4
+      }
+      return false
+    }
+
+    func decoded<Case>(_ make: (UInt16) -> Case?) -> [Case] {
+      var list: [Case] = []
+      var rest = bits
+      while rest != 0 {
+        if let element = make(rest & 0xF) { list.append(element) }
+        rest >>= 4
+      }
+      return list
+    }
   }
 
   /// What most notifications do not have.
@@ -65,11 +206,17 @@ struct NotificationTable: Sendable {
     let replaces: NotificationID?
     /// Files a service extension attached.
     let attachments: [NotificationAttachment]
+    /// Surfaces and callbacks, when there are more than a ``ShortList`` holds.
+    let surfaces: [Surface]?
+    let callbacks: [AppCallback]?
+    /// The packed text, when the page's buffer could not address it.
+    let text: [UInt8]?
 
     init(
       rawPayload: String, customKeys: [JSONMember], liveActivity: LiveActivityContent?, reasons: [Reason],
       filterCriteria: String?, group: GroupKey?, rank: RankTerms?, decisionHeldUntil: SimInstant?,
-      replaces: NotificationID?, attachments: [NotificationAttachment] = []
+      replaces: NotificationID?, attachments: [NotificationAttachment] = [], surfaces: [Surface]? = nil,
+      callbacks: [AppCallback]? = nil, text: [UInt8]? = nil
     ) {
       self.rawPayload = rawPayload
       self.customKeys = customKeys
@@ -81,6 +228,9 @@ struct NotificationTable: Sendable {
       self.decisionHeldUntil = decisionHeldUntil
       self.replaces = replaces
       self.attachments = attachments
+      self.surfaces = surfaces
+      self.callbacks = callbacks
+      self.text = text
     }
 
     static func == (lhs: Extras, rhs: Extras) -> Bool {
@@ -88,36 +238,52 @@ struct NotificationTable: Sendable {
         && lhs.reasons == rhs.reasons && lhs.filterCriteria == rhs.filterCriteria
         && lhs.group == rhs.group && lhs.rank == rhs.rank
         && lhs.decisionHeldUntil == rhs.decisionHeldUntil && lhs.replaces == rhs.replaces
-        && lhs.attachments == rhs.attachments
+        && lhs.attachments == rhs.attachments && lhs.surfaces == rhs.surfaces && lhs.callbacks == rhs.callbacks
+        && lhs.text == rhs.text
     }
+  }
+
+  /// The page and slot of an id.
+  @inline(__always)
+  private static func place(_ id: NotificationID) -> (page: Int, slot: Int) {
+    (id.rawValue >> pageBits, id.rawValue & pageMask)
+  }
+
+  /// Whether a slot holds a notification that was not removed, asking the page for its
+  /// presence only (comparing the Optional with nil copied the entry out).
+  private func contains(_ page: Int, _ slot: Int) -> Bool {
+    guard let stored = pages[page], case .some = stored.slots[slot] else { return false }
+    return vacancies[page]?.contains(slot) != true
   }
 
   /// The packed notification with this id.
   func packed(_ id: NotificationID) -> Packed? {
-    guard let page = pages[id.rawValue >> Self.pageBits] else { return nil }
-    return page[id.rawValue & Self.pageMask]
+    let (page, slot) = Self.place(id)
+    guard let packed = pages[page]?.slots[slot], vacancies[page]?.contains(slot) != true else { return nil }
+    return packed
   }
 
   /// Whether a notification is held for the summary and whether it shows on the lock screen,
   /// read without unpacking it.
   func visibility(_ id: NotificationID) -> (held: Bool, onLockScreen: Bool)? {
-    guard let page = pages[id.rawValue >> Self.pageBits], let packed = page[id.rawValue & Self.pageMask] else {
-      return nil
-    }
-    return (packed.heldUntil != nil, StoredNotification.showsOnLockScreen(packed.surfaces))
+    guard let packed = packed(id) else { return nil }
+    let onLockScreen =
+      packed.extras?.surfaces.map(StoredNotification.showsOnLockScreen)
+      ?? (packed.surfaces.contains(code: Surface.lockScreen.code) || packed.surfaces.contains(code: Surface.banner.code))
+    return (packed.heldUntil != nil, onLockScreen)
   }
 
   /// Sets a notification's engagement term in place and returns its rank score then, as
   /// `RankTerms(notification:level:engagement:)` computes it; nil when it is not stored or its
   /// rank does not follow from it (kept in ``Extras``), for the caller to rebuild.
   mutating func setEngagementTerm(_ id: NotificationID, _ term: Double) -> Double? {
-    let pageIndex = id.rawValue >> Self.pageBits
-    let slot = id.rawValue & Self.pageMask
-    guard let packed = pages[pageIndex]?[slot], packed.extras?.rank == nil else { return nil }
-    pages[pageIndex]?[slot]?.engagementTerm = term
+    let (pageIndex, slot) = Self.place(id)
+    guard let packed = packed(id), packed.extras?.rank == nil, let page = pages[pageIndex] else { return nil }
+    pages[pageIndex]?.slots[slot]?.engagementTerm = term
+    pageWrites += 1
     let terms = RankTerms(
       level: 2 * Double(packed.effectiveLevel.rank), relevance: packed.relevanceScore ?? 0, engagement: term,
-      communication: Self.hasText(field: 8, in: packed.text) ? 3 : 0,
+      communication: Self.hasText(field: 8, in: page.text(of: packed)) ? 3 : 0,
       recency: Double(packed.receivedAt.milliseconds) / 3_600_000)
     return terms.score
   }
@@ -139,7 +305,7 @@ struct NotificationTable: Sendable {
   }
 
   /// Whether the packed text's field (0 bundle id … 8 sender) is present, reading only lengths.
-  private static func hasText(field: Int, in text: [UInt8]) -> Bool {
+  private static func hasText(field: Int, in text: ArraySlice<UInt8>) -> Bool {
     text.withUnsafeBufferPointer { bytes in
       var index = 0
       var current = 0
@@ -156,38 +322,52 @@ struct NotificationTable: Sendable {
   /// Stores a notification under its id (replacing any with that id), like setting
   /// ``subscript(_:)``, but reading `stored` in place: the setter's value was a copy of it.
   mutating func insert(_ stored: StoredNotification) {
-    let id = stored.id
-    let pageIndex = id.rawValue >> Self.pageBits
-    let slot = id.rawValue & Self.pageMask
-    let existed = contains(pageIndex, slot)
-    pages[pageIndex, default: [Packed?](repeating: nil, count: 1 << Self.pageBits)][slot] = Self.pack(stored)
-    if !existed { count += 1 }
+    let (pageIndex, slot) = Self.place(stored.id)
+    if !contains(pageIndex, slot) { count += 1 }
+    if vacancies[pageIndex]?.contains(slot) == true {
+      vacancies[pageIndex]?.remove(slot)
+      if vacancies[pageIndex]?.count == 0 { vacancies.removeValue(forKey: pageIndex) }
+    }
+    if pages[pageIndex] == nil {
+      // A page no longer written to gives back the room its text buffer grew into.
+      if pageIndex > highestPage, let last = pages[highestPage], last.text.capacity > last.text.count + 1_024 {
+        pages[highestPage]?.text = [UInt8](unsafeUninitializedCapacity: last.text.count) { buffer, initialized in
+          initialized = last.text.withUnsafeBufferPointer { buffer.initialize(fromContentsOf: $0) }
+        }
+      }
+      pages[pageIndex] = Page()
+    }
+    pages[pageIndex]?.put(stored, at: slot)
+    pageWrites += 1
     oldestPage = min(oldestPage, pageIndex)
     highestPage = max(highestPage, pageIndex)
   }
 
-  /// Whether a slot holds a notification, asking the page for its presence only (comparing
-  /// the Optional with nil copied the entry out).
-  private func contains(_ pageIndex: Int, _ slot: Int) -> Bool {
-    pages[pageIndex].map { page in if case .some = page[slot] { true } else { false } } ?? false
-  }
-
   /// The notification with this id, unpacked; setting nil removes it.
   subscript(id: NotificationID) -> StoredNotification? {
-    get { packed(id).map(Self.unpack) }
+    get {
+      let (pageIndex, slot) = Self.place(id)
+      guard let page = pages[pageIndex], let packed = page.slots[slot],
+        vacancies[pageIndex]?.contains(slot) != true
+      else { return nil }
+      return Self.unpack(packed, text: page.text(of: packed))
+    }
     set {
-      let pageIndex = id.rawValue >> Self.pageBits
-      let slot = id.rawValue & Self.pageMask
-      let existed = contains(pageIndex, slot)
-      if let newValue {
-        pages[pageIndex, default: [Packed?](repeating: nil, count: 1 << Self.pageBits)][slot] = Self.pack(newValue)
-        if !existed { count += 1 }
-        oldestPage = min(oldestPage, pageIndex)
-        highestPage = max(highestPage, pageIndex)
-      } else if existed {
-        pages[pageIndex]?[slot] = nil
-        count -= 1
-        if pages[pageIndex]?.allSatisfy({ $0 == nil }) == true { pages.removeValue(forKey: pageIndex) }
+      if let newValue { return insert(newValue) }
+      let (pageIndex, slot) = Self.place(id)
+      guard contains(pageIndex, slot), let filled = pages[pageIndex]?.filled else { return }
+      count -= 1
+      var vacant = vacancies[pageIndex] ?? Vacancies()
+      vacant.insert(slot)
+      if vacant.count == filled {
+        pages.removeValue(forKey: pageIndex)
+        vacancies.removeValue(forKey: pageIndex)
+      } else if vacant.count >= Self.clearingThreshold {
+        pages[pageIndex]?.clear(vacant)
+        pageWrites += 1
+        vacancies.removeValue(forKey: pageIndex)
+      } else {
+        vacancies[pageIndex] = vacant
       }
     }
   }
@@ -198,8 +378,13 @@ struct NotificationTable: Sendable {
   mutating func oldestID() -> NotificationID? {
     guard count > 0 else { return nil }
     while oldestPage <= highestPage {
-      if let page = pages[oldestPage], let slot = page.firstIndex(where: { $0 != nil }) {
-        return NotificationID(oldestPage << Self.pageBits | slot)
+      if let page = pages[oldestPage] {
+        let vacant = vacancies[oldestPage]
+        for slot in 0..<Self.pageSize {
+          if case .some = page.slots[slot], vacant?.contains(slot) != true {
+            return NotificationID(oldestPage << Self.pageBits | slot)
+          }
+        }
       }
       oldestPage += 1
     }
@@ -208,21 +393,50 @@ struct NotificationTable: Sendable {
 
   /// Clears the held-for-summary time of a notification.
   mutating func release(_ id: NotificationID) {
-    pages[id.rawValue >> Self.pageBits]?[id.rawValue & Self.pageMask]?.heldUntil = nil
+    let (pageIndex, slot) = Self.place(id)
+    guard contains(pageIndex, slot) else { return }
+    pages[pageIndex]?.slots[slot]?.heldUntil = nil
+    pageWrites += 1
   }
 
-  /// Every notification, unpacked, in no particular order.
+  /// Every stored notification's id and packed form, with its text, in id order.
+  private func forEachStored(_ body: (Packed, ArraySlice<UInt8>) -> Void) {
+    for pageIndex in pages.keys.sorted() {
+      guard let page = pages[pageIndex] else { continue }
+      let vacant = vacancies[pageIndex]
+      for slot in 0..<Self.pageSize {
+        if let packed = page.slots[slot], vacant?.contains(slot) != true { body(packed, page.text(of: packed)) }
+      }
+    }
+  }
+
+  /// Every notification, unpacked, in id order.
   var values: [StoredNotification] {
-    pages.values.flatMap { page in page.compactMap { $0.map(Self.unpack) } }
+    var values: [StoredNotification] = []
+    values.reserveCapacity(count)
+    forEachStored { packed, text in values.append(Self.unpack(packed, text: text)) }
+    return values
   }
 
-  /// Every packed notification by id, for comparing two tables.
-  private var sortedPacked: [Packed] {
-    pages.keys.sorted().flatMap { pages[$0]?.compactMap { $0 } ?? [] }
+  /// Every notification as its packed form (its place in the text buffer aside) and its text,
+  /// for comparing two tables.
+  private var contents: [(packed: Packed, text: ArraySlice<UInt8>)] {
+    var contents: [(packed: Packed, text: ArraySlice<UInt8>)] = []
+    contents.reserveCapacity(count)
+    forEachStored { packed, text in
+      var placed = packed
+      placed.textStart = 0
+      contents.append((placed, text))
+    }
+    return contents
   }
 
   static func == (lhs: NotificationTable, rhs: NotificationTable) -> Bool {
-    lhs.count == rhs.count && lhs.sortedPacked == rhs.sortedPacked
+    guard lhs.count == rhs.count else { return false }
+    let left = lhs.contents
+    let right = rhs.contents
+    return left.count == right.count
+      && zip(left, right).allSatisfy { $0.packed == $1.packed && $0.text.elementsEqual($1.text) }
   }
 
   // MARK: Packing
@@ -270,16 +484,17 @@ struct NotificationTable: Sendable {
       communication: sender == nil ? 0 : 3, recency: Double(receivedAt.milliseconds) / 3_600_000)
   }
 
-  static func pack(_ stored: StoredNotification) -> Packed {
+  /// Packs a notification, appending its text to `text` (its page's buffer).
+  static func pack(_ stored: StoredNotification, text: inout [UInt8]) -> Packed {
     let note = stored.notification
     let decision = stored.decision
     // Field by field, without an array of the eleven strings (allocated and released per push).
     let sound = soundText(note.sound)
     let decisionSound = soundText(decision.sound)
     func size(_ field: String?) -> Int { 2 + (field?.utf8.count ?? 0) }
-    var text: [UInt8] = []
+    let textStart = text.count
     text.reserveCapacity(
-      size(note.bundleID) + size(note.threadID) + size(note.title) + size(note.subtitle) + size(note.body)
+      textStart + size(note.bundleID) + size(note.threadID) + size(note.title) + size(note.subtitle) + size(note.body)
         + size(note.category) + size(note.targetContentID) + size(note.collapseID) + size(note.sender)
         + size(sound) + size(decisionSound))
     append(note.bundleID, to: &text)
@@ -293,6 +508,15 @@ struct NotificationTable: Sendable {
     append(note.sender, to: &text)
     append(sound, to: &text)
     append(decisionSound, to: &text)
+    var textCount = text.count - textStart
+    // A page's text is addressed with 32 bits; past them (never at input sizes Pushdeck reads)
+    // the notification keeps its text to itself.
+    var ownText: [UInt8]?
+    if text.count > Int(UInt32.max) {
+      ownText = Array(text[textStart...])
+      text.removeSubrange(textStart...)
+      textCount = 0
+    }
     let groupForm: UInt8
     switch stored.group {
     case GroupKey(bundleID: note.bundleID, thread: note.threadID): groupForm = 0
@@ -304,32 +528,41 @@ struct NotificationTable: Sendable {
       receivedAt: note.receivedAt, relevanceScore: note.relevanceScore, sender: note.sender,
       level: decision.effectiveLevel, engagement: stored.rank.engagement)
     let rankIsDerived = derivedRank == stored.rank
+    let surfaces = ShortList(decision.surfaces, code: \.code)
+    let callbacks = ShortList(decision.callbacks, code: \.code)
     var extras: Extras?
     if !rankIsDerived || decision.heldUntil != nil || decision.replaces != nil || !note.rawPayload.isEmpty
       || !note.customKeys.isEmpty || note.liveActivity != nil || !decision.reasons.isEmpty
-      || note.filterCriteria != nil || groupForm == 3 || !note.attachments.isEmpty
+      || note.filterCriteria != nil || groupForm == 3 || !note.attachments.isEmpty || surfaces == nil
+      || callbacks == nil || ownText != nil
     {
       extras = Extras(
         rawPayload: note.rawPayload, customKeys: note.customKeys, liveActivity: note.liveActivity,
         reasons: decision.reasons, filterCriteria: note.filterCriteria,
         group: groupForm == 3 ? stored.group : nil, rank: rankIsDerived ? nil : stored.rank,
-        decisionHeldUntil: decision.heldUntil, replaces: decision.replaces, attachments: note.attachments)
+        decisionHeldUntil: decision.heldUntil, replaces: decision.replaces, attachments: note.attachments,
+        surfaces: surfaces == nil ? decision.surfaces : nil, callbacks: callbacks == nil ? decision.callbacks : nil,
+        text: ownText)
     }
     return Packed(
-      id: note.id, receivedAt: note.receivedAt, engagementTerm: stored.rank.engagement, text: text, level: note.level,
+      id: note.id, receivedAt: note.receivedAt, engagementTerm: stored.rank.engagement,
+      textStart: UInt32(truncatingIfNeeded: textStart), textCount: UInt32(truncatingIfNeeded: textCount),
+      level: note.level,
       pushType: note.pushType, priority: note.priority, isContentAvailable: note.isContentAvailable,
       isMutableContent: note.isMutableContent, groupForm: groupForm, relevanceScore: note.relevanceScore,
       badge: note.badge, disposition: decision.disposition, effectiveLevel: decision.effectiveLevel,
-      playsSound: decision.playsSound, previewsHidden: decision.previewsHidden, surfaces: decision.surfaces,
-      callbacks: decision.callbacks, decisionBadge: decision.badge,
+      playsSound: decision.playsSound, previewsHidden: decision.previewsHidden,
+      surfaces: surfaces ?? ShortList(bits: 0), callbacks: callbacks ?? ShortList(bits: 0),
+      decisionBadge: decision.badge,
       heldUntil: stored.heldUntil,
       expiration: note.expiration, extras: extras)
   }
 
-  static func unpack(_ packed: Packed) -> StoredNotification {
+  /// Unpacks a notification whose text is `text`.
+  static func unpack(_ packed: Packed, text: ArraySlice<UInt8>) -> StoredNotification {
     var strings: [String?] = []
     strings.reserveCapacity(11)
-    packed.text.withUnsafeBufferPointer { bytes in
+    text.withUnsafeBufferPointer { bytes in
       var index = 0
       while index < bytes.count && strings.count < 11 {
         let length = readLength(bytes, at: &index)
@@ -358,11 +591,13 @@ struct NotificationTable: Sendable {
     note.customKeys = packed.extras?.customKeys ?? []
     note.attachments = packed.extras?.attachments ?? []
     let decision = DeliveryDecision(
-      disposition: packed.disposition, surfaces: packed.surfaces, playsSound: packed.playsSound,
+      disposition: packed.disposition,
+      surfaces: packed.extras?.surfaces ?? packed.surfaces.decoded(Surface.init(code:)), playsSound: packed.playsSound,
       sound: sound(strings[10]), badge: packed.decisionBadge, effectiveLevel: packed.effectiveLevel,
       heldUntil: packed.extras?.decisionHeldUntil, replaces: packed.extras?.replaces,
       previewsHidden: packed.previewsHidden,
-      callbacks: packed.callbacks, reasons: packed.extras?.reasons ?? [])
+      callbacks: packed.extras?.callbacks ?? packed.callbacks.decoded(AppCallback.init(code:)),
+      reasons: packed.extras?.reasons ?? [])
     let group: GroupKey
     switch packed.groupForm {
     case 0: group = GroupKey(bundleID: note.bundleID, thread: note.threadID)
@@ -377,5 +612,55 @@ struct NotificationTable: Sendable {
           receivedAt: note.receivedAt, relevanceScore: note.relevanceScore, sender: note.sender,
           level: packed.effectiveLevel, engagement: packed.engagementTerm),
       heldUntil: packed.heldUntil)
+  }
+}
+
+extension NotificationTable.ShortList {
+  init(bits: UInt16) { self.bits = bits }
+}
+
+extension Surface {
+  /// The surface's 4-bit code in a packed notification.
+  fileprivate var code: UInt16 {
+    switch self {
+    case .banner: 1
+    case .lockScreen: 2
+    case .notificationCenter: 3
+    case .liveActivity: 4
+    }
+  }
+
+  fileprivate init?(code: UInt16) {
+    switch code {
+    case 1: self = .banner
+    case 2: self = .lockScreen
+    case 3: self = .notificationCenter
+    case 4: self = .liveActivity
+    default: return nil
+    }
+  }
+}
+
+extension AppCallback {
+  /// The callback's 4-bit code in a packed notification.
+  fileprivate var code: UInt16 {
+    switch self {
+    case .willPresent: 1
+    case .didReceive: 2
+    case .backgroundFetch: 3
+    case .launchInBackground: 4
+    case .serviceExtension: 5
+    }
+  }
+
+  fileprivate init?(code: UInt16) {
+    switch code {
+    case 1: self = .willPresent
+    case 2: self = .didReceive
+    case 3: self = .backgroundFetch
+    case 4: self = .launchInBackground
+    case 5: self = .serviceExtension
+    default: return nil
+    }
   }
 }
