@@ -98,3 +98,13 @@ package func useOneAllocatorArena() {
     _ = mallopt(M_ARENA_MAX, 1)
   #endif
 }
+
+/// Gives the pages of freed heap memory back to the kernel (`malloc_trim`), wherever in the
+/// heap they are: glibc returns only the top of the heap on its own, and a long read frees and
+/// reallocates decoded batches and the copies a handed-over state made, all through one heap
+/// (docs/PERFORMANCE.md).
+package func returnFreedMemory() {
+  #if canImport(Glibc) && canImport(CMalloc)
+    _ = malloc_trim(0)
+  #endif
+}

@@ -102,6 +102,15 @@ extension AppState {
     return copy
   }
 
+  /// The state to keep as a checkpoint: handed over, with only the latest delivery records of a
+  /// device that keeps a window of them (the window's other records would be a copy: the device
+  /// played ahead goes on writing its own).
+  public func keptAsCheckpoint(records: Int) -> AppState {
+    var copy = handedOver()
+    if copy.device.recordWindow != nil { copy.device.dropRecords(keepingLatest: records) }
+    return copy
+  }
+
   /// Takes the device and what follows it from a state played ahead over the same timeline,
   /// keeping what the user sees (screen, panes, selection, playback).
   mutating func takePlace(of ahead: AppState, played: Int) {

@@ -123,6 +123,12 @@ private struct SplitMix {
       rank: RankTerms(notification: notification, level: .active, engagement: Engagement()))
   }
 
+  /// A page holds 256 slots whether or not they are filled: the slot's size is the table's
+  /// memory at a million notifications (136 bytes with Swift optionals, 96 packed).
+  @Test func aSlotIsNinetySixBytes() {
+    #expect(MemoryLayout<NotificationTable.Packed?>.stride <= 96)
+  }
+
   @Test func longSurfaceAndCallbackListsAreKeptWhole() {
     var stored = plain(5, surfaces: [.banner, .lockScreen, .notificationCenter, .liveActivity, .banner])
     stored.decision.callbacks = [.willPresent, .didReceive, .backgroundFetch, .launchInBackground, .serviceExtension]
@@ -222,5 +228,57 @@ private struct SplitMix {
     #expect(roundTrip(bare) == bare)
     bare.notification.sound = .systemDefault
     #expect(roundTrip(bare) == bare)
+  }
+}
+
+/// A notification that leaves the store stays in its stack's member list, stale, until the stale
+/// outnumber the live: every count and listing must still be of the stored ones only.
+@Suite struct StaleMemberTests {
+  private func note(_ id: Int, thread: String = "t", score: Double = 0) -> StoredNotification {
+    let notification = PushNotification(
+      id: NotificationID(id), bundleID: "com.example.chat", threadID: thread, title: "n\(id)",
+      receivedAt: SimInstant(milliseconds: Int64(id) * 1_000))
+    var rank = RankTerms(notification: notification, level: .active, engagement: Engagement())
+    rank.relevance = score
+    return StoredNotification(
+      notification: notification,
+      decision: DeliveryDecision(disposition: .delivered, surfaces: [.notificationCenter], effectiveLevel: .active),
+      group: GroupKey(bundleID: "com.example.chat", thread: thread), rank: rank)
+  }
+
+  @Test func countsListingsAndScoresAreOfStoredNotificationsOnly() {
+    var store = NotificationStore()
+    var expected = NotificationStore()
+    for id in 1...300 {
+      // The best of the stack is removed too, so its score must be found among the live.
+      let stored = note(id, score: id == 150 ? 5 : Double(id % 7) / 10)
+      store.insert(stored)
+      if id % 3 != 0 && id != 150 { expected.insert(stored) }
+    }
+    for id in stride(from: 3, through: 300, by: 3) { store.remove(NotificationID(id)) }
+    store.remove(NotificationID(150))
+    let key = GroupKey(bundleID: "com.example.chat", thread: "t")
+    #expect(store.count == expected.count)
+    #expect(store.topGroups(limit: 5).map(\.count) == expected.topGroups(limit: 5).map(\.count))
+    #expect(store.topGroups(limit: 5).map(\.score) == expected.topGroups(limit: 5).map(\.score))
+    #expect(store.notifications(in: key).map(\.id) == expected.notifications(in: key).map(\.id))
+    #expect(
+      store.stack(key, filter: .notificationCenter, memberLimit: 3)?.notifications.map(\.id)
+        == expected.stack(key, filter: .notificationCenter, memberLimit: 3)?.notifications.map(\.id))
+    #expect(
+      store.stack(key, filter: .notificationCenter)?.count == expected.stack(key, filter: .notificationCenter)?.count)
+    #expect(store.rankedGroups().map(\.notifications) == expected.rankedGroups().map(\.notifications))
+    // Re-ranked: stale members take no part in the stack's score.
+    store.rerank(bundleID: "com.example.chat", engagement: Engagement(taps: 3))
+    expected.rerank(bundleID: "com.example.chat", engagement: Engagement(taps: 3))
+    #expect(store.topGroups(limit: 5).map(\.score) == expected.topGroups(limit: 5).map(\.score))
+    // An id stored again (a restore, not the counter) is listed once.
+    store.insert(note(3))
+    expected.insert(note(3))
+    #expect(store.notifications(in: key).map(\.id) == expected.notifications(in: key).map(\.id))
+    #expect(store.notifications(in: key).filter { $0.id == NotificationID(3) }.count == 1)
+    // Emptied, the stack is gone.
+    for stored in store.notifications(in: key) { store.remove(stored.id) }
+    #expect(store.topGroups(limit: 5).isEmpty && store.count == 0)
   }
 }

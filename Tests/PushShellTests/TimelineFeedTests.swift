@@ -38,7 +38,7 @@ struct TimelineFeedTests {
     guard try await poll("read and played", timeout: .seconds(50), until: { feed.finished() != nil }) else { return }
     let final = try #require(feed.finished())
     #expect(final.playedEntryCount == 10_000)
-    // One at most per chunk of 2,048 lines read, at each eighth of the file's bytes: 10,000
+    // One at most per chunk of 2,048 lines read, at each sixteenth of the file's bytes: 10,000
     // lines are five chunks, the last of which ends the reading (the final state stands for it).
     #expect((3...4).contains(feed.checkpointsKept))
     #expect(feed.checkpoint(atOrBefore: SimInstant(epochSeconds: 1_767_254_000)) == nil)

@@ -561,6 +561,15 @@ public struct DeviceSimulator: Sendable {
     return app
   }
 
+  /// Drops all but the latest `count` delivery records (a state kept for later, whose older
+  /// records would be a copy of the ones the device goes on writing).
+  public mutating func dropRecords(keepingLatest count: Int) {
+    let dropped = records.count - max(count, 0)
+    guard dropped > 0 else { return }
+    records = Array(records.suffix(max(count, 0)))
+    droppedRecords += dropped
+  }
+
   private mutating func keep(_ delivery: DeliveryRecord) {
     guard keepsRecords else { return }
     records.append(delivery)

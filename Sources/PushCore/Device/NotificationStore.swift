@@ -154,8 +154,18 @@ public struct NotificationStore: Equatable, Sendable {
 
   /// A stack: its members in arrival order (oldest first), its score (its best member's) and
   /// how many of its members each screen shows, so a screen never counts them one by one.
+  ///
+  /// A notification that leaves the store stays in ``members`` (stale: the table no longer has
+  /// it, and every walk of the members skips it) until the stale outnumber the live; then the
+  /// list is rebuilt. So a removal writes no member chunk, and a copy of the store (a checkpoint,
+  /// a state handed over) keeps sharing them: `apns-collapse-id` replacements land all over a
+  /// long capture's stacks. Members are chunked for the same reason: an append copies one chunk.
   private struct Group: Sendable {
-    var members: [Member] = []
+    var members = ChunkedList<Member>()
+    /// Members whose notification has left the store.
+    var stale = 0
+    /// Members whose notification is stored.
+    var live: Int { members.count - stale }
     var score = -Double.infinity
     /// Members waiting for the Scheduled Summary.
     var held = 0
@@ -176,6 +186,8 @@ public struct NotificationStore: Equatable, Sendable {
     var collapseID: String
   }
 
+  /// The highest id ever inserted: an insertion below it may meet its own stale member.
+  private var highestID: NotificationID?
   /// Delivered notifications by app and `apns-collapse-id` (a pair, not a concatenated string,
   /// which allocated on every push that asked).
   private var collapse: [CollapseKey: NotificationID] = [:]
@@ -274,6 +286,14 @@ public struct NotificationStore: Equatable, Sendable {
       collapse[CollapseKey(bundleID: stored.notification.bundleID, collapseID: collapseID)] = stored.id
     }
     let member = Member(arrival: stored.notification.receivedAt, id: stored.id, score: stored.rank.score)
+    if let highestID, stored.id <= highestID, groups[stored.group]?.stale ?? 0 > 0 {
+      // Not a fresh id (a restore, a test): the stack may still list it as stale.
+      let table = entries
+      Self.dropStale(from: &groups[stored.group, default: Group()], moves: &movedElements) {
+        $0 != stored.id && table.packed($0) != nil
+      }
+    }
+    highestID = max(highestID ?? stored.id, stored.id)
     let isHeld = stored.heldUntil != nil
     let (previousScore, score) = Self.add(
       member, held: isHeld, onLockScreen: !isHeld && stored.showsOnLockScreen,
@@ -305,7 +325,7 @@ public struct NotificationStore: Equatable, Sendable {
   }
 
   /// The index of the first member that arrived after `arrival` (binary search).
-  private static func firstIndex(after arrival: SimInstant, in members: [Member]) -> Int {
+  private static func firstIndex(after arrival: SimInstant, in members: ChunkedList<Member>) -> Int {
     var lower = 0
     var upper = members.count
     while lower < upper {
@@ -315,33 +335,39 @@ public struct NotificationStore: Equatable, Sendable {
     return lower
   }
 
-  /// Removes a member; returns the group's score before and after (-infinity when emptied).
+  /// Marks a member stale; returns the group's score before and after (-infinity when emptied).
   ///
-  /// Finds the member by binary search on its arrival; the score is recomputed over the stack
-  /// only when the member removed was its best.
+  /// Writes no member: the score is recomputed over the stack's live members only when the
+  /// member removed was its best, and the list is rebuilt once the stale outnumber the live.
   private static func take(
-    _ id: NotificationID, arrival: SimInstant, held: Bool, onLockScreen: Bool, from group: inout Group,
-    moves: inout Int
+    score removedScore: Double, held: Bool, onLockScreen: Bool, from group: inout Group, moves: inout Int,
+    isLive: (NotificationID) -> Bool
   ) -> (Double, Double) {
     let previous = group.score
-    var index = firstIndex(after: arrival, in: group.members) - 1
-    while index >= 0 && group.members[index].arrival == arrival && group.members[index].id != id { index -= 1 }
-    if index < 0 || group.members[index].id != id {
-      // Not where its arrival says (never expected): fall back to a scan.
-      guard let found = group.members.firstIndex(where: { $0.id == id }) else { return (previous, previous) }
-      index = found
-    }
-    moves += group.members.count - index
-    let removed = group.members.remove(at: index)
+    group.stale += 1
     if held { group.held -= 1 }
     if onLockScreen { group.onLockScreen -= 1 }
-    if group.members.isEmpty {
+    if group.live <= 0 {
       group.score = -.infinity
-    } else if removed.score >= group.score {
+      return (previous, group.score)
+    }
+    if group.stale > group.live && group.stale >= 32 { dropStale(from: &group, moves: &moves, isLive: isLive) }
+    if removedScore >= group.score {
       moves += group.members.count
-      group.score = group.members.lazy.map(\.score).max() ?? -.infinity
+      var best = -Double.infinity
+      group.members.forEachElement { member in if isLive(member.id) { best = max(best, member.score) } }
+      group.score = best
     }
     return (previous, group.score)
+  }
+
+  /// Rebuilds a stack's member list without its stale members.
+  private static func dropStale(from group: inout Group, moves: inout Int, isLive: (NotificationID) -> Bool) {
+    var kept = ChunkedList<Member>()
+    group.members.forEachElement { member in if isLive(member.id) { kept.append(member) } }
+    moves += group.members.count
+    group.members = kept
+    group.stale = 0
   }
 
   private func position(of score: Double) -> Int {
@@ -390,9 +416,11 @@ public struct NotificationStore: Equatable, Sendable {
     guard groups[stored.group] != nil else { return stored }
     logChange(stored.group)
     let isHeld = stored.heldUntil != nil
+    let table = entries
     let (previousScore, score) = Self.take(
-      id, arrival: stored.notification.receivedAt, held: isHeld, onLockScreen: !isHeld && stored.showsOnLockScreen,
-      from: &groups[stored.group, default: Group()], moves: &movedElements)
+      score: stored.rank.score, held: isHeld, onLockScreen: !isHeld && stored.showsOnLockScreen,
+      from: &groups[stored.group, default: Group()], moves: &movedElements
+    ) { table.packed($0) != nil }
     if score == -.infinity {
       removeFromOrder(stored.group, score: previousScore)
       groups.removeValue(forKey: stored.group)
@@ -406,7 +434,8 @@ public struct NotificationStore: Equatable, Sendable {
   /// Removes a whole group.
   public mutating func clear(group key: GroupKey) {
     revision &+= 1
-    for member in groups[key]?.members ?? [] { remove(member.id) }
+    guard let members = groups[key]?.members else { return }
+    members.forEachElement { member in remove(member.id) }
   }
 
   /// Removes everything.
@@ -473,6 +502,8 @@ public struct NotificationStore: Equatable, Sendable {
             notification: stored.notification, level: stored.decision.effectiveLevel, engagement: engagement)
           entries[id] = stored
           group.members[index].score = stored.rank.score
+        } else {
+          continue  // stale
         }
         best = max(best, group.members[index].score)
       }
@@ -525,7 +556,7 @@ public struct NotificationStore: Equatable, Sendable {
   /// The top `limit` stacks with their sizes (held notifications included), without listing
   /// their members: O(limit).
   public func topGroups(limit: Int) -> [(key: GroupKey, count: Int, score: Double)] {
-    byRank(limit: limit) { key, group in (key, group.members.count, group.score) }
+    byRank(limit: limit) { key, group in (key, group.live, group.score) }
   }
 
   // MARK: Stacks as the screens show them
@@ -577,7 +608,7 @@ public struct NotificationStore: Equatable, Sendable {
   {
     let shown =
       switch filter {
-      case .notificationCenter: group.members.count - group.held
+      case .notificationCenter: group.live - group.held
       case .lockScreen: group.onLockScreen
       }
     return exclusion.counts.isEmpty ? shown : shown - (exclusion.counts[key] ?? 0)

@@ -124,13 +124,22 @@ struct NotificationTable: Sendable {
     }
   }
 
-  /// The packed form of one notification.
+  /// The packed form of one notification: 96 bytes. The five optional numbers keep their
+  /// payloads in plain fields and their presence in one byte (as Swift optionals, each took 16
+  /// bytes and the struct 136).
   struct Packed: Equatable, Sendable {
     var id: NotificationID
     var receivedAt: SimInstant
     /// The rank's engagement term; the other terms follow from the notification (see
     /// ``RankTerms/init(notification:level:engagement:)``), else the rank is in ``extras``.
     var engagementTerm: Double
+    var extras: Extras?
+    /// The optional numbers' payloads, 0 when absent (see ``present``).
+    private var relevanceValue: Double
+    private var badgeValue: Int
+    private var decisionBadgeValue: Int
+    private var heldUntilValue: Int64
+    private var expirationValue: Int64
     /// Where its text is in the page's buffer: bundle id, thread, title, subtitle, body,
     /// category, target content id, collapse id, sender, sound and the decision's sound, each
     /// the LEB128 of its UTF-8 length plus one (0 for nil), then its bytes.
@@ -142,20 +151,102 @@ struct NotificationTable: Sendable {
     var isContentAvailable: Bool
     var isMutableContent: Bool
     var groupForm: UInt8
-    var relevanceScore: Double?
-    var badge: Int?
     var disposition: Disposition
     var effectiveLevel: InterruptionLevel
     var playsSound: Bool
     var previewsHidden: Bool
+    /// Which optional numbers are present: a bit each, in the order of their payloads above.
+    private var present: UInt8
     /// The decision's surfaces and callbacks as 4-bit codes (``ShortList``); in ``extras``
     /// when there are more than four.
     var surfaces: ShortList
     var callbacks: ShortList
-    var decisionBadge: Int?
-    var heldUntil: SimInstant?
-    var expiration: SimInstant?
-    var extras: Extras?
+
+    init(
+      id: NotificationID, receivedAt: SimInstant, engagementTerm: Double, textStart: UInt32, textCount: UInt32,
+      level: InterruptionLevel, pushType: PushType, priority: PushPriority?, isContentAvailable: Bool,
+      isMutableContent: Bool, groupForm: UInt8, relevanceScore: Double?, badge: Int?, disposition: Disposition,
+      effectiveLevel: InterruptionLevel, playsSound: Bool, previewsHidden: Bool, surfaces: ShortList,
+      callbacks: ShortList, decisionBadge: Int?, heldUntil: SimInstant?, expiration: SimInstant?, extras: Extras?
+    ) {
+      self.id = id
+      self.receivedAt = receivedAt
+      self.engagementTerm = engagementTerm
+      self.extras = extras
+      relevanceValue = 0
+      badgeValue = 0
+      decisionBadgeValue = 0
+      heldUntilValue = 0
+      expirationValue = 0
+      present = 0
+      self.textStart = textStart
+      self.textCount = textCount
+      self.level = level
+      self.pushType = pushType
+      self.priority = priority
+      self.isContentAvailable = isContentAvailable
+      self.isMutableContent = isMutableContent
+      self.groupForm = groupForm
+      self.disposition = disposition
+      self.effectiveLevel = effectiveLevel
+      self.playsSound = playsSound
+      self.previewsHidden = previewsHidden
+      self.surfaces = surfaces
+      self.callbacks = callbacks
+      self.relevanceScore = relevanceScore
+      self.badge = badge
+      self.decisionBadge = decisionBadge
+      self.heldUntil = heldUntil
+      self.expiration = expiration
+    }
+
+    /// Whether the optional number with this bit is present.
+    private func has(_ bit: UInt8) -> Bool { present & bit != 0 }
+
+    /// Notes whether the optional number with this bit is present.
+    private mutating func mark(_ bit: UInt8, _ isPresent: Bool) {
+      present = isPresent ? present | bit : present & ~bit
+    }
+
+    var relevanceScore: Double? {
+      get { has(1) ? relevanceValue : nil }
+      set {
+        relevanceValue = newValue ?? 0
+        mark(1, newValue != nil)
+      }
+    }
+
+    var badge: Int? {
+      get { has(2) ? badgeValue : nil }
+      set {
+        badgeValue = newValue ?? 0
+        mark(2, newValue != nil)
+      }
+    }
+
+    var decisionBadge: Int? {
+      get { has(4) ? decisionBadgeValue : nil }
+      set {
+        decisionBadgeValue = newValue ?? 0
+        mark(4, newValue != nil)
+      }
+    }
+
+    var heldUntil: SimInstant? {
+      get { has(8) ? SimInstant(milliseconds: heldUntilValue) : nil }
+      set {
+        heldUntilValue = newValue?.milliseconds ?? 0
+        mark(8, newValue != nil)
+      }
+    }
+
+    var expiration: SimInstant? {
+      get { has(16) ? SimInstant(milliseconds: expirationValue) : nil }
+      set {
+        expirationValue = newValue?.milliseconds ?? 0
+        mark(16, newValue != nil)
+      }
+    }
   }
 
   /// Up to four small enum cases, each a 4-bit code (its index + 1), the first in the lowest
@@ -269,7 +360,8 @@ struct NotificationTable: Sendable {
     guard let packed = packed(id) else { return nil }
     let onLockScreen =
       packed.extras?.surfaces.map(StoredNotification.showsOnLockScreen)
-      ?? (packed.surfaces.contains(code: Surface.lockScreen.code) || packed.surfaces.contains(code: Surface.banner.code))
+      ?? (packed.surfaces.contains(code: Surface.lockScreen.code)
+        || packed.surfaces.contains(code: Surface.banner.code))
     return (packed.heldUntil != nil, onLockScreen)
   }
 
