@@ -53,7 +53,11 @@ for size in "${sizes[@]}"; do
   wait_for "Go to time" 1
   t0=$(now_ms)
   "${tmux[@]}" send-keys -t b -- +400d Enter
-  wait_for "to come\|reading [0-9]*%\|Go to time\|Seeking" 0
+  # Answered: the prompt is gone and the screen follows the seek (or is already there).
+  wait_for "Go to time" 0
+  answered=$(( $(now_ms) - t0 ))
+  # Arrived: nothing left to read, play or follow.
+  wait_for "to come\|reading [0-9]*%\|Go to time\|Seeking\|following to" 0
   seek=$(( $(now_ms) - t0 ))
   "${tmux[@]}" send-keys -t b q
   t0=$(now_ms)
@@ -63,7 +67,7 @@ for size in "${sizes[@]}"; do
   if command -v sqlite3 >/dev/null; then
     rows=$(sqlite3 "$work"/xdg/pushdeck/devices/*.sqlite "SELECT count(*) FROM delivery" 2>/dev/null || echo ?)
   fi
-  printf "%8d lines: first frame %6d ms  seek to the end %8d ms  cpu %7.2f s  peak %7.1f MiB  rows %s\n" \
-    "$size" "$first" "$seek" "$(echo "$user + $sys" | bc -l)" "$(echo "$peak / 1024" | bc -l)" "$rows"
+  printf "%8d lines: first frame %6d ms  seek to the end answered %6d ms, arrived %8d ms  cpu %7.2f s  peak %7.1f MiB  rows %s\n" \
+    "$size" "$first" "$answered" "$seek" "$(echo "$user + $sys" | bc -l)" "$(echo "$peak / 1024" | bc -l)" "$rows"
   "${tmux[@]}" kill-server 2>/dev/null || true
 done

@@ -58,7 +58,8 @@ extension AppState {
     let latest = timeline.isEmpty ? now : timeline.instant(timeline.count - 1)
     guard instant - latest > Self.playAheadWaitMargin else { return true }
     let reachable = latest - Self.playAheadWaitMargin
-    if reachable > now { advance(to: reachable) }
+    // A slice a turn in `run` (``playSlice``), so the screen follows the way there.
+    if reachable > now { advance(to: reachable, slice: playSlice) }
     showToast("Seeking: reading and playing the inputs…")
     return false
   }

@@ -162,10 +162,12 @@ struct RunCommand: AsyncParsableCommand {
         : inputs.map { $0.split(separator: "/").last.map(String.init) ?? $0 }
           .joined(separator: ", "), moreToCome: feed != nil)
     state = restoredState
-    if persistence == nil, let feed {
-      state.playAhead = feed
-      // A long seek plays a slice a turn, the screen following it (docs/DECISIONS.md, Run: seeks).
-      state.playSlice = Session.seekSlice
+    if let feed {
+      // A device played ahead only without a state database (docs/DECISIONS.md, runstate).
+      if persistence == nil { state.playAhead = feed }
+      // A long seek plays a slice a turn, the screen following it, with a state database too
+      // (each turn journals what it played) (docs/DECISIONS.md, Run: seeks).
+      state.playSlice = persistence == nil ? Session.seekSlice : Session.journalledSeekSlice
     }
     defer { persistence?.close() }
     // The endpoint, when asked for: accepted pushes go through the app's service extension (on

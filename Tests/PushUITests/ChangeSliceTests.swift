@@ -65,4 +65,39 @@ struct ChangeSliceTests {
     // Each push at its own time, not at the target's.
     #expect(zip(state.device.records, all).allSatisfy { $0.at == $1.at })
   }
+
+  /// The same seek in `run` (a slice a turn): each turn plays at most a slice of what is read,
+  /// the screen following it (`following to`), instead of one turn playing everything read
+  /// while the screen stands still; then it goes on to the target once everything is read.
+  @Test func aSeekPastWhatIsReadPlaysASliceATurn() {
+    let all = scaleTimeline(pushes: 400, from: DemoScenario.start, badges: false)
+    var state = AppState(device: DeviceSimulator(profile: DeviceProfile(start: DemoScenario.start, isLocked: false)))
+    state.journalsChanges = true
+    state.playSlice = 64
+    state.appendTimeline(all[..<300])
+    state.readingProgress = 0.5
+    let target = DemoScenario.start + .hours(400 * 24)
+    _ = reduce(into: &state, .tick(target))
+    #expect(state.playedEntryCount == 64)
+    #expect(state.followingTo == target)
+    var turns = 1
+    while state.followingTo != nil && turns < 100 {
+      let before = state.playedEntryCount
+      _ = reduce(into: &state, .tick(target))
+      #expect(state.playedEntryCount - before <= 64)
+      turns += 1
+      if state.playedEntryCount == before { break }  // waiting for the rest to be read
+    }
+    #expect(state.now == all[299].at - AppState.playAheadWaitMargin, "played what was read, less the margin")
+    #expect(state.followingTo == target)
+    state.appendTimeline(all[300...])
+    state.readingProgress = nil
+    while state.followingTo != nil && turns < 100 {
+      _ = reduce(into: &state, .tick(target))
+      turns += 1
+    }
+    #expect(state.now == target)
+    #expect(state.device.records.count == 400)
+    #expect(zip(state.device.records, all).allSatisfy { $0.at == $1.at })
+  }
 }
