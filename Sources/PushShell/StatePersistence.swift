@@ -96,9 +96,9 @@ package final class StatePersistence {
         // and its clock, lock and Focus.
         var batch = JournalBatch()
         batch.deliveries = state.device.records
-        batch.state = Self.deviceState(state.device)
+        batch.updates.state = Self.deviceState(state.device)
         try journal.commit(batch)
-        savedState = batch.state
+        savedState = batch.updates.state
         if let inputs { state.showToast("New device for \(inputs), from \(dateText(state.device.now, state.device))") }
       }
       // The device as saved: what the session does from here on is journalled from the change
@@ -166,10 +166,10 @@ package final class StatePersistence {
   /// Live Activities when time ended some.
   private func noteClock(of device: DeviceSimulator, in batch: inout JournalBatch) {
     let (savedState, savedLiveActivities) = writer.saved
-    if device.liveActivities != savedLiveActivities { batch.liveActivities = device.liveActivities }
+    if device.liveActivities != savedLiveActivities { batch.updates.liveActivities = device.liveActivities }
     var current = Self.deviceState(device)
     if let saved = savedState, saved.now > current.now { current.now = saved.now }
-    batch.state = current == savedState ? nil : current
+    batch.updates.state = current == savedState ? nil : current
   }
 
   @discardableResult
@@ -241,12 +241,12 @@ final class JournalWriter: ChangeSliceSink {
   func commit(slice: DeviceChanges) {
     var batch = JournalBatch()
     batch.append(slice)
-    if var state = batch.state {
+    if var state = batch.updates.state {
       memory.withLock { memory in
         if let latest = memory.latestNow, latest > state.now { state.now = latest }
         memory.latestNow = state.now
       }
-      batch.state = state
+      batch.updates.state = state
     }
     let slice = batch
     slots.wait()
@@ -258,7 +258,7 @@ final class JournalWriter: ChangeSliceSink {
 
   /// Commits `batch` after every slice handed over before it; returns why it failed, if it did.
   func commitNow(_ batch: JournalBatch) -> String? {
-    if let now = batch.state?.now { memory.withLock { $0.latestNow = max($0.latestNow ?? now, now) } }
+    if let now = batch.updates.state?.now { memory.withLock { $0.latestNow = max($0.latestNow ?? now, now) } }
     queue.sync { write(batch) }
     return takeFailure()
   }
@@ -279,8 +279,8 @@ final class JournalWriter: ChangeSliceSink {
     do throws(StoreError) {
       try journal.commit(batch)
       memory.withLock { memory in
-        if let state = batch.state { memory.state = state }
-        if let live = batch.liveActivities { memory.liveActivities = live }
+        if let state = batch.updates.state { memory.state = state }
+        if let live = batch.updates.liveActivities { memory.liveActivities = live }
         memory.batches += 1
         memory.largestDeliveryCount = max(memory.largestDeliveryCount, batch.deliveryCount)
       }

@@ -308,7 +308,7 @@ public final class DeviceJournal: Sendable {
   /// ``restore()``.
   public func record(_ events: [JournalBatch.Event]) throws(StoreError) {
     var batch = JournalBatch()
-    batch.events = events
+    batch.updates.events = events
     try commit(batch)
   }
 
@@ -318,14 +318,14 @@ public final class DeviceJournal: Sendable {
     throws(StoreError)
   {
     var batch = JournalBatch()
-    batch.removals = [JournalBatch.Removal(id: id, at: instant, reason: reason)]
+    batch.updates.removals = [JournalBatch.Removal(id: id, at: instant, reason: reason)]
     try commit(batch)
   }
 
   /// Saves an app's engagement.
   public func saveEngagement(_ engagement: Engagement, for bundleID: String) throws(StoreError) {
     var batch = JournalBatch()
-    batch.engagement = [bundleID: engagement]
+    batch.updates.engagement = [bundleID: engagement]
     try commit(batch)
   }
 
@@ -352,13 +352,13 @@ public final class DeviceJournal: Sendable {
       try DeliveryRow.insert(packed, statement: insert.sqliteStatement, db: db)
       try appendRemovals(packed.removals, into: db)
     }
-    try appendRemovals(batch.removals, into: db)
-    if !batch.events.isEmpty {
+    try appendRemovals(batch.updates.removals, into: db)
+    if !batch.updates.events.isEmpty {
       let insert = try db.cachedStatement(
         sql:
           "INSERT INTO event(at_ms, kind, bundle_id, notification_id, name, value) VALUES (?, ?, ?, ?, ?, ?)"
       )
-      for logged in batch.events {
+      for logged in batch.updates.events {
         let fields = eventFields(logged.event)
         try insert.execute(
           arguments: [
@@ -367,12 +367,12 @@ public final class DeviceJournal: Sendable {
           ])
       }
     }
-    for (bundleID, engagement) in batch.engagement.sorted(by: { $0.key < $1.key }) {
+    for (bundleID, engagement) in batch.updates.engagement.sorted(by: { $0.key < $1.key }) {
       try db.execute(
         sql: "INSERT OR REPLACE INTO engagement(bundle_id, taps, dismissals) VALUES (?, ?, ?)",
         arguments: [bundleID, engagement.taps, engagement.dismissals])
     }
-    for (bundleID, count) in batch.badges.sorted(by: { $0.key < $1.key }) {
+    for (bundleID, count) in batch.updates.badges.sorted(by: { $0.key < $1.key }) {
       if count == 0 {
         try db.execute(sql: "DELETE FROM badge WHERE bundle_id = ?", arguments: [bundleID])
       } else {
@@ -381,7 +381,7 @@ public final class DeviceJournal: Sendable {
           arguments: [bundleID, count])
       }
     }
-    if let activities = batch.liveActivities {
+    if let activities = batch.updates.liveActivities {
       try db.execute(sql: "DELETE FROM live_activity")
       for (position, activity) in activities.enumerated() {
         let values: [(any DatabaseValueConvertible)?] = [
@@ -400,7 +400,7 @@ public final class DeviceJournal: Sendable {
             """, arguments: StatementArguments(values))
       }
     }
-    if let channels = batch.channels {
+    if let channels = batch.updates.channels {
       try db.execute(sql: "DELETE FROM channel")
       let insert = try db.cachedStatement(
         sql: """
@@ -427,7 +427,7 @@ public final class DeviceJournal: Sendable {
           """,
         arguments: [source.id, source.path, source.headBytes, source.headHash, source.line, source.offset])
     }
-    if let state = batch.state {
+    if let state = batch.updates.state {
       try db.execute(
         sql:
           "INSERT OR REPLACE INTO device_state(id, now_ms, is_locked, active_focus_id) VALUES (1, ?, ?, ?)",

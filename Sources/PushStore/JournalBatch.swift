@@ -5,12 +5,12 @@ import PushCore
 ///
 /// Filled by the ingest step (``DeviceSimulator/ingest(_:sender:at:extensions:into:)``, the
 /// device's own change set), from a front end's ``DeviceChanges`` (``append(_:)``), or by hand.
-public struct JournalBatch: Sendable {
+public struct JournalBatch: DeviceUpdateKeeping, Sendable {
   /// A notification that left Notification Center, and why.
-  public typealias Removal = DeviceChanges.Removal
+  public typealias Removal = DeviceUpdates.Removal
 
   /// A device event other than a push (pushes are ``deliveries``), with its time.
-  public typealias Event = DeviceChanges.Event
+  public typealias Event = DeviceUpdates.Event
 
   /// How far one replayed input has been read, saved with the rows of the lines it counts.
   public struct SourceProgress: Equatable, Sendable {
@@ -66,20 +66,9 @@ public struct JournalBatch: Sendable {
       deliveries.append(record)
     }
   }
-  /// Notifications removed from Notification Center.
-  public var removals: [Removal] = []
-  /// Events other than pushes, in order.
-  public var events: [Event] = []
-  /// Engagement per app that changed.
-  public var engagement: [String: Engagement] = [:]
-  /// Badges that changed; 0 means the app has no badge.
-  public var badges: [String: Int] = [:]
-  /// The Live Activities, when they changed (the whole list replaces the saved one).
-  public var liveActivities: [LiveActivity]?
-  /// The broadcast channels, when they changed (the whole list replaces the saved one).
-  public var channels: [BroadcastChannel]?
-  /// The clock, lock and Focus after the batch.
-  public var state: RestoredDevice.State?
+  /// Everything else the device changed: removals, events, engagement, badges, Live
+  /// Activities, channels, its clock.
+  public var updates = DeviceUpdates()
   /// How far the inputs whose lines are in the batch have been read (replaces their saved
   /// progress).
   public var sources: [SourceProgress] = []
@@ -100,39 +89,19 @@ public struct JournalBatch: Sendable {
 
   /// Whether there is nothing to write.
   public var isEmpty: Bool {
-    deliveryCount == 0 && removals.isEmpty && events.isEmpty && engagement.isEmpty && badges.isEmpty
-      && liveActivities == nil && channels == nil && state == nil && sources.isEmpty
+    deliveryCount == 0 && updates.isEmpty && sources.isEmpty
   }
 }
 
-extension JournalBatch: DeviceChangeSink {
+extension JournalBatch {
   public mutating func delivered(_ record: DeliveryRecord, rawPayload: ArraySlice<UInt8>?) {
     append(record, rawPayload: rawPayload)
   }
-  public mutating func removed(_ id: NotificationID, at instant: SimInstant, reason: String) {
-    removals.append(Removal(id: id, at: instant, reason: reason))
-  }
-  public mutating func happened(_ event: DeviceEvent, at instant: SimInstant) {
-    events.append(Event(event, at: instant))
-  }
-  public mutating func engagementChanged(_ bundleID: String, to engagement: Engagement) {
-    self.engagement[bundleID] = engagement
-  }
-  public mutating func badgeChanged(_ bundleID: String, to count: Int) { badges[bundleID] = count }
-  public mutating func liveActivitiesChanged(to activities: [LiveActivity]) { liveActivities = activities }
-  public mutating func channelsChanged(to channels: [BroadcastChannel]) { self.channels = channels }
-  public mutating func stateChanged(to state: RestoredDevice.State) { self.state = state }
 
   /// Adds a front end's change set, in the order it was made (its clock, lock and Focus too).
   public mutating func append(_ changes: DeviceChanges) {
     for delivery in changes.deliveries { append(delivery.record, rawPayload: delivery.rawPayload) }
-    removals += changes.removals
-    events += changes.events
-    engagement.merge(changes.engagement) { $1 }
-    badges.merge(changes.badges) { $1 }
-    if let live = changes.liveActivities { liveActivities = live }
-    if let channels = changes.channels { self.channels = channels }
-    if let state = changes.state { self.state = state }
+    updates.append(changes.updates)
   }
 }
 

@@ -191,7 +191,7 @@ struct SettingsPaneTests {
       _ = reduce(into: &state, .command(.activate))
       #expect(state.settingsValue(row) != before, "\(row)")
     }
-    let events = state.takeChanges().events.map(\.event)
+    let events = state.takeChanges().updates.events.map(\.event)
     #expect(events.count == SettingsRow.allCases.count - 4)
     #expect(
       events.allSatisfy { event in

@@ -32,7 +32,7 @@ import Testing
     device.apply(
       .push(push(update, bundle: Self.bundle, headers: Self.live + [("apns-channel-id", Self.channel)])), at: at(5),
       journalingInto: &batch)
-    #expect(batch.channels?.first?.lastMessage?.timestamp == 5)
+    #expect(batch.updates.channels?.first?.lastMessage?.timestamp == 5)
     try journal.commit(batch)
     try journal.close()
 

@@ -137,8 +137,8 @@ import Testing
     try journal.commit(
       {
         var batch = JournalBatch()
-        batch.state = RestoredDevice.State(now: at(200), isLocked: true, activeFocusID: nil)
-        batch.events = [JournalBatch.Event(.unlock, at: at(400))]
+        batch.updates.state = RestoredDevice.State(now: at(200), isLocked: true, activeFocusID: nil)
+        batch.updates.events = [JournalBatch.Event(.unlock, at: at(400))]
         return batch
       }())
     let later = try journal.restore()
@@ -252,10 +252,10 @@ import Testing
   @Test func aSavedClockOrAnEventAloneHoldsADevice() throws {
     let clockOnly = try DeviceJournal.inMemory()
     var batch = JournalBatch()
-    batch.state = RestoredDevice.State(now: at(3_600), isLocked: true, activeFocusID: nil)
+    batch.updates.state = RestoredDevice.State(now: at(3_600), isLocked: true, activeFocusID: nil)
     try clockOnly.commit(batch)
     #expect(try clockOnly.holdsDevice())
-    #expect(try clockOnly.savedDeviceState() == batch.state)
+    #expect(try clockOnly.savedDeviceState() == batch.updates.state)
     let resumed = try clockOnly.restoreDevice(profile: DeviceProfile(start: start))
     #expect(resumed.now == at(3_600) && resumed.isLocked)
 

@@ -79,11 +79,12 @@ struct IngestScaleTests {
         device.apply(event, at: at, into: &batch)
       }
       if batch.deliveryCount >= batchSize {
-        work.written += batch.deliveryCount + batch.removals.count + batch.events.count + batch.badges.count
+        work.written +=
+          batch.deliveryCount + batch.updates.removals.count + batch.updates.events.count + batch.updates.badges.count
         batch = JournalBatch(packsDeliveries: true)
       }
     }
-    work.written += batch.deliveryCount + batch.removals.count + batch.events.count
+    work.written += batch.deliveryCount + batch.updates.removals.count + batch.updates.events.count
     work.storeCopies = device.store.copiesMade
     work.storeMoves = device.store.movedElements
     work.stored = device.store.count

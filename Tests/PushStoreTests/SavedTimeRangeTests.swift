@@ -14,7 +14,7 @@ struct SavedTimeRangeTests {
     do {
       let journal = try DeviceJournal.open(at: path)
       var batch = JournalBatch()
-      batch.state = RestoredDevice.State(
+      batch.updates.state = RestoredDevice.State(
         now: SimInstant(milliseconds: milliseconds), isLocked: true, activeFocusID: nil)
       try journal.commit(batch)
       try journal.close()
@@ -37,7 +37,7 @@ struct SavedTimeRangeTests {
   @Test func theLastSimulatedInstantIsRestored() throws {
     let journal = try DeviceJournal.inMemory()
     var batch = JournalBatch()
-    batch.state = RestoredDevice.State(now: SimInstant.latest, isLocked: false, activeFocusID: nil)
+    batch.updates.state = RestoredDevice.State(now: SimInstant.latest, isLocked: false, activeFocusID: nil)
     try journal.commit(batch)
     #expect(try journal.restoreDevice(profile: DeviceProfile(start: start)).now == SimInstant.latest)
   }

@@ -32,7 +32,7 @@ struct ChangeSliceTests {
     let indices = (slices + [rest]).flatMap { $0.deliveries.map(\.record.index) }
     #expect(indices == Array(0..<5_000))
     // Each slice carries the clock after its last push.
-    #expect(slices.first?.state?.now == state.timeline[511].at)
+    #expect(slices.first?.updates.state?.now == state.timeline[511].at)
   }
 
   @Test func withoutASinkTheTurnKeepsItsChangesWhole() {

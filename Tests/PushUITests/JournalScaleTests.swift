@@ -23,7 +23,9 @@ struct JournalScaleTests {
       at = at + .seconds(turn)
       _ = reduce(into: &state, .tick(at))
       let changes = state.takeChanges()
-      journalled += changes.deliveries.count + changes.removals.count + changes.events.count + changes.badges.count
+      journalled +=
+        changes.deliveries.count + changes.updates.removals.count + changes.updates.events.count
+        + changes.updates.badges.count
     }
     let moves = state.bookkeepingSteps + state.device.store.movedElements + journalled
     return (moves, state.device.store.copiesMade, state.device.receivedCount == count ? journalled : -1)

@@ -105,7 +105,7 @@ struct OutsideNumbersCLITests {
     let state = directory.appendingPathComponent("device.sqlite").path
     let journal = try DeviceJournal.open(at: state)
     var batch = JournalBatch()
-    batch.state = RestoredDevice.State(
+    batch.updates.state = RestoredDevice.State(
       now: SimInstant(milliseconds: 9_223_372_036_854_775_000), isLocked: false, activeFocusID: nil)
     try journal.commit(batch)
     try journal.close()

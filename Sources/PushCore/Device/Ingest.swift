@@ -55,10 +55,10 @@ public struct DiscardedChanges: DeviceChangeSink {
   @inlinable public mutating func stateChanged(to state: RestoredDevice.State) {}
 }
 
-/// What the device changed since it was last taken: the front end collects it as it plays
-/// (``DeviceSimulator/ingest(_:sender:at:extensions:into:)``), and the shell's journal
-/// commits it (PushStore's `JournalBatch.append(_:)`).
-public struct DeviceChanges: DeviceChangeSink, Sendable {
+/// What a device changed besides its deliveries: removals, other events, engagement, badges,
+/// Live Activities, channels and its clock. A front end's ``DeviceChanges`` and the journal's
+/// batch (PushStore's `JournalBatch`) each hold one and add their own deliveries.
+public struct DeviceUpdates: Sendable {
   /// A notification that left Notification Center, and why.
   public struct Removal: Equatable, Sendable {
     /// The notification.
@@ -90,9 +90,6 @@ public struct DeviceChanges: DeviceChangeSink, Sendable {
     }
   }
 
-  /// What the device did with each push, in order, with its payload as received when the
-  /// notification keeps none.
-  public var deliveries: [(record: DeliveryRecord, rawPayload: ArraySlice<UInt8>?)] = []
   /// Notifications removed from Notification Center.
   public var removals: [Removal] = []
   /// Events other than pushes, in order.
@@ -101,40 +98,75 @@ public struct DeviceChanges: DeviceChangeSink, Sendable {
   public var engagement: [String: Engagement] = [:]
   /// Badges that changed; 0 means the app has no badge.
   public var badges: [String: Int] = [:]
-  /// The Live Activities, when they changed.
+  /// The Live Activities, when they changed (the whole list replaces the saved one).
   public var liveActivities: [LiveActivity]?
-  /// The broadcast channels, when they changed.
+  /// The broadcast channels, when they changed (the whole list replaces the saved one).
   public var channels: [BroadcastChannel]?
   /// The clock, lock and Focus after the last change.
   public var state: RestoredDevice.State?
 
   public init() {}
 
-  /// How many pushes and other events were applied.
-  public var appliedCount: Int { deliveries.count + events.count }
-
   /// Whether nothing changed.
   public var isEmpty: Bool {
-    deliveries.isEmpty && removals.isEmpty && events.isEmpty && engagement.isEmpty && badges.isEmpty
-      && liveActivities == nil && channels == nil && state == nil
+    removals.isEmpty && events.isEmpty && engagement.isEmpty && badges.isEmpty && liveActivities == nil
+      && channels == nil && state == nil
   }
+
+  /// Adds updates made after these, in order (later values replace earlier ones).
+  public mutating func append(_ later: DeviceUpdates) {
+    removals += later.removals
+    events += later.events
+    engagement.merge(later.engagement) { $1 }
+    badges.merge(later.badges) { $1 }
+    if let live = later.liveActivities { liveActivities = live }
+    if let channels = later.channels { self.channels = channels }
+    if let state = later.state { self.state = state }
+  }
+}
+
+/// A sink that keeps what the device changed besides its deliveries in ``updates``.
+public protocol DeviceUpdateKeeping: DeviceChangeSink {
+  var updates: DeviceUpdates { get set }
+}
+
+extension DeviceUpdateKeeping {
+  public mutating func removed(_ id: NotificationID, at instant: SimInstant, reason: String) {
+    updates.removals.append(DeviceUpdates.Removal(id: id, at: instant, reason: reason))
+  }
+  public mutating func happened(_ event: DeviceEvent, at instant: SimInstant) {
+    updates.events.append(DeviceUpdates.Event(event, at: instant))
+  }
+  public mutating func engagementChanged(_ bundleID: String, to engagement: Engagement) {
+    updates.engagement[bundleID] = engagement
+  }
+  public mutating func badgeChanged(_ bundleID: String, to count: Int) { updates.badges[bundleID] = count }
+  public mutating func liveActivitiesChanged(to activities: [LiveActivity]) { updates.liveActivities = activities }
+  public mutating func channelsChanged(to channels: [BroadcastChannel]) { updates.channels = channels }
+  public mutating func stateChanged(to state: RestoredDevice.State) { updates.state = state }
+}
+
+/// What the device changed since it was last taken: the front end collects it as it plays
+/// (``DeviceSimulator/ingest(_:sender:at:extensions:into:)``), and the shell's journal
+/// commits it (PushStore's `JournalBatch.append(_:)`).
+public struct DeviceChanges: DeviceUpdateKeeping, Sendable {
+  /// What the device did with each push, in order, with its payload as received when the
+  /// notification keeps none.
+  public var deliveries: [(record: DeliveryRecord, rawPayload: ArraySlice<UInt8>?)] = []
+  /// Everything else it changed.
+  public var updates = DeviceUpdates()
+
+  public init() {}
+
+  /// How many pushes and other events were applied.
+  public var appliedCount: Int { deliveries.count + updates.events.count }
+
+  /// Whether nothing changed.
+  public var isEmpty: Bool { deliveries.isEmpty && updates.isEmpty }
 
   public mutating func delivered(_ record: DeliveryRecord, rawPayload: ArraySlice<UInt8>?) {
     deliveries.append((record, record.notification?.rawPayload.isEmpty == true ? rawPayload : nil))
   }
-  public mutating func removed(_ id: NotificationID, at instant: SimInstant, reason: String) {
-    removals.append(Removal(id: id, at: instant, reason: reason))
-  }
-  public mutating func happened(_ event: DeviceEvent, at instant: SimInstant) {
-    events.append(Event(event, at: instant))
-  }
-  public mutating func engagementChanged(_ bundleID: String, to engagement: Engagement) {
-    self.engagement[bundleID] = engagement
-  }
-  public mutating func badgeChanged(_ bundleID: String, to count: Int) { badges[bundleID] = count }
-  public mutating func liveActivitiesChanged(to activities: [LiveActivity]) { liveActivities = activities }
-  public mutating func channelsChanged(to channels: [BroadcastChannel]) { self.channels = channels }
-  public mutating func stateChanged(to state: RestoredDevice.State) { self.state = state }
 }
 
 extension DeviceSimulator {
