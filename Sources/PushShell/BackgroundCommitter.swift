@@ -14,8 +14,7 @@ import Synchronization
 package final class BackgroundCommitter: Sendable {
   /// Used from the queue only.
   private let journal: DeviceJournal
-  private let queue = DispatchQueue(label: "pushdeck.replay.journal")
-  private let slots = DispatchSemaphore(value: 2)
+  private let jobs = OrderedWorkQueue(label: "pushdeck.replay.journal")
   private let firstError = Mutex<String?>(nil)
   /// Whether each commit is reported on standard error, and how many pushes are saved so far
   /// (counted on the queue only).
@@ -36,9 +35,7 @@ package final class BackgroundCommitter: Sendable {
 
   /// Queues a batch, waiting while two are already pending.
   package func submit(_ batch: JournalBatch) {
-    slots.wait()
-    queue.async {
-      defer { self.slots.signal() }
+    jobs.async {
       guard self.failure == nil else { return }
       do throws(StoreError) {
         try self.journal.commit(batch)
@@ -56,5 +53,5 @@ package final class BackgroundCommitter: Sendable {
   }
 
   /// Waits until every queued batch is committed (or failed).
-  package func drain() { queue.sync {} }
+  package func drain() { jobs.drain() }
 }

@@ -219,8 +219,7 @@ final class JournalWriter: ChangeSliceSink {
   }
 
   private let journal: DeviceJournal
-  private let queue = DispatchQueue(label: "pushdeck.run.journal")
-  private let slots = DispatchSemaphore(value: 2)
+  private let jobs = OrderedWorkQueue(label: "pushdeck.run.journal")
   private let memory: Mutex<Saved>
 
   init(journal: DeviceJournal, state: RestoredDevice.State?, liveActivities: [LiveActivity]) {
@@ -249,22 +248,18 @@ final class JournalWriter: ChangeSliceSink {
       batch.updates.state = state
     }
     let slice = batch
-    slots.wait()
-    queue.async {
-      defer { self.slots.signal() }
-      self.write(slice)
-    }
+    jobs.async { self.write(slice) }
   }
 
   /// Commits `batch` after every slice handed over before it; returns why it failed, if it did.
   func commitNow(_ batch: JournalBatch) -> String? {
     if let now = batch.updates.state?.now { memory.withLock { $0.latestNow = max($0.latestNow ?? now, now) } }
-    queue.sync { write(batch) }
+    jobs.sync { write(batch) }
     return takeFailure()
   }
 
   /// Waits until every slice handed over is committed (or failed).
-  func drain() { queue.sync {} }
+  func drain() { jobs.drain() }
 
   /// The first commit that failed since the last call, if any.
   func takeFailure() -> String? {
