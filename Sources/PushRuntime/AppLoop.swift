@@ -106,6 +106,8 @@ public final class AppLoop {
       let frame = render(
         state, size: Size(columns: state.terminalColumns, rows: state.terminalRows), theme: theme,
         sleepTheme: sleepTheme)
+      // How far the inspector can scroll is the renderer's to know (it wraps the text).
+      state.inspectorScrollLimit = frame.inspectorScrollLimit
       if frame != lastFrame {
         screen.present(frame)
         lastFrame = frame
@@ -170,6 +172,7 @@ public final class AppLoop {
     let frame = render(
       state, size: Size(columns: state.terminalColumns, rows: state.terminalRows), theme: theme,
       sleepTheme: sleepTheme)
+    state.inspectorScrollLimit = frame.inspectorScrollLimit
     screen.present(frame)
     return frame
   }

@@ -146,6 +146,12 @@ public struct AppState: Sendable {
   public var overlay: Overlay?
   /// Whether the inspector pane is open.
   public var isInspectorOpen = false
+  /// How far the inspector is scrolled (rows of its wrapped text), and for what: another
+  /// notification or rejected push shows from its top (``inspectorScrollRows``).
+  var inspectorScroll: (subject: InspectorSubject, rows: Int)?
+  /// The furthest the inspector could scroll in the last frame drawn: the runtime sets it from
+  /// the frame (the pane's wrapped text is laid out by the renderer), so PgDn stops at the end.
+  public var inspectorScrollLimit: Int?
   /// The tool pane showing (timeline or settings), if any; it takes the inspector's place.
   public var pane: Pane?
   /// The status-line field taking typed text, if any.

@@ -457,6 +457,7 @@ extension AppState {
       overlay = .actionSheet(ActionSheet(notification: id))
     case .toggleInspector:
       isInspectorOpen.toggle()
+      inspectorScroll = nil
       inspectedRejection = nil
       if isInspectorOpen { pane = nil }
     case .inspectRejected:
@@ -585,13 +586,21 @@ extension AppState {
     return screen == .lock ? max(1, visible / 4) : visible
   }
 
-  /// PgUp and PgDn: the help scrolls, or the selection moves a page.
+  /// PgUp and PgDn: the help scrolls, the open inspector scrolls, or the selection moves a page.
   private mutating func page(by pages: Int) {
     if overlay == .help {
       helpScroll = min(max(0, helpScroll + pages * pageRows), helpMaxScroll)
       return
     }
     guard overlay == nil else { return }
+    if isInspectorOpen, pane == nil, let subject = inspectorSubject {
+      // The pane's height less two rows, so a row of the last page shows again above the new
+      // one (the top row of a scrolled pane says what is above).
+      let rows = max(1, terminalRows - 6) * pages
+      let limit = inspectorScrollLimit ?? .max
+      inspectorScroll = (subject, min(max(0, min(inspectorScrollRows, limit) + rows), limit))
+      return
+    }
     if pane == .settings {
       settingsSelection = min(max(settingsSelection + pages * pageRows, 0), settingsRows().count - 1)
       return
@@ -795,5 +804,26 @@ extension AppState {
     apply(.setting(bundleID: bundleID, .authorization(keep ? .authorized : .denied)), at: now)
     let name = appInfo(bundleID).displayName
     showToast(keep ? "\(name): notifications kept (delivered prominently)" : "\(name): notifications turned off")
+  }
+}
+
+/// What the inspector shows: a stored notification, or a rejected push by record index.
+enum InspectorSubject: Equatable {
+  case notification(NotificationID)
+  case rejection(Int)
+}
+
+extension AppState {
+  /// What the inspector shows now, if anything.
+  var inspectorSubject: InspectorSubject? {
+    if let index = inspectedRejection { return .rejection(index) }
+    return selectedNotification.map { .notification($0) }
+  }
+
+  /// How many rows of the inspector's text are scrolled past: 0 for a subject not scrolled yet
+  /// (moving to another notification shows it from its top).
+  public var inspectorScrollRows: Int {
+    guard let scroll = inspectorScroll, scroll.subject == inspectorSubject else { return 0 }
+    return scroll.rows
   }
 }

@@ -59,10 +59,8 @@ public struct KeyMap: Equatable, Sendable {
       "↑ ↓  k j", "move the selection",
       [(.up, .moveUp), (.character("k"), .moveUp), (.down, .moveDown), (.character("j"), .moveDown)]
     ),
-    (
-      "PgUp PgDn", "a page up · down · Home End: the first · last",
-      [(.pageUp, .pageUp), (.pageDown, .pageDown), (.home, .jumpToFirst), (.end, .jumpToLast)]
-    ),
+    ("PgUp PgDn", "a page up · down, or the open inspector's text", [(.pageUp, .pageUp), (.pageDown, .pageDown)]),
+    ("Home End", "the first · the last", [(.home, .jumpToFirst), (.end, .jumpToLast)]),
     ("Enter", "open · tap an opened one · expand · choose", [(.enter, .activate)]),
     ("Space", "expand or collapse a stack", [(.character(" "), .toggleExpand)]),
     ("o", "open the notification in full", [(.character("o"), .openSelected)]),
@@ -108,8 +106,7 @@ public struct KeyMap: Equatable, Sendable {
     ),
     ("g", "go to a time: +5m, -30s, 09:45, 08:00:30", [(.character("g"), .beginSeek)]),
     ("c", "next theme: default, light, high-contrast, sleep", [(.character("c"), .nextTheme)]),
-    ("?", "this help", [(.character("?"), .toggleHelp)]),
-    ("q", "quit", [(.character("q"), .quit), (.character("Q"), .quit)]),
+    ("?  q", "this help · quit", [(.character("?"), .toggleHelp), (.character("q"), .quit), (.character("Q"), .quit)]),
   ]
 
   /// The default bindings: every key in ``documented``.

@@ -14,6 +14,9 @@ public struct CellGrid: Equatable, Sendable {
   /// What a mouse press hits, as the screens drew it: later regions lie on top, and a region
   /// with no target blocks what is beneath (an overlay's empty space).
   public var hitRegions: [HitRegion] = []
+  /// How far the inspector pane drawn in this frame can scroll (rows of its text past the
+  /// pane's height), when one is drawn: the runtime hands it back to the state.
+  public var inspectorScrollLimit: Int?
 
   /// The target under a cell, looking from the top layer down.
   public func hitTarget(at point: Point) -> HitTarget? {

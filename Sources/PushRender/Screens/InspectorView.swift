@@ -141,24 +141,43 @@ struct InspectorView {
     return scaled == scaled.rounded() ? String(Int(scaled)) : String(scaled)
   }
 
+  /// Draws the pane, scrolled by ``AppState/inspectorScrollRows`` (clamped to its text): a
+  /// row at the top says how much is above, one at the bottom how much is below and how to
+  /// get there. Sets the grid's ``CellGrid/inspectorScrollLimit``.
   func draw(into grid: inout CellGrid, in rect: Rect, theme: Theme) {
     Chrome.drawBox(rect, title: "Inspector", into: &grid, theme: theme)
     let inner = rect.columns - 4
-    var row = rect.row + 1
-    let last = rect.endRow - 2
+    // Every row of the wrapped text: its text, role and column.
+    var rows: [(text: String, role: StyleRole, column: Int)] = []
     for (text, role) in lines() {
       // Payload lines keep their indentation; wrapped continuation lines indent two more.
       let indent = min(leadingSpaces(text), inner / 2)
       let wrapped = TextLayout.wrap(text.drop { $0 == " " }, toColumns: max(1, inner - indent - 2))
       for (index, line) in (wrapped.isEmpty ? [""] : wrapped).enumerated() {
-        guard row < last else {
-          grid.write("…", at: Point(column: rect.column + 2, row: last), style: theme[.cardMeta], role: .cardMeta)
-          return
-        }
-        let column = rect.column + 2 + indent + (index > 0 ? 2 : 0)
-        grid.write(line, at: Point(column: column, row: row), style: theme[role], role: role, maxColumns: inner)
-        row += 1
+        rows.append((line, role, rect.column + 2 + indent + (index > 0 ? 2 : 0)))
       }
+    }
+    let first = rect.row + 1
+    let visible = max(1, rect.endRow - 2 - first)
+    let limit = max(0, rows.count - visible)
+    grid.inspectorScrollLimit = limit
+    let offset = min(state.inspectorScrollRows, limit)
+    for (index, row) in rows[offset..<min(rows.count, offset + visible)].enumerated() {
+      let at = first + index
+      if index == 0, offset > 0 {
+        grid.write(
+          "↑ \(offset) more above · PgUp", at: Point(column: rect.column + 2, row: at), style: theme[.cardMeta],
+          role: .cardMeta, maxColumns: inner)
+        continue
+      }
+      grid.write(
+        row.text, at: Point(column: row.column, row: at), style: theme[row.role], role: row.role, maxColumns: inner)
+    }
+    let below = rows.count - offset - visible
+    if below > 0 {
+      grid.write(
+        "↓ \(below) more · PgDn", at: Point(column: rect.column + 2, row: first + visible), style: theme[.cardMeta],
+        role: .cardMeta, maxColumns: inner)
     }
   }
 
