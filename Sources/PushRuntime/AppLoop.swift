@@ -107,7 +107,9 @@ public final class AppLoop {
         state, size: Size(columns: state.terminalColumns, rows: state.terminalRows), theme: theme,
         sleepTheme: sleepTheme)
       // How far the inspector can scroll is the renderer's to know (it wraps the text).
-      state.inspectorScrollLimit = frame.inspectorScrollLimit
+      if state.inspectorScrollLimit != frame.inspectorScrollLimit {
+        state.inspectorScrollLimit = frame.inspectorScrollLimit
+      }
       if frame != lastFrame {
         screen.present(frame)
         lastFrame = frame
