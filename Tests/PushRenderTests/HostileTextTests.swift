@@ -84,13 +84,7 @@ struct HostileTextTests {
     // Everything but the 100 kB line, so the payload stays under APNs' 4 KB limit.
     let body = JSONValue.quoted(hostileSamples.map(\.1).filter { $0.utf8.count < 1_000 }.joined(separator: " "))
     let json = #"{"aps":{"alert":{"title":"# + title + #","subtitle":"\u009b2J","body":"# + body + "}}}"
-    var state = AppState.demo(upcoming: false)
-    _ = reduce(into: &state, .command(.toggleLock))
-    state = AppState(
-      device: state.device,
-      timeline: [TimelineEntry(at: state.now + .seconds(1), event: push(json, bundle: "com.evil.app"))])
-    _ = reduce(into: &state, .tick(state.now + .seconds(2)))
-    state.lockSelection = state.lockScreenGroups().firstIndex { $0.key.bundleID == "com.evil.app" } ?? 0
+    var state = demoWithPushSelected(json, bundle: "com.evil.app")
     let commands: [(Command, Bool)] = [
       (.back, false), (.openSelected, true), (.toggleInspector, true), (.toggleInspector, true), (.showActions, true),
       (.back, true), (.openCenter, false),

@@ -11,13 +11,7 @@ import Testing
   private func longPayloadState() -> AppState {
     let keys = (1...70).map { #""key\#($0)":"value \#($0)""# }.joined(separator: ",")
     let json = #"{"aps":{"alert":{"title":"Long","body":"scroll me"}},"# + keys + #","last":"the end"}"#
-    var state = AppState.demo(upcoming: false)
-    _ = reduce(into: &state, .command(.toggleLock))
-    state = AppState(
-      device: state.device,
-      timeline: [TimelineEntry(at: state.now + .seconds(1), event: push(json, bundle: "com.long.app"))])
-    _ = reduce(into: &state, .tick(state.now + .seconds(2)))
-    state.lockSelection = state.lockScreenGroups().firstIndex { $0.key.bundleID == "com.long.app" } ?? 0
+    var state = demoWithPushSelected(json, bundle: "com.long.app")
     state.terminalColumns = 100
     state.terminalRows = 30
     _ = reduce(into: &state, .command(.toggleInspector))

@@ -14,6 +14,18 @@ func push(_ json: String, bundle: String = "com.example.app") -> DeviceEvent {
   .push(PushReader.readPayloadFile(Array(json.utf8), source: "test.json", format: .payload, bundleID: bundle))
 }
 
+/// The demo device, unlocked, one second after one more push (`json`, from `bundle`) arrived,
+/// with that app's stack selected on the lock screen.
+func demoWithPushSelected(_ json: String, bundle: String) -> AppState {
+  var state = AppState.demo(upcoming: false)
+  _ = reduce(into: &state, .command(.toggleLock))
+  state = AppState(
+    device: state.device, timeline: [TimelineEntry(at: state.now + .seconds(1), event: push(json, bundle: bundle))])
+  _ = reduce(into: &state, .tick(state.now + .seconds(2)))
+  state.lockSelection = state.lockScreenGroups().firstIndex { $0.key.bundleID == bundle } ?? 0
+  return state
+}
+
 func frame(_ state: AppState, columns: Int = 80, rows: Int = 24) -> CellGrid {
   render(state, size: Size(columns: columns, rows: rows), theme: .builtInDefault)
 }
