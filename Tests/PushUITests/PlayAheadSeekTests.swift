@@ -113,6 +113,13 @@ struct PlayAheadSeekTests {
 
   /// What the screens show of a state: the lock screen's stacks, Notification Center's rows,
   /// the clock, the banners and the counts.
+  /// A lean state over `source` with every entry up to `instant` played, in one tick.
+  static func played(_ source: Lines, to instant: (AppState) -> SimInstant) -> AppState {
+    var state = leanState(source)
+    _ = reduce(into: &state, .tick(instant(state)))
+    return state
+  }
+
   static func shown(_ state: AppState) -> String {
     let lock = state.lockScreenGroups().map { "\($0.key):\($0.count):\($0.notifications.map(\.id))" }
     let center = state.centerRows().map { "\($0)" }
@@ -166,8 +173,7 @@ struct PlayAheadSeekTests {
     #expect(front.playedEntryCount == 0, "no entry played on the front end")
     #expect(source.count == decodedBefore, "no line decoded again")
     // What it shows is what playing every entry shows.
-    var played = Self.leanState(source)
-    _ = reduce(into: &played, .tick(end + .seconds(60)))
+    let played = Self.played(source) { _ in end + .seconds(60) }
     #expect(Self.shown(front) == Self.shown(played))
     #expect(front.arrivedCount == count)
   }
@@ -175,8 +181,7 @@ struct PlayAheadSeekTests {
   @Test func aShortMoveOrAMoveBeforeTheDeviceAheadPlaysHere() {
     let count = 10_000
     let source = Lines(Self.lines(count))
-    var ahead = Self.leanState(source)
-    _ = reduce(into: &ahead, .tick(ahead.timeline.instant(count - 1)))
+    let ahead = Self.played(source) { $0.timeline.instant(count - 1) }
     var front = Self.leanState(source)
     front.playAhead = Ahead(ahead)
     // A few minutes: fewer entries than `playAheadMinimum`, played here.
@@ -239,8 +244,7 @@ struct PlayAheadSeekTests {
     #expect(front.arrivedCount == twoThirds.playedEntryCount)
     #expect(front.playedEntryCount == 0)
     // Everything read and played: the end, as playing every entry gives it.
-    var all = Self.leanState(source)
-    _ = reduce(into: &all, .tick(target))
+    let all = Self.played(source) { _ in target }
     reading.finish(all.handedOver())
     _ = reduce(into: &front, .tick(target))
     #expect(front.playAheadTakeovers == 3)
@@ -279,8 +283,7 @@ struct PlayAheadSeekTests {
     #expect(front.followingTo == nil)
     #expect(front.now == target)
     // What it shows is what playing every entry up to there shows.
-    var played = Self.leanState(source)
-    _ = reduce(into: &played, .tick(target))
+    let played = Self.played(source) { _ in target }
     #expect(Self.shown(front) == Self.shown(played))
   }
 
@@ -300,8 +303,7 @@ struct PlayAheadSeekTests {
     for _ in 0..<3 { _ = reduce(into: &sliced, .tick(later)) }
     #expect(sliced.followingTo == nil)
     #expect(sliced.playedEntryCount == 9_334)
-    var whole = Self.leanState(source)
-    _ = reduce(into: &whole, .tick(later))
+    let whole = Self.played(source) { _ in later }
     #expect(whole.followingTo == nil)
     #expect(Self.shown(sliced) == Self.shown(whole))
   }

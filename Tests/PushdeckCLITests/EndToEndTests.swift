@@ -364,9 +364,7 @@ struct EndToEndTests {
       screen.contains("Thursday, January 1") && screen.contains(" 7:59:") && screen.contains(" to come")
     }
     guard opened else { return }
-    try first.run(["send-keys", "-t", "t", "g"])
-    try await first.waitUntil("the seek prompt") { $0.contains("Go to time") }
-    try first.run(["send-keys", "-t", "t", "+12h", "Enter"])
+    try await seek(first, to: "+12h")
     let arrived = try await first.waitUntil("every push arrived") { screen in
       screen.contains("stored") && !screen.contains("to come") && !screen.contains("reading")
         && screen.contains("Push 19999")
@@ -395,17 +393,20 @@ struct EndToEndTests {
   }
 
   /// `g -1d` back to the capture's start (every push to come again), then `g +12h` to its end.
-  private func seekBackAndToTheEndAgain(_ server: TmuxServer) async throws -> Bool {
+  /// Types `g`, waits for the prompt, and sends `target`.
+  private func seek(_ server: TmuxServer, to target: String) async throws {
     try server.run(["send-keys", "-t", "t", "g"])
     try await server.waitUntil("the seek prompt") { $0.contains("Go to time") }
-    try server.run(["send-keys", "-t", "t", "--", "-1d", "Enter"])
+    try server.run(["send-keys", "-t", "t", "--", target, "Enter"])
+  }
+
+  private func seekBackAndToTheEndAgain(_ server: TmuxServer) async throws -> Bool {
+    try await seek(server, to: "-1d")
     let back = try await server.waitUntil("back at the start") { screen in
       screen.contains("Back to 07:59:") && screen.contains("20000 to come") && !screen.contains("Push 19999")
     }
     guard back else { return false }
-    try server.run(["send-keys", "-t", "t", "g"])
-    try await server.waitUntil("the seek prompt") { $0.contains("Go to time") }
-    try server.run(["send-keys", "-t", "t", "+12h", "Enter"])
+    try await seek(server, to: "+12h")
     return try await server.waitUntil("every push arrived again") { screen in
       screen.contains("stored") && !screen.contains("to come") && screen.contains("Push 19999")
     }
@@ -430,9 +431,7 @@ struct EndToEndTests {
       screen.contains("Thursday, January 1") && screen.contains(" 7:59:") && screen.contains(" to come")
     }
     guard opened else { return }
-    try server.run(["send-keys", "-t", "t", "g"])
-    try await server.waitUntil("the seek prompt") { $0.contains("Go to time") }
-    try server.run(["send-keys", "-t", "t", "+12h", "Enter"])
+    try await seek(server, to: "+12h")
     let arrived = try await server.waitUntil("every push arrived") { screen in
       screen.contains("stored") && !screen.contains("to come") && !screen.contains("reading")
         && screen.contains("Push 19999")
@@ -492,9 +491,7 @@ struct EndToEndTests {
       screen.contains("Thursday, January 1") && screen.contains(" to come") && screen.contains("reading")
     }
     guard opened else { return }
-    try server.run(["send-keys", "-t", "t", "g"])
-    try await server.waitUntil("the seek prompt") { $0.contains("Go to time") }
-    try server.run(["send-keys", "-t", "t", "+12h", "Enter"])
+    try await seek(server, to: "+12h")
     // Nothing read since: it waits, following, where it is or on what the reader had played of
     // the first part when the seek came (the reader may still be playing it then), never at
     // the end.

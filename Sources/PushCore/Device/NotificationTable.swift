@@ -347,12 +347,17 @@ struct NotificationTable: Sendable {
     return vacancies[page]?.contains(slot) != true
   }
 
-  /// The packed notification with this id.
-  func packed(_ id: NotificationID) -> Packed? {
-    let (page, slot) = Self.place(id)
-    guard let packed = pages[page]?.slots[slot], vacancies[page]?.contains(slot) != true else { return nil }
-    return packed
+  /// The stored (not vacant) notification with this id, packed, and its page. Not for holding
+  /// across a write to the page: the page would be copied.
+  private func lookUp(_ id: NotificationID) -> (page: Page, packed: Packed)? {
+    let (pageIndex, slot) = Self.place(id)
+    guard let page = pages[pageIndex], let packed = page.slots[slot], vacancies[pageIndex]?.contains(slot) != true
+    else { return nil }
+    return (page, packed)
   }
+
+  /// The packed notification with this id.
+  func packed(_ id: NotificationID) -> Packed? { lookUp(id)?.packed }
 
   /// Whether a notification is held for the summary and whether it shows on the lock screen,
   /// read without unpacking it.
@@ -369,10 +374,18 @@ struct NotificationTable: Sendable {
   /// `RankTerms(notification:level:engagement:)` computes it; nil when it is not stored or its
   /// rank does not follow from it (kept in ``Extras``), for the caller to rebuild.
   mutating func setEngagementTerm(_ id: NotificationID, _ term: Double) -> Double? {
+    // The score first: the page looked up for it is let go before the write (held, the write
+    // would copy the page).
+    guard let score = derivedScore(id, engagement: term) else { return nil }
     let (pageIndex, slot) = Self.place(id)
-    guard let packed = packed(id), packed.extras?.rank == nil, let page = pages[pageIndex] else { return nil }
     pages[pageIndex]?.slots[slot]?.engagementTerm = term
     pageWrites += 1
+    return score
+  }
+
+  /// A stored notification's rank score with this engagement term, when its rank follows from it.
+  private func derivedScore(_ id: NotificationID, engagement term: Double) -> Double? {
+    guard let (page, packed) = lookUp(id), packed.extras?.rank == nil else { return nil }
     let terms = RankTerms(
       level: 2 * Double(packed.effectiveLevel.rank), relevance: packed.relevanceScore ?? 0, engagement: term,
       communication: Self.hasText(field: 8, in: page.text(of: packed)) ? 3 : 0,
@@ -415,12 +428,15 @@ struct NotificationTable: Sendable {
   /// ``subscript(_:)``, but reading `stored` in place: the setter's value was a copy of it.
   mutating func insert(_ stored: StoredNotification) {
     let (pageIndex, slot) = Self.place(stored.id)
-    if !contains(pageIndex, slot) { count += 1 }
-    if vacancies[pageIndex]?.contains(slot) == true {
+    let filled = pages[pageIndex].map { page in if case .some = page.slots[slot] { true } else { false } }
+    // A vacant slot (its notification removed, not yet cleared) is taken again.
+    let vacant = filled == true && vacancies[pageIndex]?.contains(slot) == true
+    if filled != true || vacant { count += 1 }
+    if vacant {
       vacancies[pageIndex]?.remove(slot)
       if vacancies[pageIndex]?.count == 0 { vacancies.removeValue(forKey: pageIndex) }
     }
-    if pages[pageIndex] == nil {
+    if filled == nil {
       // A page no longer written to gives back the room its text buffer grew into.
       if pageIndex > highestPage, let last = pages[highestPage], last.text.capacity > last.text.count + 1_024 {
         pages[highestPage]?.text = [UInt8](unsafeUninitializedCapacity: last.text.count) { buffer, initialized in
@@ -437,13 +453,7 @@ struct NotificationTable: Sendable {
 
   /// The notification with this id, unpacked; setting nil removes it.
   subscript(id: NotificationID) -> StoredNotification? {
-    get {
-      let (pageIndex, slot) = Self.place(id)
-      guard let page = pages[pageIndex], let packed = page.slots[slot],
-        vacancies[pageIndex]?.contains(slot) != true
-      else { return nil }
-      return Self.unpack(packed, text: page.text(of: packed))
-    }
+    get { lookUp(id).map { page, packed in Self.unpack(packed, text: page.text(of: packed)) } }
     set {
       if let newValue { return insert(newValue) }
       let (pageIndex, slot) = Self.place(id)
