@@ -125,8 +125,19 @@ public enum APNsRequest {
   /// Findings APNs does not check (value types, keys in the wrong place, Live Activity keys) do
   /// not reject the request: they are the device's business, as on a real phone.
   static func rejection(for diagnostics: [Diagnostic]) -> APNsOutcome? {
-    guard case .rejects(let status, let reason) = PushVerdict(diagnostics).apns else { return nil }
-    return .rejected(status: status, reason: reason)
+    let verdict = PushVerdict(diagnostics)
+    guard case .rejects(let status, let reason) = verdict.apns else { return nil }
+    return .rejected(status: status, reason: reason, detail: verdict.refusal.map(locatedText))
+  }
+
+  /// `SyntaxError at 1:25: …; → hint`: the finding behind a refusal, where it is in the body
+  /// and what to do, for `serve`'s log and `run --listen`'s inspector.
+  static func locatedText(_ diagnostic: Diagnostic) -> String {
+    var place: [String] = []
+    if let path = diagnostic.path { place.append(path) }
+    if let location = diagnostic.location { place.append("\(location.line):\(location.column)") }
+    let at = place.isEmpty ? "" : " at " + place.joined(separator: " ")
+    return "\(diagnostic.code.rawValue)\(at): \(diagnostic.message)" + (diagnostic.hint.map { " → \($0)" } ?? "")
   }
 
   /// The JSON body of a rejection; 410 `Unregistered` adds `timestamp` (milliseconds).

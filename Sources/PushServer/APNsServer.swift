@@ -21,6 +21,48 @@ public struct APNsExchange: Sendable {
   public var apnsID: String?
   /// Why it was rejected, beyond the reason (an unknown `kid`, say), for the log.
   public var detail: String?
+  /// What a refused request sent (status 400 and over), so a front end can show it
+  /// (`run --listen`'s inspector); nil for an accepted push.
+  public var request: SentRequest?
+
+  public init(
+    status: Int, reason: String?, topic: String?, bundleID: String?, apnsID: String? = nil, detail: String? = nil,
+    request: SentRequest? = nil
+  ) {
+    self.status = status
+    self.reason = reason
+    self.topic = topic
+    self.bundleID = bundleID
+    self.apnsID = apnsID
+    self.detail = detail
+    self.request = request
+  }
+
+  /// A request as the endpoint received it.
+  public struct SentRequest: Sendable, Equatable {
+    public var method: String
+    public var path: String
+    /// Its headers in the order sent, without the pseudo-headers; a bearer token is replaced
+    /// by its length (it is a credential, valid for an hour).
+    public var headers: [Header]
+    /// The body's first ``keptBodyBytes`` bytes, as sent.
+    public var body: [UInt8]
+    /// The body's full length.
+    public var bodyByteCount: Int
+
+    /// The most of a body kept.
+    public static let keptBodyBytes = 4096
+
+    public struct Header: Sendable, Equatable {
+      public var name: String
+      public var value: String
+
+      public init(name: String, value: String) {
+        self.name = name
+        self.value = value
+      }
+    }
+  }
 }
 
 /// An APNs-compatible HTTP/2 endpoint: `POST /3/device/<token>`, answered as APNs would.
@@ -578,7 +620,7 @@ final class APNsStreamHandler: ChannelInboundHandler {
   private let channels: APNsServer.ChannelHandler?
   private let routes: APNsServer.Routes
   private let fcmProject: String?
-  private let log: APNsServer.Log
+  private let report: APNsServer.Log
   private let connection: ConnectionState?
   private var removed = false
   private var requestHeaders: HPACKHeaders?
@@ -603,7 +645,24 @@ final class APNsStreamHandler: ChannelInboundHandler {
     self.registry = registry
     self.connection = connection
     self.sink = sink
-    self.log = log
+    self.report = log
+  }
+
+  /// Reports an answered request; a refused one carries what was sent.
+  private func log(_ exchange: APNsExchange) {
+    guard exchange.status >= 400, exchange.request == nil, let request = requestHeaders else { return report(exchange) }
+    var exchange = exchange
+    var headers: [APNsExchange.SentRequest.Header] = []
+    for (name, value, _) in request where !name.hasPrefix(":") {
+      let shown =
+        name.lowercased() == "authorization" && value.lowercased().hasPrefix("bearer ")
+        ? "bearer (a token of \(value.utf8.count - 7) characters, not shown)" : value
+      headers.append(.init(name: name, value: shown))
+    }
+    exchange.request = APNsExchange.SentRequest(
+      method: request.first(name: ":method") ?? "", path: request.first(name: ":path") ?? "", headers: headers,
+      body: Array(body.prefix(APNsExchange.SentRequest.keptBodyBytes)), bodyByteCount: bodyByteCount)
+    report(exchange)
   }
 
   func handlerAdded(context: ChannelHandlerContext) {

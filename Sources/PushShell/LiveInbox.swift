@@ -46,6 +46,18 @@ package final class LiveInbox: Sendable {
   }
 }
 
+extension EndpointRefusal {
+  /// The refusal of an exchange the endpoint answered with an error, with what was sent.
+  package init(_ exchange: APNsExchange) {
+    let request = exchange.request
+    self.init(
+      status: exchange.status, reason: exchange.reason ?? "Refused", detail: exchange.detail,
+      app: exchange.bundleID ?? exchange.topic, method: request?.method ?? "", path: request?.path ?? "",
+      headers: request?.headers.map { Header(name: $0.name, value: $0.value) } ?? [],
+      body: String(decoding: request?.body ?? [], as: UTF8.self), bodyByteCount: request?.bodyByteCount ?? 0)
+  }
+}
+
 /// What `run` does with pushes read in the background after each turn: puts them on the
 /// timeline (leaving out those a continued device already had), shows the progress, and says
 /// once, when reading ends, what was not replayed or could not be read.

@@ -173,13 +173,20 @@ public struct AppState: Sendable {
   /// Rejected pushes, newest last, by their delivery record's ``DeliveryRecord/index`` (at most
   /// ``rejectionLimit`` kept; ``rejectedCount`` counts them all).
   public internal(set) var rejections: [Int] = []
-  /// How many pushes were rejected so far.
+  /// How many pushes the device rejected so far.
   public internal(set) var rejectedCount = 0
+  /// Pushes `run --listen`'s endpoint refused, newest last (at most ``refusalLimit`` kept;
+  /// ``refusedCount`` counts them all). Not device state: a seek back keeps them.
+  public internal(set) var endpointRefusals: [EndpointRefusal] = []
+  /// How many pushes the endpoint refused so far.
+  public internal(set) var refusedCount = 0
+  /// How many refusals were dropped from the front of ``endpointRefusals``.
+  var droppedRefusals = 0
   /// The address `run --listen` answers on (`127.0.0.1:8443`), shown on the status line for as
   /// long as it listens; the toast that first says so leaves after a few seconds.
   public var listeningOn: String?
-  /// The rejected push the inspector shows (a record index), instead of the selected notification.
-  public internal(set) var inspectedRejection: Int?
+  /// The rejected push the inspector shows, instead of the selected notification.
+  public internal(set) var inspectedRejection: RejectedPush?
   /// The most rejected pushes kept for the inspector.
   public static let rejectionLimit = 10_000
   /// The help overlay's first row shown (it scrolls when the terminal is short).

@@ -343,22 +343,17 @@ extension AppState {
     showToast("✗ Rejected \(record.source): \(why) · r inspects")
   }
 
-  /// A push the `--listen` endpoint refused before it reached the device (a bad token, no
-  /// topic, a payload too large or not JSON): answered with its APNs error, and said here too.
-  public mutating func noteEndpointRefusal(status: Int, reason: String, app: String?) {
-    rejectedCount += 1
-    showToast("✗ Refused on the endpoint: \(status) \(reason)" + (app.map { " (\($0))" } ?? ""))
-  }
-
-  /// `r`: the inspector opens on the newest rejected push; again, on the one before it.
+  /// `r`: the inspector opens on the newest rejected push (the device's or the endpoint's);
+  /// again, on the one before it.
   mutating func inspectRejected() {
-    let kept = rejections.filter { rejectedRecord($0) != nil }
+    let kept = rejectedPushes
     guard let newest = kept.last else {
-      showToast(rejectedCount == 0 ? "No push was rejected" : "The rejected pushes are no longer kept")
+      showToast(
+        rejectedCount + refusedCount == 0 ? "No push was rejected" : "The rejected pushes are no longer kept")
       return
     }
-    if isInspectorOpen, let current = inspectedRejection, let position = kept.lastIndex(where: { $0 < current }) {
-      inspectedRejection = kept[position]
+    if isInspectorOpen, let current = inspectedRejection, let position = kept.firstIndex(of: current), position > 0 {
+      inspectedRejection = kept[position - 1]
     } else {
       inspectedRejection = newest
     }
@@ -810,7 +805,7 @@ extension AppState {
 /// What the inspector shows: a stored notification, or a rejected push by record index.
 enum InspectorSubject: Equatable {
   case notification(NotificationID)
-  case rejection(Int)
+  case rejection(RejectedPush)
 }
 
 extension AppState {

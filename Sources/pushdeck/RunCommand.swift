@@ -217,10 +217,7 @@ struct RunCommand: AsyncParsableCommand {
       handler: handlers,
       afterTurn: { state in
         if let feed { reading.follow(feed, into: &state) }
-        for refusal in inbox.drainRefusals() {
-          state.noteEndpointRefusal(
-            status: refusal.status, reason: refusal.reason ?? "Refused", app: refusal.bundleID ?? refusal.topic)
-        }
+        for refusal in inbox.drainRefusals() { state.noteEndpointRefusal(EndpointRefusal(refusal)) }
         let arrived = inbox.drain()
         for push in arrived { state.receive(push.record) }
         // Acknowledged means saved: the endpoint answers once this turn's journal is committed.

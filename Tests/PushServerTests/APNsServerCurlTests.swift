@@ -98,6 +98,41 @@ struct APNsServerCurlTests {
     #expect(received.count == 0)
   }
 
+  /// A refused request is reported with what was sent, for `run --listen`'s inspector: the
+  /// method, path, headers (a bearer token by its length only), the body and where it went
+  /// wrong; an accepted one carries nothing more.
+  @Test func aRefusedRequestIsReportedWithWhatWasSent() async throws {
+    let exchanges = Mutex<[APNsExchange]>([])
+    let server = try await APNsServer(
+      configuration: .init(port: 0), threads: 1, sink: { _, _ in },
+      log: { exchange in exchanges.withLock { $0.append(exchange) } })
+    let refused = try Curl.post(
+      port: server.port, path: "/3/device/\(Self.token)",
+      headers: ["apns-topic: \(Self.topic)", "authorization: bearer abc.def.ghi", "x-note: \u{1B}[31m"],
+      body: #"{"aps": {"alert": "Hi"},}"#)
+    let accepted = try Curl.post(
+      port: server.port, path: "/3/device/\(Self.token)", headers: ["apns-topic: \(Self.topic)"],
+      body: #"{"aps": {"alert": "Hi"}}"#)
+    try await server.shutdown()
+    #expect(refused.status == 400 && accepted.status == 200)
+    let logged = exchanges.withLock { $0 }
+    let refusal = try #require(logged.first { $0.status == 400 })
+    let request = try #require(refusal.request)
+    #expect(request.method == "POST")
+    #expect(request.path == "/3/device/\(Self.token)")
+    #expect(request.headers.contains(.init(name: "apns-topic", value: Self.topic)))
+    #expect(
+      request.headers.contains(.init(name: "authorization", value: "bearer (a token of 11 characters, not shown)")))
+    #expect(request.headers.contains(.init(name: "x-note", value: "\u{1B}[31m")), "kept as sent; shown escaped")
+    #expect(String(decoding: request.body, as: UTF8.self) == #"{"aps": {"alert": "Hi"},}"#)
+    #expect(request.bodyByteCount == 25)
+    #expect(
+      refusal.detail
+        == "TrailingComma at 1:25: trailing comma before '}' → remove the comma at line 1, column 24 (JSON allows no trailing commas)"
+    )
+    #expect(logged.first { $0.status == 200 }?.request == nil)
+  }
+
   @Test func voipPayloadMayBeUpTo5120Bytes() async throws {
     let body = "{\"aps\": {}, \"x\": \"" + String(repeating: "x", count: 5000) + "\"}"
     try await withServer { port in

@@ -141,7 +141,7 @@ struct ListenTmux {
 
 extension ListenTmuxTests {
   /// A push the endpoint refuses (not JSON: 400 before it reaches the device) is not hidden:
-  /// the front end says so in a toast and counts it on the status line.
+  /// the front end says so in a toast, counts it on the status line, and `r` shows what was sent.
   @Test func aPushTheEndpointRefusesIsShownNotHidden() async throws {
     let tmux = ListenTmux()
     defer { tmux.kill() }
@@ -157,6 +157,15 @@ extension ListenTmuxTests {
     // seconds under a manual clock, sooner than a loaded machine may read the screen (the toast's
     // text is checked in PushUITests' EndpointRefusalTests).
     try await tmux.waitUntil("the refusal counted") { $0.contains("✗ 1 rejected") }
+    // `r` opens the inspector on it: the answer, the headers and the body as sent.
+    try tmux.run(["send-keys", "-t", "t", "r"])
+    try await tmux.waitUntil("the refusal inspected") { screen in
+      screen.contains("✗ Refused on the endpoint 1 of 1 · com.example.messages")
+        && screen.contains("answered 400 BadRequest")
+        && screen.contains("• UnterminatedString at 1:17: the string starting here never ends")
+        && screen.contains("apns-topic: com.example.messages") && screen.contains(#"{"aps":{"alert":"cut off"#)
+    }
+    try tmux.run(["send-keys", "-t", "t", "Escape"])
     try tmux.run(["send-keys", "-t", "t", "q"])
     try await tmux.waitUntil("exit=0") { $0.contains("exit=0") }
   }

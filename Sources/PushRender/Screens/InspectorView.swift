@@ -8,8 +8,19 @@ struct InspectorView {
 
   /// The pane's lines with their roles, before wrapping.
   func lines() -> [(String, StyleRole)] {
-    if let index = state.inspectedRejection, let record = state.rejectedRecord(index) {
-      return Self.rejectionLines(record, position: state.rejections.firstIndex(of: index), of: state.rejections.count)
+    if let rejected = state.inspectedRejection {
+      let kept = state.rejectedPushes
+      let position = kept.firstIndex(of: rejected)
+      switch rejected {
+      case .record(let index):
+        if let record = state.rejectedRecord(index) {
+          return Self.rejectionLines(record, position: position, of: kept.count)
+        }
+      case .refusal(let number):
+        if let refusal = state.endpointRefusal(number) {
+          return Self.refusalLines(refusal, position: position, of: kept.count)
+        }
+      }
     }
     // A lean device's payload text and reasons come back from the state database, if any.
     guard let id = state.selectedNotification, let detailed = state.detailed(id) else {
@@ -116,6 +127,34 @@ struct InspectorView {
     }
     if text.utf8.count >= DeliveryRecord.rejectedTextLimit {
       lines.append(("… cut at \(DeliveryRecord.rejectedTextLimit) bytes", .cardMeta))
+    }
+    lines.append(("r: the rejected push before · i or Esc: close", .cardMeta))
+    return lines
+  }
+
+  /// A push the endpoint refused: the answer, why, and the request as it arrived (headers and
+  /// body, untrusted: control characters shown as escapes).
+  static func refusalLines(_ refusal: EndpointRefusal, position: Int?, of count: Int) -> [(String, StyleRole)] {
+    var lines: [(String, StyleRole)] = []
+    let which = position.map { " \($0 + 1) of \(count)" } ?? ""
+    let app = refusal.app.map { " · \(visibleControls($0))" } ?? ""
+    lines.append(("✗ Refused on the endpoint\(which)\(app)", .destructiveAction))
+    lines.append(("\(visibleControls(refusal.method)) \(visibleControls(refusal.path))", .cardMeta))
+    lines.append(("Decision", .groupHeader))
+    lines.append(("answered \(refusal.status) \(refusal.reason): nothing reached the device", .cardBody))
+    if let detail = refusal.detail { lines.append(("• \(visibleControls(detail))", .cardBody)) }
+    lines.append(("Headers", .groupHeader))
+    if refusal.headers.isEmpty { lines.append(("none", .cardMeta)) }
+    for header in refusal.headers {
+      lines.append(("\(visibleControls(header.name)): \(visibleControls(header.value))", .cardBody))
+    }
+    lines.append(("Body as received (\(refusal.bodyByteCount) bytes)", .groupHeader))
+    if refusal.body.isEmpty { lines.append(("(empty)", .cardMeta)) }
+    for line in refusal.body.split(separator: "\n", omittingEmptySubsequences: false).prefix(200) {
+      lines.append((visibleControls(String(line)), .cardBody))
+    }
+    if refusal.bodyByteCount > refusal.body.utf8.count {
+      lines.append(("… the first \(refusal.body.utf8.count) bytes are kept", .cardMeta))
     }
     lines.append(("r: the rejected push before · i or Esc: close", .cardMeta))
     return lines

@@ -91,7 +91,8 @@ struct StatusLineView {
       parts.append("following to \(Self.targetText(target, from: state))")
       if let reading { parts.append(reading) }
     }
-    if state.rejectedCount > 0 { parts.append("✗ \(state.rejectedCount) rejected") }
+    let rejected = state.rejectedCount + state.refusedCount
+    if rejected > 0 { parts.append("✗ \(rejected) rejected") }
     if state.pendingEventCount > 0 { parts.append("\(state.pendingEventCount) to come") }
     if let reading, state.followingTo == nil { parts.append(reading) }
     if let listening = state.listeningOn { parts.append("⇄ \(listening)") }

@@ -1,0 +1,34 @@
+import PushCore
+import PushRender
+import PushUI
+import Testing
+
+/// A push `run --listen`'s endpoint refused, in the inspector: what was answered and why, then
+/// the request as it arrived, whose untrusted text reaches the screen only as escapes.
+@Suite struct RefusalInspectorTests {
+  @Test func theInspectorShowsTheAnswerTheHeadersAndTheBodyEscaped() {
+    var state = AppState.demo(upcoming: false)
+    state.terminalColumns = 100
+    state.terminalRows = 30
+    state.noteEndpointRefusal(
+      EndpointRefusal(
+        status: 400, reason: "BadRequest", detail: "TrailingComma at 1:25: trailing comma before '}'",
+        app: "com.example.chat", path: "/3/device/abcd",
+        headers: [
+          .init(name: "apns-topic", value: "com.example.chat"), .init(name: "x-note", value: "a\u{1B}[31mred"),
+        ],
+        body: "{\"aps\":{\"alert\":\"hi\u{07}\"},}", bodyByteCount: 5000))
+    _ = reduce(into: &state, .command(.inspectRejected))
+    let text = render(state, size: Size(columns: 100, rows: 30), theme: .builtInDefault).textDump()
+    // The pane wraps long lines: each is checked by a part that fits on a row.
+    #expect(text.contains("✗ Refused on the endpoint 1 of 1 ·") && text.contains("com.example.chat"))
+    #expect(text.contains("POST /3/device/abcd"))
+    #expect(text.contains("answered 400 BadRequest: nothing reached the"))
+    #expect(text.contains("• TrailingComma at 1:25: trailing comma"))
+    #expect(text.contains("x-note: a\\u{1B}[31mred"))
+    #expect(text.contains(#"{"aps":{"alert":"hi\u{7}"},}"#))
+    #expect(text.contains("Body as received (5000 bytes)"))
+    #expect(text.contains("… the first 24 bytes are kept"))
+    #expect(!text.contains("\u{1B}") && !text.contains("\u{07}"))
+  }
+}
