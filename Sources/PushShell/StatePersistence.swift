@@ -189,9 +189,9 @@ package final class StatePersistence {
     return "\(time.day) \(month) \(time.year) \(time.hour < 10 ? "0" : "")\(time.clock)"
   }
 
-  /// A device's clock, lock and Focus, as the journal keeps them.
+  /// A device's clock, lock, Focus and lock-screen display, as the journal keeps them.
   package static func deviceState(_ device: DeviceSimulator) -> RestoredDevice.State {
-    RestoredDevice.State(now: device.now, isLocked: device.isLocked, activeFocusID: device.activeFocusID)
+    device.savedState
   }
 
   /// Closes the database.

@@ -430,8 +430,11 @@ public final class DeviceJournal: Sendable {
     if let state = batch.updates.state {
       try db.execute(
         sql:
-          "INSERT OR REPLACE INTO device_state(id, now_ms, is_locked, active_focus_id) VALUES (1, ?, ?, ?)",
-        arguments: [state.now.milliseconds, state.isLocked, state.activeFocusID])
+          """
+          INSERT OR REPLACE INTO device_state(id, now_ms, is_locked, active_focus_id, lock_screen_display)
+          VALUES (1, ?, ?, ?, ?)
+          """,
+        arguments: [state.now.milliseconds, state.isLocked, state.activeFocusID, state.lockScreenDisplay?.rawValue])
     }
   }
 
@@ -525,12 +528,14 @@ public final class DeviceJournal: Sendable {
 
   private static func deviceState(in db: Database) throws -> RestoredDevice.State? {
     guard
-      let row = try Row.fetchOne(db, sql: "SELECT now_ms, is_locked, active_focus_id FROM device_state WHERE id = 1")
+      let row = try Row.fetchOne(
+        db, sql: "SELECT now_ms, is_locked, active_focus_id, lock_screen_display FROM device_state WHERE id = 1")
     else { return nil }
     var reader = ColumnReader(row: row)
     return RestoredDevice.State(
       now: try reader.requiredInstant("now_ms"), isLocked: try reader.bool("is_locked"),
-      activeFocusID: try reader.optionalString())
+      activeFocusID: try reader.optionalString(),
+      lockScreenDisplay: try reader.optionalRaw(LockScreenDisplay.self, "lock_screen_display"))
   }
 
   /// Whether the journal holds a device to restore: any push, event or saved clock.

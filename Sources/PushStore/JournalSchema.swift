@@ -7,7 +7,7 @@ import GRDB
 /// released; a change is a new migration and a new ``currentVersion``.
 enum JournalSchema {
   /// The schema version this build writes and understands.
-  static let currentVersion = 6
+  static let currentVersion = 7
 
   /// The migrations, in order.
   static func migrator() -> DatabaseMigrator {
@@ -252,6 +252,11 @@ enum JournalSchema {
           ALTER TABLE live_activity ADD COLUMN channel_id TEXT;
           ALTER TABLE live_activity ADD COLUMN push_token TEXT;
           """)
+    }
+    // v7: Settings ▸ Notifications ▸ Display As (count, stack or list), saved with the clock, lock
+    // and Focus; NULL in a state saved before it was (the profile's then stands).
+    migrator.registerMigration("v7") { db in
+      try db.execute(sql: "ALTER TABLE device_state ADD COLUMN lock_screen_display TEXT")
     }
     return migrator
   }

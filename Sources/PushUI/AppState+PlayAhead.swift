@@ -114,7 +114,9 @@ extension AppState {
   /// Takes the device and what follows it from a state played ahead over the same timeline,
   /// keeping what the user sees (screen, panes, selection, playback).
   mutating func takePlace(of ahead: AppState, played: Int) {
+    let display = device.profile.lockScreenDisplay
     device = ahead.device
+    device.setLockScreenDisplay(display)
     invalidateViewCaches()
     now = ahead.now
     timelineCursor = played

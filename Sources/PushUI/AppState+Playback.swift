@@ -156,7 +156,10 @@ extension AppState {
     let journals = journalsChanges
     journalsChanges = false
     defer { journalsChanges = journals }
+    // Display As is how the user looks at the phone, not something that happened on it.
+    let display = device.profile.lockScreenDisplay
     device = initialDevice
+    device.setLockScreenDisplay(display)
     invalidateViewCaches()
     now = initialDevice.now
     followingTo = nil

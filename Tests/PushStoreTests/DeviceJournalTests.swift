@@ -118,6 +118,42 @@ import Testing
     #expect(device.isLocked == replayed.isLocked)
   }
 
+  /// Display As is saved with the clock, lock and Focus and comes back with the device; a state
+  /// saved without it keeps the profile's; a value this build does not know is malformed.
+  @Test func displayAsIsSavedWithTheClockAndRestored() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let path = directory.file("device.sqlite")
+    let journal = try DeviceJournal.open(at: path)
+    var device = DeviceSimulator(profile: .standard(start: start))
+    device.setLockScreenDisplay(.count)
+    try journal.commit(
+      {
+        var batch = JournalBatch()
+        batch.updates.state = device.savedState
+        return batch
+      }())
+    let restored = try journal.restore()
+    #expect(restored.state?.lockScreenDisplay == .count)
+    var profile = DeviceProfile.standard(start: start)
+    profile.lockScreenDisplay = .list
+    #expect(DeviceSimulator(profile: profile, restoring: restored).profile.lockScreenDisplay == .count)
+    try journal.commit(
+      {
+        var batch = JournalBatch()
+        batch.updates.state = RestoredDevice.State(now: at(60), isLocked: false, activeFocusID: nil)
+        return batch
+      }())
+    #expect(DeviceSimulator(profile: profile, restoring: try journal.restore()).profile.lockScreenDisplay == .list)
+    try journal.close()
+    let queue = try DatabaseQueue(path: path)
+    try queue.write { db in try db.execute(sql: "UPDATE device_state SET lock_screen_display = 'spiral'") }
+    try queue.close()
+    let reopened = try DeviceJournal.open(at: path)
+    defer { try? reopened.close() }
+    #expect(throws: StoreError.self) { try reopened.restore() }
+  }
+
   /// A journal without a saved clock (deliveries appended on their own, or a state written by
   /// an older Pushdeck) resumes at its last delivery, never before it.
   @Test func withoutASavedClockTheDeviceResumesAtItsLastDelivery() throws {

@@ -34,4 +34,16 @@ struct SeekRangeTests {
     _ = seek("+5x", in: &state)
     #expect(state.toast?.text.contains("try +5m") == true)
   }
+
+  /// Display As is how the user looks at the phone, not something that happened on it: a seek
+  /// back, which replays the device from its start, keeps it (it used to fall back to the
+  /// profile's).
+  @Test func aSeekBackKeepsDisplayAs() {
+    var state = AppState.demo()
+    _ = seek("+10m", in: &state)
+    state.device.setLockScreenDisplay(.count)
+    _ = seek("-5m", in: &state)
+    #expect(state.toast?.text.contains("Back to") == true)
+    #expect(state.device.profile.lockScreenDisplay == .count)
+  }
 }

@@ -244,6 +244,7 @@ public struct DeviceSimulator: Sendable {
     if let state = restored.state {
       isLocked = state.isLocked
       activeFocusID = state.activeFocusID
+      if let display = state.lockScreenDisplay { self.profile.lockScreenDisplay = display }
     }
     let engagement = self.profile.engagement
     func ranked(_ stored: StoredNotification) -> StoredNotification {
@@ -323,8 +324,15 @@ public struct DeviceSimulator: Sendable {
     if liveActivities.contains(where: isGone) { liveActivities.removeAll(where: isGone) }
   }
 
+  /// The clock, lock, Focus and lock-screen display, as a journal saves them.
+  public var savedState: RestoredDevice.State {
+    RestoredDevice.State(
+      now: now, isLocked: isLocked, activeFocusID: activeFocusID, lockScreenDisplay: profile.lockScreenDisplay)
+  }
+
   /// Changes how the lock screen shows notifications (Settings ▸ Notifications ▸ Display As):
-  /// only what is drawn changes, so it is not a timeline event.
+  /// only what is drawn changes, so it is not a timeline event; a journal saves it with the
+  /// clock (``savedState``), and a seek back keeps it.
   public mutating func setLockScreenDisplay(_ display: LockScreenDisplay) {
     profile.lockScreenDisplay = display
   }

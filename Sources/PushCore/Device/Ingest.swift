@@ -214,7 +214,7 @@ extension DeviceSimulator {
     if liveActivities != liveBefore { changes.liveActivitiesChanged(to: liveActivities) }
     if channelsVersion != channelsBefore { changes.channelsChanged(to: channels) }
     changes.delivered(delivery, rawPayload: record.rawBytes)
-    changes.stateChanged(to: RestoredDevice.State(now: now, isLocked: isLocked, activeFocusID: activeFocusID))
+    changes.stateChanged(to: savedState)
     return delivery
   }
 
@@ -278,7 +278,7 @@ extension DeviceSimulator {
     if liveActivities != liveBefore { changes.liveActivitiesChanged(to: liveActivities) }
     if channelsVersion != channelsBefore { changes.channelsChanged(to: channels) }
     changes.happened(event, at: instant)
-    changes.stateChanged(to: RestoredDevice.State(now: now, isLocked: isLocked, activeFocusID: activeFocusID))
+    changes.stateChanged(to: savedState)
     return nil
   }
 

@@ -4,7 +4,7 @@
 ///
 /// A plain value: the core knows nothing about where it was stored.
 public struct RestoredDevice: Equatable, Sendable {
-  /// The device's clock, lock and Focus when it was last saved.
+  /// The device's clock, lock, Focus and lock-screen display when it was last saved.
   public struct State: Equatable, Sendable {
     /// The simulated time.
     public var now: SimInstant
@@ -12,12 +12,17 @@ public struct RestoredDevice: Equatable, Sendable {
     public var isLocked: Bool
     /// The Focus that is on, by id.
     public var activeFocusID: String?
+    /// Settings ▸ Notifications ▸ Display As, nil where not saved (a state from before it was).
+    public var lockScreenDisplay: LockScreenDisplay?
 
     /// Creates a device state.
-    public init(now: SimInstant, isLocked: Bool, activeFocusID: String?) {
+    public init(
+      now: SimInstant, isLocked: Bool, activeFocusID: String?, lockScreenDisplay: LockScreenDisplay? = nil
+    ) {
       self.now = now
       self.isLocked = isLocked
       self.activeFocusID = activeFocusID
+      self.lockScreenDisplay = lockScreenDisplay
     }
   }
 

@@ -1,0 +1,36 @@
+import Foundation
+import PushCore
+import PushTestSupport
+import PushUI
+import Testing
+
+@testable import PushShell
+
+/// `run` with a state database: Display As changed in Settings is saved with the clock when the
+/// session ends, and the next session on the same state opens with it.
+@Suite struct DisplayAsPersistenceTests {
+  @Test func displayAsIsThereAgainInTheNextSession() throws {
+    let path = NSTemporaryDirectory() + "pushdeck-display-\(UUID().uuidString).sqlite"
+    defer {
+      for suffix in ["", "-wal", "-shm", ".lock"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    }
+    let profile = DeviceProfile(start: DemoScenario.start, isLocked: false)
+    #expect(profile.lockScreenDisplay != .count)
+    func session() throws -> (StatePersistence, AppState) {
+      let (opened, state) = try StatePersistence.open(
+        .file(path), state: AppState(device: DeviceSimulator(profile: profile)), profile: profile, keepsTimeline: true)
+      return (try #require(opened), state)
+    }
+    var (persistence, state) = try session()
+    // Settings ▸ Display As, stepped from the profile's (List) to Count, as a user does.
+    _ = reduce(into: &state, .command(.toggleSettings))
+    state.settingsSelection = try #require(state.settingsRows().firstIndex(of: .displayAs))
+    _ = reduce(into: &state, .command(.activate))
+    #expect(state.device.profile.lockScreenDisplay == .count)
+    persistence.finish(state)
+    persistence.close()
+    (persistence, state) = try session()
+    defer { persistence.close() }
+    #expect(state.device.profile.lockScreenDisplay == .count)
+  }
+}
