@@ -185,6 +185,8 @@ extension AppState {
       if device.store[banner.notification] != nil { screen = .detail(banner.notification) }
       banners.removeFirst()
       if !banners.isEmpty { banners[0].shownAt = now }
+    case .inspector:
+      break
     }
     return []
   }

@@ -66,6 +66,8 @@ public enum Command: Equatable, Sendable {
   case click(HitTarget, isDouble: Bool)
   /// The mouse wheel: scroll by rows (negative is up).
   case scroll(Int)
+  /// The mouse wheel over the inspector: scroll its text by rows (negative is up).
+  case scrollInspector(Int)
 }
 
 /// Something on screen a mouse press can hit, recorded by the renderer as it draws.
@@ -82,6 +84,8 @@ public enum HitTarget: Equatable, Hashable, Sendable {
   case provisional(row: Int, keep: Bool)
   /// The banner.
   case banner
+  /// The inspector pane: the wheel over it scrolls its text; a click does nothing.
+  case inspector
 }
 
 /// Something that happened, fed to ``reduce(into:_:)``.
@@ -508,6 +512,8 @@ extension AppState {
       return click(target, isDouble: isDouble)
     case .scroll(let rows):
       scroll(by: rows)
+    case .scrollInspector(let rows):
+      scrollInspector(by: rows)
     case .deleteBackward:
       if case .seek(let typed)? = prompt {
         prompt = .seek(String(typed.dropLast()))
@@ -582,18 +588,24 @@ extension AppState {
   }
 
   /// PgUp and PgDn: the help scrolls, the open inspector scrolls, or the selection moves a page.
+  /// Scrolls the inspector's text by `rows` (negative is up), within what the last frame said
+  /// it can scroll.
+  mutating func scrollInspector(by rows: Int) {
+    guard overlay == nil, isInspectorOpen, pane == nil, let subject = inspectorSubject else { return }
+    let limit = inspectorScrollLimit ?? .max
+    inspectorScroll = (subject, min(max(0, min(inspectorScrollRows, limit) + rows), limit))
+  }
+
   private mutating func page(by pages: Int) {
     if overlay == .help {
       helpScroll = min(max(0, helpScroll + pages * pageRows), helpMaxScroll)
       return
     }
     guard overlay == nil else { return }
-    if isInspectorOpen, pane == nil, let subject = inspectorSubject {
+    if isInspectorOpen, pane == nil, inspectorSubject != nil {
       // The pane's height less two rows, so a row of the last page shows again above the new
       // one (the top row of a scrolled pane says what is above).
-      let rows = max(1, terminalRows - 6) * pages
-      let limit = inspectorScrollLimit ?? .max
-      inspectorScroll = (subject, min(max(0, min(inspectorScrollRows, limit) + rows), limit))
+      scrollInspector(by: max(1, terminalRows - 6) * pages)
       return
     }
     if pane == .settings {

@@ -147,8 +147,10 @@ public struct KeyMap: Equatable, Sendable {
   /// Turns a mouse event into an event, given what the last frame drew under the pointer.
   public static func mouseEvent(_ kind: MouseKind, target: HitTarget?) -> Event? {
     switch kind {
-    case .wheelUp: return .command(.scroll(-1))
-    case .wheelDown: return .command(.scroll(1))
+    // Over the inspector the wheel scrolls its text, three rows a notch as terminals scroll;
+    // elsewhere it moves the selection of the list under it.
+    case .wheelUp: return .command(target == .inspector ? .scrollInspector(-3) : .scroll(-1))
+    case .wheelDown: return .command(target == .inspector ? .scrollInspector(3) : .scroll(1))
     case .click, .doubleClick:
       return target.map { .command(.click($0, isDouble: kind == .doubleClick)) }
     }

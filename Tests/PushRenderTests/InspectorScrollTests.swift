@@ -64,4 +64,29 @@ import Testing
     _ = reduce(into: &state, .command(.toggleInspector))
     #expect(state.inspectorScrollRows == 0)
   }
+
+  /// The wheel over the inspector scrolls its text three rows a notch, and stops at its ends;
+  /// over the phone's screen beside it, it moves the selection as before.
+  @Test func theWheelOverTheInspectorScrollsItsText() throws {
+    var state = longPayloadState()
+    let selected = state.selectedNotification
+    var grid = frame(state)
+    let overPane = Point(column: 90, row: 10)
+    #expect(grid.hitTarget(at: overPane) == .inspector)
+    let down = try #require(KeyMap.mouseEvent(.wheelDown, target: grid.hitTarget(at: overPane)))
+    state.inspectorScrollLimit = grid.inspectorScrollLimit
+    _ = reduce(into: &state, down)
+    _ = reduce(into: &state, down)
+    #expect(state.inspectorScrollRows == 6)
+    #expect(state.selectedNotification == selected)
+    grid = frame(state)
+    #expect(grid.textDump().contains("6 more above"))
+    let up = try #require(KeyMap.mouseEvent(.wheelUp, target: grid.hitTarget(at: overPane)))
+    for _ in 0..<5 { _ = reduce(into: &state, up) }
+    #expect(state.inspectorScrollRows == 0)
+    // Beside the pane the wheel is the list's again.
+    let besidePane = Point(column: 5, row: 10)
+    #expect(grid.hitTarget(at: besidePane) != .inspector)
+    #expect(KeyMap.mouseEvent(.wheelDown, target: grid.hitTarget(at: besidePane)) == .command(.scroll(1)))
+  }
 }

@@ -49,7 +49,7 @@ public func render(_ state: AppState, size: Size, theme: Theme, sleepTheme: Them
     case .settings?: SettingsView(state: state).draw(into: &grid, in: rect, theme: theme)
     case nil:
       InspectorView(state: state).draw(into: &grid, in: rect, theme: theme)
-      grid.addHit(rect, nil)
+      grid.addHit(rect, .inspector)
     }
   }
   // A pane as wide as the terminal hides the phone's screen, banner included: the banner is
