@@ -68,6 +68,16 @@ package final class TimelineFeed: PlayAhead {
   /// Inputs smaller than this keep no checkpoints: playing them from the start is quick.
   package static let checkpointMinimumBytes = 32 << 20
 
+  /// The checkpoints a front end with no device played ahead keeps of itself (`run` with a
+  /// state database), within the same budget as the reader's; nil for inputs under
+  /// ``checkpointMinimumBytes``.
+  package func seekCheckpoints() -> SeekCheckpoints? {
+    guard totalBytes >= Self.checkpointMinimumBytes else { return nil }
+    return SeekCheckpoints(
+      spacing: AppState.playAheadMinimum, budget: Self.checkpointBudget, bytesPerEntry: Self.checkpointBytesPerEntry,
+      records: Self.checkpointRecords)
+  }
+
   /// How many chunks the device played ahead plays between two returns of freed memory to the
   /// kernel (``returnFreedMemory()``).
   package static let trimInterval = 64

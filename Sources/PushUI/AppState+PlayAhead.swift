@@ -37,6 +37,7 @@ extension AppState {
   ///
   /// - Returns: false to wait (the clock does not move yet), true to play on.
   mutating func fastForward(toward instant: SimInstant) -> Bool {
+    if seekCheckpoints != nil { jumpToSeekCheckpoint(toward: instant) }
     guard let playAhead, userEvents.isEmpty, !journalsChanges, lateArrivals == 0 else {
       return playWhatIsRead(toward: instant)
     }
@@ -114,6 +115,14 @@ extension AppState {
   /// Takes the device and what follows it from a state played ahead over the same timeline,
   /// keeping what the user sees (screen, panes, selection, playback).
   mutating func takePlace(of ahead: AppState, played: Int) {
+    adopt(ahead, played: played)
+    playAheadTakeovers += 1
+  }
+
+  /// Takes the device and what follows it from `other`, a state over the same timeline that had
+  /// played its first `played` entries (a device played ahead, or a checkpoint of this one).
+  mutating func adopt(_ other: AppState, played: Int) {
+    let ahead = other
     let display = device.profile.lockScreenDisplay
     device = ahead.device
     device.setLockScreenDisplay(display)
@@ -130,7 +139,6 @@ extension AppState {
     followedReleases = ahead.followedReleases
     recordIndex = ahead.recordIndex
     toast = ahead.toast
-    playAheadTakeovers += 1
     if case .detail(let id) = screen, device.store[id] == nil { screen = .center }
     if case .actionSheet(let sheet)? = overlay, device.store[sheet.notification] == nil { overlay = nil }
   }

@@ -128,6 +128,11 @@ public struct AppState: Sendable {
   public var playAhead: (any PlayAhead)?
   /// How many times the state took the place of the device played ahead.
   public internal(set) var playAheadTakeovers = 0
+  /// Checkpoints this state keeps of itself for seeks, when the shell asks for them (`run` on a
+  /// large capture with a state database); nil: none.
+  public var seekCheckpoints: SeekCheckpoints?
+  /// How many times a seek took the place of one of them (what the tests count).
+  public internal(set) var seekCheckpointRestores = 0
   /// At most this many timeline entries are played in one tick (nil: all that are due): `run`
   /// sets it so that a long move of the clock plays over several turns, the screen following it,
   /// instead of freezing until the last entry is played.

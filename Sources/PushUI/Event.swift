@@ -207,6 +207,7 @@ extension AppState {
       apply(event, at: entry.at, fromTimeline: true, logs: isFresh)
     }
     if changes.appliedCount >= changeSliceSize { handOverChangeSlice() }
+    if seekCheckpoints != nil { keepSeekCheckpointIfDue() }
   }
 
   /// The end of a move of the clock: time is `instant`, the summary and banners follow it.

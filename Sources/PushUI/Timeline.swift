@@ -85,6 +85,7 @@ extension AppState {
         if timeline.instant(middle) <= at { lower = middle + 1 } else { upper = middle }
       }
       if lower == timelineCursor, lower > 0, at < timeline.instant(lower - 1) { lateArrivals += 1 }
+      seekCheckpoints?.forget(playedFrom: lower)
       timeline.insert(from: entries, index, at: lower)
     }
   }
@@ -134,6 +135,7 @@ extension AppState {
   /// timeline from its start.
   public mutating func forgetArrivedTimeline() {
     guard timelineCursor > 0 else { return }
+    seekCheckpoints?.forget(playedFrom: 0)
     timeline.removeFirst(timelineCursor)
     journaledTimelineCount = max(0, journaledTimelineCount - timelineCursor)
     timelineCursor = 0

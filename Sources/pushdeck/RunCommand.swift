@@ -165,6 +165,9 @@ struct RunCommand: AsyncParsableCommand {
     if let feed {
       // A device played ahead only without a state database (docs/DECISIONS.md, runstate).
       if persistence == nil { state.playAhead = feed }
+      // With a state database the front end keeps checkpoints of its own as it plays, for seeks
+      // back and into the middle (docs/DECISIONS.md, Run: seeks with a state database).
+      if persistence != nil { state.seekCheckpoints = feed.seekCheckpoints() }
       // A long seek plays a slice a turn, the screen following it, with a state database too
       // (each turn journals what it played) (docs/DECISIONS.md, Run: seeks).
       state.playSlice = persistence == nil ? Session.seekSlice : Session.journalledSeekSlice
