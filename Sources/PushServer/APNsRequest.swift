@@ -130,14 +130,11 @@ public enum APNsRequest {
     return .rejected(status: status, reason: reason, detail: verdict.refusal.map(locatedText))
   }
 
-  /// `SyntaxError at 1:25: …; → hint`: the finding behind a refusal, where it is in the body
-  /// and what to do, for `serve`'s log and `run --listen`'s inspector.
+  /// `TrailingComma at 1:25: trailing comma before '}' → remove the comma …`: the finding behind
+  /// a refusal (code, key path, line:column, message, hint), for `serve`'s log and
+  /// `run --listen`'s inspector.
   static func locatedText(_ diagnostic: Diagnostic) -> String {
-    var place: [String] = []
-    if let path = diagnostic.path { place.append(path) }
-    if let location = diagnostic.location { place.append("\(location.line):\(location.column)") }
-    let at = place.isEmpty ? "" : " at " + place.joined(separator: " ")
-    return "\(diagnostic.code.rawValue)\(at): \(diagnostic.message)" + (diagnostic.hint.map { " → \($0)" } ?? "")
+    "\(diagnostic.code.rawValue)\(diagnostic.place): \(diagnostic.message)" + (diagnostic.hint.map { " → \($0)" } ?? "")
   }
 
   /// The JSON body of a rejection; 410 `Unregistered` adds `timestamp` (milliseconds).

@@ -24,6 +24,9 @@ public struct APNsExchange: Sendable {
   /// What a refused request sent (status 400 and over), so a front end can show it
   /// (`run --listen`'s inspector); nil for an accepted push.
   public var request: SentRequest?
+  /// Whether the push was accepted and handed to the device, then could not be saved (answered
+  /// 500): not a refusal, the push reached the device.
+  public var wasNotSaved = false
 
   public init(
     status: Int, reason: String?, topic: String?, bundleID: String?, apnsID: String? = nil, detail: String? = nil,
@@ -52,6 +55,22 @@ public struct APNsExchange: Sendable {
 
     /// The most of a body kept.
     public static let keptBodyBytes = 4096
+
+    /// Headers that carry credentials: their values are never kept.
+    static let credentialHeaders: Set<String> = ["authorization", "proxy-authorization", "cookie"]
+
+    /// A header's value as kept: a credential's replaced by its scheme (a first word of letters
+    /// followed by more) and its length, whatever its form (`bearer <JWT>`, ` bearer <JWT>`, a
+    /// bare token); any other value as sent.
+    public static func shown(name: String, value: String) -> String {
+      guard credentialHeaders.contains(name.lowercased()) else { return value }
+      let words = value.split(whereSeparator: { $0 == " " || $0 == "\t" })
+      if words.count > 1, let scheme = words.first, scheme.allSatisfy({ $0.isASCII && $0.isLetter }) {
+        let rest = words.dropFirst().reduce(0) { $0 + $1.utf8.count }
+        return "\(scheme) (\(rest) characters, not shown)"
+      }
+      return "(\(value.utf8.count) characters, not shown)"
+    }
 
     public struct Header: Sendable, Equatable {
       public var name: String
@@ -654,10 +673,7 @@ final class APNsStreamHandler: ChannelInboundHandler {
     var exchange = exchange
     var headers: [APNsExchange.SentRequest.Header] = []
     for (name, value, _) in request where !name.hasPrefix(":") {
-      let shown =
-        name.lowercased() == "authorization" && value.lowercased().hasPrefix("bearer ")
-        ? "bearer (a token of \(value.utf8.count - 7) characters, not shown)" : value
-      headers.append(.init(name: name, value: shown))
+      headers.append(.init(name: name, value: APNsExchange.SentRequest.shown(name: name, value: value)))
     }
     exchange.request = APNsExchange.SentRequest(
       method: request.first(name: ":method") ?? "", path: request.first(name: ":path") ?? "", headers: headers,
@@ -817,10 +833,11 @@ final class APNsStreamHandler: ChannelInboundHandler {
               body: FCMRequest.successBody(name: route.name))
           case .failed:
             let error = FCMError.notSaved
-            handler.log(
-              APNsExchange(
-                status: 500, reason: "INTERNAL", topic: nil, bundleID: route.record.bundleID, apnsID: nil,
-                detail: error.message))
+            var unsaved = APNsExchange(
+              status: 500, reason: "INTERNAL", topic: nil, bundleID: route.record.bundleID, apnsID: nil,
+              detail: error.message)
+            unsaved.wasNotSaved = true
+            handler.log(unsaved)
             handler.send(context: context, headers: HPACKHeaders([(":status", "500")]), body: error.body)
           }
         }
@@ -891,6 +908,7 @@ final class APNsStreamHandler: ChannelInboundHandler {
       exchange.status = 500
       exchange.reason = "InternalServerError"
       exchange.detail = "the push could not be saved"
+      exchange.wasNotSaved = true
       exchange.apnsID = nil
       log(exchange)
       send(

@@ -22,6 +22,8 @@ package final class CaptureLines: CaptureLineSource {
   /// A token tape reused from line to line: a line's tape grew from empty, by doubling, every
   /// time (a tenth of a long seek's allocations).
   private let scratch = Mutex<[JSONToken]>([])
+  /// The largest tape kept between lines (a line of some 30 KB).
+  static let keptTokenCapacity = 4_096
 
   /// Opens every input that is a regular capture file (the others are kept whole by the reader).
   package init(_ inputs: [ResolvedInput], keepsCustomValues: Bool, defaultBundleID: String?) {
@@ -83,7 +85,10 @@ package final class CaptureLines: CaptureLineSource {
     var record = PushReader.readCaptureLine(
       Self.lastLine(bytes[0..<done]), lineNumber: line.line, source: file.displayPath,
       keepsCustomValues: keepsCustomValues, scratch: &tokens)
-    scratch.withLock { kept in if kept.capacity < tokens.capacity { swap(&kept, &tokens) } }
+    // A pathological line's tape (up to a million tokens) is not kept for the session.
+    if tokens.capacity <= Self.keptTokenCapacity {
+      scratch.withLock { kept in if kept.capacity < tokens.capacity { swap(&kept, &tokens) } }
+    }
     if record.bundleID == nil, let defaultBundleID { record.bundleID = defaultBundleID }
     return .device(.push(record))
   }

@@ -17,20 +17,25 @@ package final class LiveInbox: Sendable {
 
   package typealias Arrival = (record: PushRecord, done: @Sendable (APNsServer.SaveOutcome) -> Void)
   private let records = Mutex<[Arrival]>([])
-  private let refusals = Mutex<[APNsExchange]>([])
+  private let refusals = Mutex<(waiting: [APNsExchange], dropped: Int)>(([], 0))
 
-  /// Keeps an exchange the endpoint refused (at most 100 waiting: a flood shows the newest).
+  /// Keeps an exchange the endpoint refused (at most 100 waiting: a flood keeps the newest and
+  /// counts the others).
   package func refuse(_ exchange: APNsExchange) {
     refusals.withLock {
-      if $0.count >= 100 { $0.removeFirst() }
-      $0.append(exchange)
+      if $0.waiting.count >= 100 {
+        $0.waiting.removeFirst()
+        $0.dropped += 1
+      }
+      $0.waiting.append(exchange)
     }
   }
 
-  package func drainRefusals() -> [APNsExchange] {
+  /// The refusals waiting, and how many more came that were not kept.
+  package func drainRefusals() -> (refusals: [APNsExchange], dropped: Int) {
     refusals.withLock { pending in
-      defer { pending = [] }
-      return pending
+      defer { pending = ([], 0) }
+      return (pending.waiting, pending.dropped)
     }
   }
 
@@ -54,7 +59,43 @@ extension EndpointRefusal {
       status: exchange.status, reason: exchange.reason ?? "Refused", detail: exchange.detail,
       app: exchange.bundleID ?? exchange.topic, method: request?.method ?? "", path: request?.path ?? "",
       headers: request?.headers.map { Header(name: $0.name, value: $0.value) } ?? [],
-      body: String(decoding: request?.body ?? [], as: UTF8.self), bodyByteCount: request?.bodyByteCount ?? 0)
+      body: Self.text(request?.body ?? []), keptBodyBytes: request?.body.count ?? 0,
+      bodyByteCount: request?.bodyByteCount ?? 0)
+  }
+
+  /// A body as text: UTF-8 as it is, each byte that is not part of a valid sequence as `\xFF`
+  /// (a binary body, or a character cut at the end of what is kept).
+  static func text(_ bytes: [UInt8]) -> String {
+    if let text = String(validating: bytes, as: UTF8.self) { return text }
+    var text = ""
+    var index = 0
+    while index < bytes.count {
+      let lead = bytes[index]
+      let length =
+        switch lead {
+        case 0..<0x80: 1
+        case 0xC2...0xDF: 2
+        case 0xE0...0xEF: 3
+        case 0xF0...0xF4: 4
+        default: 0
+        }
+      if length > 0, index + length <= bytes.count,
+        let character = String(validating: bytes[index..<index + length], as: UTF8.self)
+      {
+        text += character
+        index += length
+      } else {
+        text += "\\x" + String(lead, radix: 16, uppercase: true).leftPadded(to: 2)
+        index += 1
+      }
+    }
+    return text
+  }
+}
+
+extension String {
+  fileprivate func leftPadded(to width: Int) -> String {
+    count >= width ? self : String(repeating: "0", count: width - count) + self
   }
 }
 

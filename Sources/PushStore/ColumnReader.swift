@@ -182,14 +182,6 @@ struct ColumnReader {
     return value
   }
 
-  /// An optional value of a string enum; an unknown one is malformed.
-  mutating func optionalRaw<T: RawRepresentable>(_ type: T.Type, _ name: String) throws(JournalCoding.Malformed) -> T?
-  where T.RawValue == String {
-    guard let text = try optionalString() else { return nil }
-    guard let value = T(rawValue: text) else { throw JournalCoding.Malformed(detail: "unknown \(name) \(text)") }
-    return value
-  }
-
   /// Reads a delivery (see ``init(deliveryRow:keepsPayloadDetails:)``).
   mutating func storedNotification(lists: inout ListCache) throws(JournalCoding.Malformed) -> StoredNotification {
     let id = NotificationID(try int("notification_id"))

@@ -535,7 +535,9 @@ public final class DeviceJournal: Sendable {
     return RestoredDevice.State(
       now: try reader.requiredInstant("now_ms"), isLocked: try reader.bool("is_locked"),
       activeFocusID: try reader.optionalString(),
-      lockScreenDisplay: try reader.optionalRaw(LockScreenDisplay.self, "lock_screen_display"))
+      // A value this build does not know (a later Pushdeck's) leaves the profile's: a display
+      // preference is no reason to refuse the state.
+      lockScreenDisplay: try reader.optionalString().flatMap(LockScreenDisplay.init(rawValue:)))
   }
 
   /// Whether the journal holds a device to restore: any push, event or saved clock.

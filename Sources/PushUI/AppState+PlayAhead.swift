@@ -123,9 +123,10 @@ extension AppState {
   /// played its first `played` entries (a device played ahead, or a checkpoint of this one).
   mutating func adopt(_ other: AppState, played: Int) {
     let ahead = other
-    let display = device.profile.lockScreenDisplay
+    // Display As is how the user looks at the phone, not something that happened on it.
+    let chosen = device.chosenLockScreenDisplay
     device = ahead.device
-    device.setLockScreenDisplay(display)
+    if let chosen { device.setLockScreenDisplay(chosen) }
     invalidateViewCaches()
     now = ahead.now
     timelineCursor = played

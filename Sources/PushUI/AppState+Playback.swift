@@ -157,9 +157,9 @@ extension AppState {
     journalsChanges = false
     defer { journalsChanges = journals }
     // Display As is how the user looks at the phone, not something that happened on it.
-    let display = device.profile.lockScreenDisplay
+    let chosen = device.chosenLockScreenDisplay
     device = initialDevice
-    device.setLockScreenDisplay(display)
+    if let chosen { device.setLockScreenDisplay(chosen) }
     invalidateViewCaches()
     now = initialDevice.now
     followingTo = nil

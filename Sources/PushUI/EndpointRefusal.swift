@@ -30,14 +30,17 @@ public struct EndpointRefusal: Equatable, Sendable {
   public var method: String
   public var path: String
   public var headers: [Header]
-  /// The body's first bytes as sent (at most the endpoint's limit), as text.
+  /// The body's first bytes as sent (at most the endpoint's limit), as text: bytes that are not
+  /// UTF-8 as `\xFF`.
   public var body: String
+  /// How many of the body's bytes are kept in ``body``.
+  public var keptBodyBytes: Int
   /// The body's full length in bytes.
   public var bodyByteCount: Int
 
   public init(
     status: Int, reason: String, detail: String? = nil, app: String? = nil, method: String = "POST",
-    path: String = "", headers: [Header] = [], body: String = "", bodyByteCount: Int = 0
+    path: String = "", headers: [Header] = [], body: String = "", keptBodyBytes: Int? = nil, bodyByteCount: Int = 0
   ) {
     self.status = status
     self.reason = reason
@@ -47,6 +50,7 @@ public struct EndpointRefusal: Equatable, Sendable {
     self.path = path
     self.headers = headers
     self.body = body
+    self.keptBodyBytes = keptBodyBytes ?? body.utf8.count
     self.bodyByteCount = bodyByteCount
   }
 }
@@ -78,6 +82,11 @@ extension AppState {
     showToast(
       "✗ Refused on the endpoint: \(refusal.status) \(refusal.reason)" + (refusal.app.map { " (\($0))" } ?? "")
         + " · r inspects")
+  }
+
+  /// Counts refusals that came in a flood too fast to be kept (the newest are).
+  public mutating func countEndpointRefusals(notKept count: Int) {
+    refusedCount += max(0, count)
   }
 
   /// Refusal number `number`, while it is kept.

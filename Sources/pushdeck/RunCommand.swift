@@ -196,8 +196,10 @@ struct RunCommand: AsyncParsableCommand {
             }
           },
           log: { exchange in
-            // Refused before the device: shown on the next turn, never hidden.
-            if exchange.status >= 400 { inbox.refuse(exchange) }
+            // Refused before the device: shown on the next turn, never hidden. (A push that
+            // reached the device and could not be saved is not a refusal: the turn that failed
+            // to save it says so.)
+            if exchange.status >= 400, !exchange.wasNotSaved { inbox.refuse(exchange) }
           })
       } catch {
         FileHandle.standardError.write(Data("pushdeck: cannot listen on \(bind):\(listen): \(error)\n".utf8))
@@ -220,7 +222,9 @@ struct RunCommand: AsyncParsableCommand {
       handler: handlers,
       afterTurn: { state in
         if let feed { reading.follow(feed, into: &state) }
-        for refusal in inbox.drainRefusals() { state.noteEndpointRefusal(EndpointRefusal(refusal)) }
+        let refused = inbox.drainRefusals()
+        state.countEndpointRefusals(notKept: refused.dropped)
+        for refusal in refused.refusals { state.noteEndpointRefusal(EndpointRefusal(refusal)) }
         let arrived = inbox.drain()
         for push in arrived { state.receive(push.record) }
         // Acknowledged means saved: the endpoint answers once this turn's journal is committed.

@@ -98,6 +98,22 @@ struct APNsServerCurlTests {
     #expect(received.count == 0)
   }
 
+  /// A credential is never kept, whatever its form: a leading space (which the token check
+  /// accepts), another scheme, no scheme, a cookie.
+  @Test(arguments: [
+    ("authorization", "bearer abc.def.ghi", "bearer (11 characters, not shown)"),
+    ("Authorization", " bearer abc.def.ghi", "bearer (11 characters, not shown)"),
+    ("authorization", "Basic dXNlcjpwYXNz", "Basic (12 characters, not shown)"),
+    ("authorization", "eyJhbGciOiJFUzI1NiJ9.e30.c2ln", "(29 characters, not shown)"),
+    ("authorization", "bearer:abc", "(10 characters, not shown)"),
+    ("proxy-authorization", "Bearer x y", "Bearer (2 characters, not shown)"),
+    ("cookie", "session=secret", "(14 characters, not shown)"),
+    ("apns-topic", "com.example.app", "com.example.app"),
+  ])
+  func aCredentialIsNeverKept(name: String, value: String, shown: String) {
+    #expect(APNsExchange.SentRequest.shown(name: name, value: value) == shown)
+  }
+
   /// A refused request is reported with what was sent, for `run --listen`'s inspector: the
   /// method, path, headers (a bearer token by its length only), the body and where it went
   /// wrong; an accepted one carries nothing more.
@@ -122,7 +138,7 @@ struct APNsServerCurlTests {
     #expect(request.path == "/3/device/\(Self.token)")
     #expect(request.headers.contains(.init(name: "apns-topic", value: Self.topic)))
     #expect(
-      request.headers.contains(.init(name: "authorization", value: "bearer (a token of 11 characters, not shown)")))
+      request.headers.contains(.init(name: "authorization", value: "bearer (11 characters, not shown)")))
     #expect(request.headers.contains(.init(name: "x-note", value: "\u{1B}[31m")), "kept as sent; shown escaped")
     #expect(String(decoding: request.body, as: UTF8.self) == #"{"aps": {"alert": "Hi"},}"#)
     #expect(request.bodyByteCount == 25)

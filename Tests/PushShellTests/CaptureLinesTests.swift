@@ -62,3 +62,18 @@ struct CaptureLinesTests {
     #expect(titles == [expected, expected])
   }
 }
+
+/// A refused body as the inspector shows it: UTF-8 as it is, other bytes as `\xFF`.
+@Suite("Refused bodies as text")
+struct RefusedBodyTextTests {
+  @Test(arguments: [
+    ([UInt8]("{\"a\":\"é\"}".utf8), "{\"a\":\"é\"}"),
+    ([0x7B, 0xFF, 0x7D], "{\\xFF}"),
+    ([0x61, 0xF0, 0x9F], "a\\xF0\\x9F"),
+    ([0xC0, 0x80, 0x62], "\\xC0\\x80b"),
+    ([0xE2, 0x82, 0xAC, 0xED, 0xA0, 0x80], "€\\xED\\xA0\\x80"),
+  ])
+  func bytesThatAreNotUTF8AreShownAsEscapes(bytes: [UInt8], text: String) {
+    #expect(EndpointRefusal.text(bytes) == text)
+  }
+}

@@ -63,9 +63,15 @@ struct EndpointRefusalTests {
     let total = AppState.refusalLimit + 10
     for n in 0..<total { state.noteEndpointRefusal(Self.refusal(400, "BadRequest", body: "\(n)")) }
     #expect(state.refusedCount == total)
-    #expect(state.endpointRefusals.count <= AppState.refusalLimit)
-    #expect(state.endpointRefusal(0) == nil)
+    // The 501st trims to the newest 250 (numbers 251 to 500); nine more follow.
+    #expect(state.endpointRefusals.count == 259)
+    #expect(state.endpointRefusal(250) == nil)
+    #expect(state.endpointRefusal(251)?.body == "251")
     #expect(state.endpointRefusal(total - 1)?.body == "\(total - 1)")
+    #expect(state.rejectedPushes.count == 259)
     #expect(state.rejectedPushes.last == .refusal(total - 1))
+    // Those the inbox could not keep in a flood are counted too.
+    state.countEndpointRefusals(notKept: 40)
+    #expect(state.refusedCount == total + 40)
   }
 }

@@ -51,12 +51,15 @@ struct SeekCheckpointTests {
     #expect(state.seekCheckpoints?.count == 10, "one at each 2,000 entries played")
     let journalled = state.takeChanges().deliveries.count
     #expect(journalled == Self.pushes)
-    // Back to the start, then to the middle: from the checkpoint at 10,000 entries.
+    // Back to the start, then to the middle: from the checkpoint at 10,000 entries (taken
+    // before Display As was changed, which the user's view keeps).
+    state.device.setLockScreenDisplay(.count)
     _ = state.seek(to: Self.at(0))
     let played = state.playedEntryCount
     _ = reduce(into: &state, .tick(Self.at(11_000)))
     #expect(state.seekCheckpointRestores == 1)
     #expect(state.playedEntryCount - played <= 1_001 + 1, "played from entry 10,000, not from the start")
+    #expect(state.device.profile.lockScreenDisplay == .count)
     var reference = Self.state(keeps: false)
     _ = reduce(into: &reference, .tick(Self.at(11_000)))
     Self.expectSame(state, reference)

@@ -126,6 +126,9 @@ public struct DeviceSimulator: Sendable {
   public private(set) var now: SimInstant
   public private(set) var isLocked: Bool
   public private(set) var activeFocusID: String?
+  /// Display As as chosen in Settings (``setLockScreenDisplay(_:)``); nil while the profile's
+  /// stands.
+  public private(set) var chosenLockScreenDisplay: LockScreenDisplay?
   public private(set) var store = NotificationStore()
   public private(set) var badges: [String: Int] = [:]
   public internal(set) var liveActivities: [LiveActivity] = []
@@ -244,7 +247,7 @@ public struct DeviceSimulator: Sendable {
     if let state = restored.state {
       isLocked = state.isLocked
       activeFocusID = state.activeFocusID
-      if let display = state.lockScreenDisplay { self.profile.lockScreenDisplay = display }
+      if let display = state.lockScreenDisplay { setLockScreenDisplay(display) }
     }
     let engagement = self.profile.engagement
     func ranked(_ stored: StoredNotification) -> StoredNotification {
@@ -324,17 +327,19 @@ public struct DeviceSimulator: Sendable {
     if liveActivities.contains(where: isGone) { liveActivities.removeAll(where: isGone) }
   }
 
-  /// The clock, lock, Focus and lock-screen display, as a journal saves them.
+  /// The clock, lock, Focus and the Display As chosen in Settings, as a journal saves them.
   public var savedState: RestoredDevice.State {
     RestoredDevice.State(
-      now: now, isLocked: isLocked, activeFocusID: activeFocusID, lockScreenDisplay: profile.lockScreenDisplay)
+      now: now, isLocked: isLocked, activeFocusID: activeFocusID, lockScreenDisplay: chosenLockScreenDisplay)
   }
 
   /// Changes how the lock screen shows notifications (Settings ▸ Notifications ▸ Display As):
-  /// only what is drawn changes, so it is not a timeline event; a journal saves it with the
-  /// clock (``savedState``), and a seek back keeps it.
+  /// only what is drawn changes, so it is not a timeline event; a journal saves the choice with
+  /// the clock (``savedState``), and a seek back keeps it. Until one is made the profile's
+  /// `displayAs` stands, and is not saved (so editing the profile still changes it).
   public mutating func setLockScreenDisplay(_ display: LockScreenDisplay) {
     profile.lockScreenDisplay = display
+    chosenLockScreenDisplay = display
   }
 
   /// Applies one event at `instant` with nothing journalled (a push through

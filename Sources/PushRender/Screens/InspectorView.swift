@@ -112,11 +112,8 @@ struct InspectorView {
     for diagnostic in record.diagnostics {
       let role: StyleRole =
         diagnostic.severity == .error ? .destructiveAction : diagnostic.severity == .warning ? .warning : .cardBody
-      var place: [String] = []
-      if let path = diagnostic.path { place.append(path) }
-      if let location = diagnostic.location { place.append("\(location.line):\(location.column)") }
-      let at = place.isEmpty ? "" : " at " + place.joined(separator: " ")
-      lines.append(("\(diagnostic.severity.rawValue) \(diagnostic.code.rawValue)\(at): \(diagnostic.message)", role))
+      lines.append(
+        ("\(diagnostic.severity.rawValue) \(diagnostic.code.rawValue)\(diagnostic.place): \(diagnostic.message)", role))
       if let hint = diagnostic.hint { lines.append(("  → \(hint)", .cardMeta)) }
     }
     lines.append(("Text as received", .groupHeader))
@@ -153,8 +150,8 @@ struct InspectorView {
     for line in refusal.body.split(separator: "\n", omittingEmptySubsequences: false).prefix(200) {
       lines.append((visibleControls(String(line)), .cardBody))
     }
-    if refusal.bodyByteCount > refusal.body.utf8.count {
-      lines.append(("… the first \(refusal.body.utf8.count) bytes are kept", .cardMeta))
+    if refusal.bodyByteCount > refusal.keptBodyBytes {
+      lines.append(("… the first \(refusal.keptBodyBytes) bytes are kept", .cardMeta))
     }
     lines.append(("r: the rejected push before · i or Esc: close", .cardMeta))
     return lines

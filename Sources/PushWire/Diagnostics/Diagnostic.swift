@@ -48,6 +48,14 @@ public struct Diagnostic: Equatable, Sendable {
     self.hint = hint
   }
 
+  /// ` at aps.badge 3:12`: where it is (key path, then line:column), or "" when unknown.
+  public var place: String {
+    var parts: [String] = []
+    if let path { parts.append(path) }
+    if let location { parts.append("\(location.line):\(location.column)") }
+    return parts.isEmpty ? "" : " at " + parts.joined(separator: " ")
+  }
+
   /// Turns a JSON syntax error into a diagnostic located in `document` bytes.
   public static func syntax(_ error: JSONSyntaxError, in bytes: ArraySlice<UInt8>, firstLine: Int = 1) -> Diagnostic {
     let location = TextLocation.of(offset: error.offset, in: bytes, firstLine: firstLine)
