@@ -91,7 +91,11 @@ public enum APNsRequest {
     if bodyByteCount == 0 { return .rejected(status: 400, reason: "PayloadEmpty") }
     let rawType = apnsHeaders.first { $0.name == "apns-push-type" }?.value
     let limit = (rawType.flatMap(PushType.init(rawValue:)) ?? .alert).maximumPayloadBytes
-    if bodyByteCount > limit { return .rejected(status: 413, reason: "PayloadTooLarge") }
+    if bodyByteCount > limit {
+      return .rejected(
+        status: 413, reason: "PayloadTooLarge",
+        detail: "the payload is \(bodyByteCount) bytes, over the \(limit) that \(rawType ?? "alert") pushes may carry")
+    }
 
     let bundleID = bundle(fromTopic: topic, pushType: rawType.flatMap(PushType.init(rawValue:)))
     var record = PushReader.readPayloadFile(

@@ -38,7 +38,7 @@ extension AppState {
   /// - Returns: false to wait (the clock does not move yet), true to play on.
   mutating func fastForward(toward instant: SimInstant) -> Bool {
     if seekCheckpoints != nil { jumpToSeekCheckpoint(toward: instant) }
-    guard let playAhead, userEvents.isEmpty, !journalsChanges, lateArrivals == 0 else {
+    guard let playAhead, userEvents.isEmpty, !journalsChanges, lateArrivals == 0, liveArrivals == 0 else {
       return playWhatIsRead(toward: instant)
     }
     // The first entry after the target.

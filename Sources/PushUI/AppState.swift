@@ -143,6 +143,9 @@ public struct AppState: Sendable {
   /// Entries appended after the cursor had passed their time (played at the current time, out
   /// of time order): the device played ahead no longer stands for this one.
   var lateArrivals = 0
+  /// Pushes `run --listen` put on the timeline (``receive(_:)``): a device played ahead does not
+  /// have them, so it no longer stands for the front end.
+  var liveArrivals = 0
   /// The simulated now.
   public internal(set) var now: SimInstant
   /// The screen showing.

@@ -537,6 +537,7 @@ extension AppState {
     } else if isInspectorOpen {
       isInspectorOpen = false
       inspectedRejection = nil
+      inspectorScroll = nil
     } else if pane != nil {
       pane = nil
     } else if !banners.isEmpty {

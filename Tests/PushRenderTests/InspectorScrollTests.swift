@@ -89,4 +89,16 @@ import Testing
     #expect(grid.hitTarget(at: besidePane) != .inspector)
     #expect(KeyMap.mouseEvent(.wheelDown, target: grid.hitTarget(at: besidePane)) == .command(.scroll(1)))
   }
+
+  /// Closing the inspector with Esc, like `i`, shows the next one opened from its top.
+  @Test func escClosesTheInspectorAndForgetsItsScroll() {
+    var state = longPayloadState()
+    state.inspectorScrollLimit = frame(state).inspectorScrollLimit
+    _ = reduce(into: &state, .command(.pageDown))
+    #expect(state.inspectorScrollRows > 0)
+    _ = reduce(into: &state, .command(.back))
+    #expect(!state.isInspectorOpen)
+    _ = reduce(into: &state, .command(.toggleInspector))
+    #expect(state.inspectorScrollRows == 0)
+  }
 }

@@ -31,4 +31,18 @@ import Testing
     #expect(text.contains("… the first 24 bytes are kept"))
     #expect(!text.contains("\u{1B}") && !text.contains("\u{07}"))
   }
+
+  /// After a flood the inspector says how many older refusals it no longer keeps, so its "k of
+  /// N" and the status line's count do not seem to disagree.
+  @Test func theInspectorSaysHowManyRefusalsAFloodDidNotKeep() {
+    var state = AppState.demo(upcoming: false)
+    state.terminalColumns = 100
+    state.terminalRows = 30
+    state.countEndpointRefusals(notKept: 7)
+    state.noteEndpointRefusal(EndpointRefusal(status: 400, reason: "BadRequest"))
+    _ = reduce(into: &state, .command(.inspectRejected))
+    let text = render(state, size: Size(columns: 100, rows: 30), theme: .builtInDefault).textDump()
+    #expect(text.contains("7 older refusals are not kept (a flood)"))
+    #expect(text.contains("✗ 8 rejected"))
+  }
 }

@@ -98,6 +98,16 @@ struct APNsServerCurlTests {
     #expect(received.count == 0)
   }
 
+  /// PayloadTooLarge says how large the payload was and what the push type allows.
+  @Test func payloadTooLargeSaysTheSizeAndTheLimit() {
+    let body = Array(("{\"aps\":{\"alert\":\"" + String(repeating: "x", count: 4100) + "\"}}").utf8)
+    let outcome = APNsRequest.decide(
+      method: "POST", path: "/3/device/" + Self.token, headers: [(name: "apns-topic", value: Self.topic)], body: body,
+      bodyByteCount: body.count, receivedAt: 1_795_000_000)
+    #expect(outcome.status == 413)
+    #expect(outcome.detail == "the payload is \(body.count) bytes, over the 4096 that alert pushes may carry")
+  }
+
   /// A credential is never kept, whatever its form: a leading space (which the token check
   /// accepts), another scheme, no scheme, a cookie.
   @Test(arguments: [

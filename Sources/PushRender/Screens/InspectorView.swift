@@ -18,7 +18,13 @@ struct InspectorView {
         }
       case .refusal(let number):
         if let refusal = state.endpointRefusal(number) {
-          return Self.refusalLines(refusal, position: position, of: kept.count)
+          var lines = Self.refusalLines(refusal, position: position, of: kept.count)
+          let notKept = state.refusedCount - state.endpointRefusals.count
+          if notKept > 0 {
+            lines.insert(
+              ("\(notKept) older refusal\(notKept == 1 ? " is" : "s are") not kept (a flood)", .cardMeta), at: 1)
+          }
+          return lines
         }
       }
     }
