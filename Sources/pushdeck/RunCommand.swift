@@ -155,7 +155,8 @@ struct RunCommand: AsyncParsableCommand {
       throw ValidationError(error.description)
     }
     let (persistence, restoredState) = try StatePersistence.open(
-      location, state: state, profile: try restoreProfile(start: state.now), keepsTimeline: !inputs.isEmpty,
+      location, state: state, profile: try restoreProfile(session: state.device.profile),
+      keepsTimeline: !inputs.isEmpty,
       preset: profile.flatMap(Session.PresetRequest.init(preset:)),
       announcing: inputs.isEmpty
         ? nil
@@ -242,9 +243,12 @@ struct RunCommand: AsyncParsableCommand {
   }
 
   /// The profile a restored device starts from: `--profile` when it names a YAML file, else the
-  /// standard device.
-  func restoreProfile(start: SimInstant) throws -> DeviceProfile {
-    try Session.profileLoader(profile)(start)
+  /// session's own (the demo's apps, names and settings for `run --state S` alone, a scenario's
+  /// for a scenario; a preset names only a lock and a Focus, applied as events). It was the
+  /// standard device: a continued demo state showed "Fooddash" and every preview hidden.
+  func restoreProfile(session: DeviceProfile) throws -> DeviceProfile {
+    guard let profile, !Session.presets.contains(profile) else { return session }
+    return try Session.profileLoader(profile)(session.start)
   }
 
   /// A path as the state's name for it: absolute, without `.`, `..` or symbolic links.

@@ -234,6 +234,27 @@ struct EndToEndTests {
     }
   }
 
+  /// The demo continued on its state keeps the demo's apps, names and settings: it was restored
+  /// onto the standard device, and every card read "Notification" (previews hidden when locked)
+  /// under an inferred name.
+  @Test func aContinuedDemoKeepsItsAppsAndPreviews() async throws {
+    let directory = NSTemporaryDirectory() + "pushdeck-demo-state-" + UUID().uuidString
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let state = directory + "/device.sqlite"
+    for session in ["new", "continued"] {
+      let server = TmuxServer(executable: try #require(tmuxPath))
+      defer { server.kill() }
+      try start(server, arguments: ["run", "--state", state, "--clock", "manual"])
+      let shown = try await server.waitUntil("the demo's bank card, \(session)") { screen in
+        screen.contains("Bank") && screen.contains("Card payment") && screen.contains("Café Lumière")
+      }
+      guard shown else { return }
+      try server.run(["send-keys", "-t", "t", "q"])
+      guard try await server.waitUntil("exit=0", { $0.contains("exit=0") }) else { return }
+    }
+  }
+
   /// Runs a payload titled "Saved" into a fresh state with a manual clock and steps to its push,
   /// then runs `meanwhile` (false stops the test there), quits, starts `run --state` on the same
   /// state and hands that second session to `afterRestart`; everything is removed afterwards.
