@@ -3,8 +3,10 @@
 # $XDG_DATA_HOME/pushdeck/devices, every push journalled) in a 100x30 tmux pane, as a user
 # opens a capture: the first frame, then `g +400d` sent at once, while the capture is still
 # read, until every push has arrived (no "to come", "reading N%", "Go to time" or "Seeking"
-# on the screen), then q. Prints per size: milliseconds to the first frame, milliseconds from
-# Enter to the end shown, the CPU time of the whole run (user + sys, from GNU time: wall times
+# on the screen); then back to the start (`g -400d`) and into the capture's middle (an ISO
+# time halfway between its first and last `at`, until the prompt is gone and nothing is
+# followed any more), then q. Prints per size: milliseconds to the first frame, milliseconds from
+# Enter to the end shown, from Enter to the middle shown, the CPU time of the whole run (user + sys, from GNU time: wall times
 # are unreliable on a shared machine), and peak memory (GNU time's maximum resident size), and
 # the delivery rows the state holds at the end (sqlite3, when installed).
 #
@@ -59,6 +61,21 @@ for size in "${sizes[@]}"; do
   # Arrived: nothing left to read, play or follow.
   wait_for "to come\|reading [0-9]*%\|Go to time\|Seeking\|following to" 0
   seek=$(( $(now_ms) - t0 ))
+  # Back to the start, then into the middle (from the front end's own checkpoints).
+  "${tmux[@]}" send-keys -t b g
+  wait_for "Go to time" 1
+  "${tmux[@]}" send-keys -t b -- -400d Enter
+  wait_for "Back to" 1
+  first_at=$(head -1 "$capture" | python3 -c 'import json,sys; print(json.loads(sys.stdin.buffer.read())["at"])')
+  last_at=$(tail -1 "$capture" | python3 -c 'import json,sys; print(json.loads(sys.stdin.buffer.read())["at"])')
+  middle=$(python3 -c "import datetime as d; print(d.datetime.fromtimestamp(($first_at + $last_at) / 2, d.timezone.utc).strftime('%Y-%m-%dT%H:%M:%SZ'))")
+  "${tmux[@]}" send-keys -t b g
+  wait_for "Go to time" 1
+  t0=$(now_ms)
+  "${tmux[@]}" send-keys -t b -- "$middle" Enter
+  wait_for "Go to time" 0
+  wait_for "following to\|Seeking" 0
+  to_middle=$(( $(now_ms) - t0 ))
   "${tmux[@]}" send-keys -t b q
   t0=$(now_ms)
   until [ -s "$work/stats" ] || [ $(( $(now_ms) - t0 )) -gt 120000 ]; do sleep 0.1; done
@@ -67,7 +84,7 @@ for size in "${sizes[@]}"; do
   if command -v sqlite3 >/dev/null; then
     rows=$(sqlite3 "$work"/xdg/pushdeck/devices/*.sqlite "SELECT count(*) FROM delivery" 2>/dev/null || echo ?)
   fi
-  printf "%8d lines: first frame %6d ms  seek to the end answered %6d ms, arrived %8d ms  cpu %7.2f s  peak %7.1f MiB  rows %s\n" \
-    "$size" "$first" "$answered" "$seek" "$(echo "$user + $sys" | bc -l)" "$(echo "$peak / 1024" | bc -l)" "$rows"
+  printf "%8d lines: first frame %6d ms  seek to the end answered %6d ms, arrived %8d ms  middle arrived %6d ms  cpu %7.2f s  peak %7.1f MiB  rows %s\n" \
+    "$size" "$first" "$answered" "$seek" "$to_middle" "$(echo "$user + $sys" | bc -l)" "$(echo "$peak / 1024" | bc -l)" "$rows"
   "${tmux[@]}" kill-server 2>/dev/null || true
 done
