@@ -45,4 +45,17 @@ import Testing
     #expect(text.contains("7 older refusals are not kept (a flood)"))
     #expect(text.contains("✗ 8 rejected"))
   }
+
+  /// Beside an open pane the toast sits on the phone's half, not across the pane's border.
+  @Test func aToastBesideThePaneLeavesItsBorderWhole() throws {
+    var state = AppState.demo(upcoming: false)
+    state.noteEndpointRefusal(EndpointRefusal(status: 400, reason: "BadDeviceToken", app: "com.example.chat"))
+    _ = reduce(into: &state, .command(.inspectRejected))
+    let rows = render(state, size: Size(columns: 120, rows: 30), theme: .builtInDefault).textDump()
+      .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    let toastRow = try #require(rows.first { $0.contains("Refused on the endpoint: 400") })
+    let pane = try #require(toastRow.firstIndex(of: "╰"))
+    #expect(try #require(toastRow.range(of: "Refused on the endpoint: 400")).upperBound < pane)
+    #expect(toastRow[pane...].dropFirst().dropLast(2).allSatisfy { $0 == "─" }, "\(toastRow)")
+  }
 }

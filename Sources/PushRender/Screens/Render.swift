@@ -80,8 +80,13 @@ public func render(_ state: AppState, size: Size, theme: Theme, sleepTheme: Them
   case nil: break
   }
   if let toast = state.toast {
-    let text = TextLayout.truncate(" \(toast.text) ", toColumns: size.columns - 2)
-    Chrome.centre(text, row: size.rows - 2, in: &grid, role: .focusIndicator, theme: theme)
+    // Beside a pane, on the phone's half: across the whole width it covered the pane's border.
+    let width = splitsInspector ? size.columns / 2 : size.columns
+    let text = TextLayout.truncate(" \(toast.text) ", toColumns: width - 2)
+    let columns = DisplayWidth.columns(of: text)
+    grid.write(
+      text, at: Point(column: max(0, (width - columns) / 2), row: size.rows - 2), style: theme[.focusIndicator],
+      role: .focusIndicator)
   }
   StatusLineView(state: state).draw(into: &grid, theme: theme)
   return grid
