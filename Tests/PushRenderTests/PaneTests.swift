@@ -165,6 +165,18 @@ struct SettingsPaneTests {
     #expect(state.device.isLocked)
   }
 
+  /// In a pane half of 100 columns a long value is cut inside its arrows, and the keys line
+  /// is the short one, whole.
+  @Test func aNarrowSettingsPaneKeepsTheArrowsAndTheKeys() {
+    var state = settingsState()
+    state.settingsApp = "com.example.messages"
+    select(.delivery, in: &state)
+    let dump = frame(state, columns: 100, rows: 30).textDump()
+    let delivery = dump.split(separator: "\n").first { $0.contains("Notification Deliv") }
+    #expect(delivery?.contains("◂ Immediate Deli") == true && delivery?.contains("▸ │") == true, "\(delivery ?? "")")
+    #expect(dump.contains("↑↓ move · ⏎ toggle · ←→ change · s close"))
+  }
+
   @Test func displayAsCyclesCountStackListAndRedrawsTheLockScreen() {
     var state = settingsState()
     select(.displayAs, in: &state)

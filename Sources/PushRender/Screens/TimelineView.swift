@@ -168,23 +168,30 @@ struct SettingsView {
         (isSelected ? "▸ " : "  ") + label, at: Point(column: left - 1, row: row), style: labelStyle, role: base,
         maxColumns: labelColumns + 2)
       let value = state.settingsValue(setting)
+      let valueColumns = max(1, inner - labelColumns - 2)
       let shown: String
       if setting == .locked {
         // The phone's lock is not an on/off switch: it shows as a padlock, shut or open.
         shown = (state.device.isLocked ? "🔒 " : "🔓 ") + value
       } else {
-        shown = setting.isSwitch ? (value == "On" ? "● " : "○ ") + value : "◂ \(value) ▸"
+        // A value too long for a narrow pane is cut inside its arrows, which say it can change.
+        shown =
+          setting.isSwitch
+          ? (value == "On" ? "● " : "○ ") + value
+          : "◂ \(TextLayout.truncate(value, toColumns: max(1, valueColumns - 4))) ▸"
       }
       var valueStyle = theme[.actionButton]
       if isSelected { valueStyle = valueStyle.over(theme[.selection]) }
       grid.write(
         shown, at: Point(column: left + labelColumns + 2, row: row), style: valueStyle, role: .actionButton,
-        maxColumns: max(1, inner - labelColumns - 2))
+        maxColumns: valueColumns)
       grid.addHit(rowRect, .settingsRow(index))
       row += 1
     }
+    // The keys, shorter in a pane too narrow for them all.
+    let keys = ["↑↓ move · ⏎/Space toggle · ← → change · s close", "↑↓ move · ⏎ toggle · ←→ change · s close"]
     grid.write(
-      "↑↓ move · ⏎/Space toggle · ← → change · s close", at: Point(column: left, row: rect.endRow - 2),
+      keys.first { DisplayWidth.columns(of: $0) <= inner } ?? keys[1], at: Point(column: left, row: rect.endRow - 2),
       style: theme[.cardMeta], role: .cardMeta, maxColumns: inner)
   }
 }
