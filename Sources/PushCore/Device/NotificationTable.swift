@@ -378,7 +378,7 @@ struct NotificationTable: Sendable {
     // would copy the page).
     guard let score = derivedScore(id, engagement: term) else { return nil }
     let (pageIndex, slot) = Self.place(id)
-    pages[pageIndex]?.slots[slot]?.engagementTerm = term
+    modifyPage(pageIndex) { $0.slots[slot]?.engagementTerm = term }
     pageWrites += 1
     return score
   }
@@ -445,7 +445,7 @@ struct NotificationTable: Sendable {
       }
       pages[pageIndex] = Page()
     }
-    pages[pageIndex]?.put(stored, at: slot)
+    modifyPage(pageIndex) { $0.put(stored, at: slot) }
     pageWrites += 1
     oldestPage = min(oldestPage, pageIndex)
     highestPage = max(highestPage, pageIndex)
@@ -465,7 +465,7 @@ struct NotificationTable: Sendable {
         pages.removeValue(forKey: pageIndex)
         vacancies.removeValue(forKey: pageIndex)
       } else if vacant.count >= Self.clearingThreshold {
-        pages[pageIndex]?.clear(vacant)
+        modifyPage(pageIndex) { $0.clear(vacant) }
         pageWrites += 1
         vacancies.removeValue(forKey: pageIndex)
       } else {
@@ -493,11 +493,20 @@ struct NotificationTable: Sendable {
     return nil
   }
 
+  /// Changes page `pageIndex` in place, if there is one. Through the dictionary's values by
+  /// index, not `pages[pageIndex]?.…`: that optional subscript's `_modify` coroutines allocated
+  /// three frames on the heap for every call, three allocations for every push stored (heaptrack,
+  /// `render` of 100,000 lines: 86,270 × 3).
+  private mutating func modifyPage(_ pageIndex: Int, _ body: (inout Page) -> Void) {
+    guard let index = pages.index(forKey: pageIndex) else { return }
+    body(&pages.values[index])
+  }
+
   /// Clears the held-for-summary time of a notification.
   mutating func release(_ id: NotificationID) {
     let (pageIndex, slot) = Self.place(id)
     guard contains(pageIndex, slot) else { return }
-    pages[pageIndex]?.slots[slot]?.heldUntil = nil
+    modifyPage(pageIndex) { $0.slots[slot]?.heldUntil = nil }
     pageWrites += 1
   }
 
