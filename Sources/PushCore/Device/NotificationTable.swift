@@ -604,10 +604,13 @@ struct NotificationTable: Sendable {
     let decisionSound = soundText(decision.sound)
     func size(_ field: String?) -> Int { 2 + (field?.utf8.count ?? 0) }
     let textStart = text.count
-    text.reserveCapacity(
+    let needed =
       textStart + size(note.bundleID) + size(note.threadID) + size(note.title) + size(note.subtitle) + size(note.body)
-        + size(note.category) + size(note.targetContentID) + size(note.collapseID) + size(note.sender)
-        + size(sound) + size(decisionSound))
+      + size(note.category) + size(note.targetContentID) + size(note.collapseID) + size(note.sender)
+      + size(sound) + size(decisionSound)
+    // Doubled, not reserved to the byte: `reserveCapacity` gives exactly what it is asked for, so
+    // asking for a little more on every push copied the page's whole buffer on every push.
+    if text.capacity < needed { text.reserveCapacity(max(needed, 2 * text.capacity)) }
     append(note.bundleID, to: &text)
     append(note.threadID, to: &text)
     append(note.title, to: &text)
