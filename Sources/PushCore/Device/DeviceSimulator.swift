@@ -53,8 +53,13 @@ public struct DeliveryRecord: Equatable, Sendable {
   /// Its stack's place in Notification Center right after it arrived (1 = top).
   public var groupRank: Int?
   public var rank: RankTerms?
-  /// The source (`file:line`) and the payload's diagnostics.
-  public var source: String
+  /// Where the push came from (`file:line`), built when read: each push made the text before
+  /// (an allocation a push on every path, `render` and `run` included, which never show it).
+  public var source: String { sourceLine.map { "\(sourceFile):\($0)" } ?? sourceFile }
+  /// The file (or the source as prepared) and the line, if any, that ``source`` names.
+  public var sourceFile: String
+  public var sourceLine: Int?
+  /// The payload's diagnostics.
   public var diagnostics: [Diagnostic]
   /// The oldest notifications removed to make room: Notification Center was full
   /// (``DeviceProfile/maxStoredNotifications``).
@@ -454,7 +459,7 @@ public struct DeviceSimulator: Sendable {
     var delivery = DeliveryRecord(
       index: index, at: now, bundleID: bundleID, notification: nil,
       decision: DeliveryDecision(disposition: .rejected), group: nil, groupRank: nil, rank: nil,
-      source: record.source, diagnostics: record.diagnostics)
+      sourceFile: record.sourceParts.file, sourceLine: record.sourceParts.line, diagnostics: record.diagnostics)
     // The verdict comes from the diagnostic table, as `validate` and `serve` take theirs: a
     // push APNs rejects, or the device drops as invalid, is kept as rejected with the reason.
     let verdict = record.verdict

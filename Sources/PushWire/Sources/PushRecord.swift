@@ -43,6 +43,12 @@ public struct PushRecord: Sendable {
     guard let line else { return file }
     return "\(file):\(line)"
   }
+  /// ``source`` in two parts, for a record that keeps it without building the text: the file
+  /// (or the source as prepared) and the line, if any.
+  public var sourceParts: (file: String, line: Int?) {
+    if let preparedSource { return (preparedSource, nil) }
+    return (file, line)
+  }
   /// The receive time from a capture envelope (UNIX seconds), if any.
   public var at: Double?
   /// The app: the capture's `bundle`, the `.apns` file's `Simulator Target Bundle`, or as given.
