@@ -60,7 +60,7 @@ struct RenderCommand: ParsableCommand {
   )
   var compare: String?
 
-  @Option(name: [.short, .long], help: "Write to FILE instead of standard output (svg and png).")
+  @Option(name: [.short, .long], help: "Write to FILE instead of standard output (any format).")
   var output: String?
 
   @Option(name: .long, help: "Pixels per point for png (0.1 to 4; 2 is a Retina-like picture).")
@@ -104,7 +104,7 @@ struct RenderCommand: ParsableCommand {
     guard parts.count == 2, let columns = Int(parts[0]), let rows = Int(parts[1]), columns > 0,
       rows > 0, columns <= 1000, rows <= 1000
     else {
-      throw ValidationError("--size must look like 80x24")
+      throw ValidationError("--size must look like 80x24, with columns and rows from 1 to 1000, not \(size)")
     }
     let selectedTheme = try ThemeLocator.forCurrentProcess().commandLineTheme(theme)
     if style == .phone {
@@ -134,11 +134,13 @@ struct RenderCommand: ParsableCommand {
     _ = reduce(into: &state, .tick(advanced))
     _ = reduce(into: &state, .resize(columns: columns, rows: rows))
     if screen == .center { _ = reduce(into: &state, .command(.openCenter)) }
+    // To `-o FILE` or standard output, whatever the format (it was svg and png only, and the
+    // others went to standard output with the file never written).
     if format == .json {
-      print(ScreenJSON.render(state, screen: screen))
-      return
+      return try MockupOutput.write(Array((ScreenJSON.render(state, screen: screen) + "\n").utf8), to: output)
     }
     let grid = PushRender.render(state, size: Size(columns: columns, rows: rows), theme: selectedTheme)
+    var out = ""
     switch format {
     case .text:
       var text = grid.textDump()
@@ -150,19 +152,18 @@ struct RenderCommand: ParsableCommand {
         }.joined(separator: "\n")
         text = String(text.dropLast())
       }
-      print(text, terminator: text.hasSuffix("\n") ? "" : "\n")
-      if styles { print(grid.styleDump(), terminator: "") }
+      out = text.hasSuffix("\n") ? text : text + "\n"
+      if styles { out += grid.styleDump() }
     case .ansi:
-      print(grid.ansiText(), terminator: "")
+      out = grid.ansiText()
     case .svg:
       let page = selectedTheme[.background].background ?? .rgb(0, 0, 0)
       let ink = selectedTheme[.background].foreground ?? .rgb(255, 255, 255)
-      print(
-        grid.svg(defaultForeground: ink, defaultBackground: page, title: "Pushdeck \(screen.rawValue) screen"),
-        terminator: "")
+      out = grid.svg(defaultForeground: ink, defaultBackground: page, title: "Pushdeck \(screen.rawValue) screen")
     case .json, .png:
       break
     }
+    try MockupOutput.write(Array(out.utf8), to: output)
   }
 
   /// `--style phone`: the state at the frame's time as an iPhone draws it, on one device or

@@ -29,6 +29,20 @@ struct RenderCLITests {
     #expect(newest?["body"] as? String == "Marta: I'll bring the pastéis de nata")
   }
 
+  /// `-o FILE` writes every format to the file, byte for byte what standard output would get.
+  @Test(arguments: ["text", "json", "svg", "ansi"])
+  func outputGoesToTheFileInEveryFormat(_ format: String) throws {
+    let file = NSTemporaryDirectory() + "pushdeck-render-\(UUID().uuidString).\(format)"
+    defer { try? FileManager.default.removeItem(atPath: file) }
+    let arguments = ["Examples/messaging.yaml", "--at", "+3m", "--format", format]
+    let written = try render(arguments + ["-o", file])
+    #expect(written.status == 0, "\(written.standardError)")
+    #expect(written.standardOutput.isEmpty)
+    let printed = try render(arguments)
+    #expect(try String(contentsOfFile: file, encoding: .utf8) == printed.standardOutput)
+    #expect(!printed.standardOutput.isEmpty)
+  }
+
   /// Activities subscribed to a broadcast channel say so on their card, and the JSON names the
   /// channel (and the activity's own push token) for each.
   @Test func liveActivitiesShowTheChannelTheirUpdatesComeThrough() throws {
