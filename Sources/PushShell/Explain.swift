@@ -114,6 +114,7 @@ package struct ExplainPrinter {
       json.member("line", diagnostic.location?.line)
       json.member("column", diagnostic.location?.column)
       json.member("message", diagnostic.message)
+      json.member("hint", diagnostic.hint)
       json.endObject()
     }
     json.endArray()
@@ -220,9 +221,12 @@ package struct ExplainPrinter {
     }
     for diagnostic in record.diagnostics {
       let label = diagnostic.severity == .error ? paint("error", "1;31") : paint(diagnostic.severity.rawValue, "1;33")
-      var line = "  " + label + "[\(diagnostic.code.rawValue)]: " + terminalSafe(diagnostic.message)
+      // Where, as `validate` says it: line:column in the source, then the key path.
+      let place = diagnostic.location.map { " at \($0.line):\($0.column)" } ?? ""
+      var line = "  " + label + "[\(diagnostic.code.rawValue)]\(place): " + terminalSafe(diagnostic.message)
       if let path = diagnostic.path { line += " (at " + terminalSafe(path) + ")" }
       lines.append(line)
+      if let hint = diagnostic.hint { lines.append("    → " + terminalSafe(hint)) }
     }
     if let channel = record.channelID { lines.append("  Channel: " + terminalSafe(channel) + " (a broadcast)") }
     lines.append("  Source: " + terminalSafe(record.source))

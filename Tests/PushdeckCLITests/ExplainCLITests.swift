@@ -79,7 +79,12 @@ struct ExplainCLITests {
     let output = try explain(["Examples/payloads/trailing-comma.apns"])
     #expect(output.status == 1)
     #expect(output.standardOutput.contains("Rejected"))
-    #expect(output.standardOutput.contains("error[TrailingComma]"))
+    // Where, and what to do, as `validate` says it.
+    #expect(output.standardOutput.contains("error[TrailingComma] at 9:3: trailing comma before '}'"))
+    #expect(output.standardOutput.contains("    → remove the comma at line 8, column 15"))
+    let json = try explain(["Examples/payloads/trailing-comma.apns", "--format", "json"])
+    #expect(json.standardOutput.contains(#""line":9,"column":3"#))
+    #expect(json.standardOutput.contains(#""hint":"remove the comma at line 8, column 15"#))
   }
 
   @Test func scenarioErrorsExitTwoWithTheLocation() throws {

@@ -101,7 +101,8 @@ struct FCMServeCLITests {
         || explained.standardOutput.contains("(com.example.food)"))
     #expect(
       explained.standardOutput.contains(
-        "info[FCMPayload]: FCM sends APNs apns-topic: com.example.food, apns-push-type: alert, apns-priority: 10"))
+        "info[FCMPayload] at 2:14: FCM sends APNs apns-topic: com.example.food, apns-push-type: alert, apns-priority: 10"
+      ))
     #expect(
       explained.standardOutput.contains(
         #""order":"A-1042","screen":"tracking","gcm.message_id":"0:1000000000000000","google.c.a.e":"1""#))
