@@ -83,6 +83,9 @@ package final class StatePersistence {
         skippedAtOpen = skipped
         if keepsTimeline { device.advance(to: state.device.now) }
         state = AppState(device: device, timeline: timeline)
+        // Rejected pushes are never hidden: those of earlier sessions are counted on the status
+        // line, and `r` says where they are (the restored device keeps no delivery records).
+        state.savedRejectedCount = try journal.rejectedCount()
         var toast = inputs.map { "Continuing the device of \($0), saved at \(Self.dateText(resumed, device))" }
         // With more to read, the count is said once everything is read.
         if skipped > 0, !moreToCome {

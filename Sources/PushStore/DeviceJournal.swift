@@ -540,6 +540,15 @@ public final class DeviceJournal: Sendable {
       lockScreenDisplay: try reader.optionalString().flatMap(LockScreenDisplay.init(rawValue:)))
   }
 
+  /// How many pushes the journal holds as rejected.
+  public func rejectedCount() throws(StoreError) -> Int {
+    try guarded { () throws in
+      try queue.read { db in
+        try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM delivery WHERE disposition = 'rejected'") ?? 0
+      }
+    }
+  }
+
   /// Whether the journal holds a device to restore: any push, event or saved clock.
   public func holdsDevice() throws(StoreError) -> Bool {
     try guarded { () throws in

@@ -183,6 +183,9 @@ public struct AppState: Sendable {
   public internal(set) var rejections: [Int] = []
   /// How many pushes the device rejected so far.
   public internal(set) var rejectedCount = 0
+  /// How many pushes a continued state's journal holds as rejected from earlier sessions (counted
+  /// on the status line; their records were not restored).
+  public var savedRejectedCount = 0
   /// Pushes `run --listen`'s endpoint refused, newest last (at most ``refusalLimit`` kept;
   /// ``refusedCount`` counts them all). Not device state: a seek back keeps them.
   public internal(set) var endpointRefusals: [EndpointRefusal] = []

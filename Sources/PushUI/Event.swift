@@ -353,6 +353,13 @@ extension AppState {
   mutating func inspectRejected() {
     let kept = rejectedPushes
     guard let newest = kept.last else {
+      if savedRejectedCount > 0, rejectedCount + refusedCount == 0 {
+        let pushes = savedRejectedCount == 1 ? "push was" : "pushes were"
+        showToast(
+          "\(savedRejectedCount) rejected \(pushes) saved by an earlier session: explain or validate on the inputs shows them"
+        )
+        return
+      }
       showToast(
         rejectedCount + refusedCount == 0 ? "No push was rejected" : "The rejected pushes are no longer kept")
       return

@@ -91,7 +91,7 @@ struct StatusLineView {
       parts.append("following to \(Self.targetText(target, from: state))")
       if let reading { parts.append(reading) }
     }
-    let rejected = state.rejectedCount + state.refusedCount
+    let rejected = state.rejectedCount + state.refusedCount + state.savedRejectedCount
     if rejected > 0 { parts.append("✗ \(rejected) rejected") }
     if state.pendingEventCount > 0 { parts.append("\(state.pendingEventCount) to come") }
     if let reading, state.followingTo == nil { parts.append(reading) }
