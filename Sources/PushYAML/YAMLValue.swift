@@ -33,7 +33,7 @@ package struct YAMLValue {
       parser = try Yams.Parser(yaml: text, resolver: .basic)
       root = try parser.singleRoot()
     } catch let error as YamlError {
-      throw syntaxError(error, file: file)
+      throw syntaxError(error, file: file, text: text)
     } catch {
       throw YAMLError(file: file, message: "cannot read the YAML: \(error)")
     }
@@ -43,23 +43,50 @@ package struct YAMLValue {
     return YAMLValue(node: root, path: "", file: file, parser: parser)
   }
 
-  private static func syntaxError(_ error: YamlError, file: String) -> YAMLError {
+  private static func syntaxError(_ error: YamlError, file: String, text: String) -> YAMLError {
     switch error {
     case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
       .composer(let context, let problem, let mark, _):
       let text = context.map { "\(problem) \($0.text)" } ?? problem
       return YAMLError(file: file, line: mark.line, column: mark.column, message: "YAML syntax error: \(text)")
     case .duplicatedKeysInMapping(let duplicates, let context):
+      let keys = duplicates.map { "\"\($0)\"" }.joined(separator: ", ")
+      // The parser gives where the key first appears; the mistake is where it appears again.
+      if let first = duplicates.first,
+        let again = repeatedKeyLine(first, after: context.mark.line, column: context.mark.column, in: text)
+      {
+        return YAMLError(
+          file: file, line: again, column: context.mark.column,
+          message:
+            "duplicate key \(keys) in a mapping (first at line \(context.mark.line)); each key may appear once")
+      }
       return YAMLError(
         file: file, line: context.mark.line, column: context.mark.column,
-        message:
-          "duplicate key \(duplicates.map { "\"\($0)\"" }.joined(separator: ", ")) in a mapping; each key may appear once"
-      )
+        message: "duplicate key \(keys) in a mapping; each key may appear once")
     case .reader(let problem, _, _, _):
       return YAMLError(file: file, message: "cannot read the file as UTF-8 text: \(problem)")
     default:
       return YAMLError(file: file, message: "cannot read the YAML: \(error)")
     }
+  }
+
+  /// The line where block-mapping key `key`, first at `line`:`column`, appears again: the next
+  /// line indented to the same column that starts with the key (plain or quoted) and a colon,
+  /// before a line indented less (the mapping's end). Nil when there is none (a flow mapping).
+  static func repeatedKeyLine(_ key: String, after line: Int, column: Int, in text: String) -> Int? {
+    let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+    guard line >= 1, column >= 1 else { return nil }
+    let forms = [key + ":", "\"" + key + "\":", "'" + key + "':"]
+    for index in line..<lines.count {
+      let text = lines[index]
+      let indent = text.prefix { $0 == " " }.count
+      let rest = text.dropFirst(indent)
+      if rest.isEmpty || rest.hasPrefix("#") { continue }
+      if indent < column - 1 { return nil }
+      // A sequence item's first key (`- key:`) sits after the dash.
+      if indent == column - 1, forms.contains(where: { rest.hasPrefix($0) }) { return index + 1 }
+    }
+    return nil
   }
 
   // MARK: Location and errors

@@ -54,6 +54,15 @@ struct YAMLValueTests {
     #expect(syntax?.line == 2 && syntax?.message.hasPrefix("YAML syntax error: ") == true)
     let duplicate = caught(YAMLError.self) { _ = try parse("a: 1\na: 2\n") }
     #expect(duplicate?.message.hasPrefix("duplicate key \"a\"") == true)
+    // Located where the key appears again, in a nested mapping too, and said where it was first.
+    #expect(duplicate?.line == 2 && duplicate?.message.contains("(first at line 1)") == true)
+    let nested = caught(YAMLError.self) {
+      _ = try parse("timeline:\n  - at: +1m\n    push:\n      bundle: a\n      payload: {}\n      bundle: b\nx: 1\n")
+    }
+    #expect(nested?.line == 6 && nested?.column == 7, "\(nested?.description ?? "")")
+    // In a flow mapping the first place is all there is.
+    let flow = caught(YAMLError.self) { _ = try parse("a: {b: 1, b: 2}\n") }
+    #expect(flow?.line == 1 && flow?.message.hasPrefix("duplicate key \"b\"") == true)
     let empty = caught(YAMLError.self) { _ = try parse("") }
     #expect(empty?.description == "d.yaml:1:1: the file is empty; expected a mapping")
   }
