@@ -79,6 +79,7 @@ extension AppState {
       endpointRefusals.removeFirst(dropped)
       droppedRefusals += dropped
     }
+    guard !hasFreshToast else { return }
     showToast(
       "✗ Refused on the endpoint: \(refusal.status) \(refusal.reason)" + (refusal.app.map { " (\($0))" } ?? "")
         + " · r inspects")

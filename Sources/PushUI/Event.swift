@@ -125,6 +125,11 @@ public enum Effect: Equatable, Sendable {
 /// How long a toast stays, in simulated time.
 let toastDuration = SimDuration.seconds(4)
 
+/// The least real time a toast shows while the clock plays: at `--speed 1000` four simulated
+/// seconds are four milliseconds, and the answer to a key (`c`'s theme, `r`'s "No push was
+/// rejected") was gone before it was drawn.
+let toastMinimumWall = SimDuration.seconds(2)
+
 /// Applies an event to the state and returns the effects the shell must perform.
 public func reduce(into state: inout AppState, _ event: Event) -> [Effect] {
   defer { state.refreshViewCaches() }
@@ -173,7 +178,7 @@ extension AppState {
       guard budget > 0 else {
         // The rest on the next turns; the screen shows the way there.
         followingTo = instant
-        if let toast, toast.expiresAt <= now { self.toast = nil }
+        expireToast()
         return
       }
       budget -= 1
@@ -216,7 +221,7 @@ extension AppState {
     device.advance(to: instant)
     followReleases()
     settleBanners()
-    if let toast, toast.expiresAt <= now { self.toast = nil }
+    expireToast()
   }
 
   /// Applies a device event now, as the user's own: logged for the shell to persist, like a key
@@ -345,7 +350,9 @@ extension AppState {
     }
     let firstError = record.diagnostics.first { $0.severity == .error }
     let why = firstError.map { $0.code.rawValue } ?? "invalid payload"
-    showToast("✗ Rejected \(record.source): \(why) · r inspects")
+    // Rejections can come hundreds a second on a fast clock: one does not push out a toast
+    // that has not been readable yet (the status line counts them all).
+    if !hasFreshToast { showToast("✗ Rejected \(record.source): \(why) · r inspects") }
   }
 
   /// `r`: the inspector opens on the newest rejected push (the device's or the endpoint's);
@@ -396,11 +403,31 @@ extension AppState {
     }
     if !playback.isPlaying, elapsed.milliseconds &- shown.milliseconds >= toastDuration.milliseconds {
       self.toast = nil
+    } else if playback.isPlaying {
+      expireToast()
     }
   }
 
   public mutating func showToast(_ text: String) {
-    toast = Toast(text: text, expiresAt: now + toastDuration)
+    toast = Toast(text: text, expiresAt: now + toastDuration, wallShownAt: wallElapsed)
+  }
+
+  /// Whether the toast has shown for less than ``toastMinimumWall`` of real time (`run`).
+  var hasFreshToast: Bool {
+    guard let toast, let shown = toast.wallShownAt, let wall = wallElapsed else { return false }
+    return wall.milliseconds &- shown.milliseconds < toastMinimumWall.milliseconds
+  }
+
+  /// Lets the toast go once its simulated time is up and, where real time is known (`run`), it
+  /// has shown for ``toastMinimumWall``.
+  mutating func expireToast() {
+    guard let toast, toast.expiresAt <= now else { return }
+    if let shown = toast.wallShownAt, let wall = wallElapsed,
+      wall.milliseconds &- shown.milliseconds < toastMinimumWall.milliseconds
+    {
+      return
+    }
+    self.toast = nil
   }
 
   /// Carries out a command.
