@@ -409,12 +409,15 @@ extension AppState {
   }
 
   public mutating func showToast(_ text: String) {
-    toast = Toast(text: text, expiresAt: now + toastDuration, wallShownAt: wallElapsed)
+    // Its real time starts at the next report of it (``followWallClock(_:)``): the last one may be
+    // long past.
+    toast = Toast(text: text, expiresAt: now + toastDuration)
   }
 
   /// Whether the toast has shown for less than ``toastMinimumWall`` of real time (`run`).
   var hasFreshToast: Bool {
-    guard let toast, let shown = toast.wallShownAt, let wall = wallElapsed else { return false }
+    guard let toast, let wall = wallElapsed else { return false }
+    guard let shown = toast.wallShownAt else { return true }
     return wall.milliseconds &- shown.milliseconds < toastMinimumWall.milliseconds
   }
 
@@ -422,10 +425,10 @@ extension AppState {
   /// has shown for ``toastMinimumWall``.
   mutating func expireToast() {
     guard let toast, toast.expiresAt <= now else { return }
-    if let shown = toast.wallShownAt, let wall = wallElapsed,
-      wall.milliseconds &- shown.milliseconds < toastMinimumWall.milliseconds
-    {
-      return
+    if let wall = wallElapsed {
+      // Not seen yet, or not for long enough.
+      guard let shown = toast.wallShownAt, wall.milliseconds &- shown.milliseconds >= toastMinimumWall.milliseconds
+      else { return }
     }
     self.toast = nil
   }

@@ -17,8 +17,10 @@ import Testing
     _ = reduce(into: &state, .tick(state.now + .seconds(1_000)))
     _ = reduce(into: &state, .wallClock(elapsed: SimDuration(milliseconds: 10_500)))
     #expect(state.toast?.text == "Theme: light")
-    // Two real seconds on, it goes.
+    // Two real seconds after it was first seen (10.5 s), it goes.
     _ = reduce(into: &state, .wallClock(elapsed: SimDuration(milliseconds: 12_100)))
+    #expect(state.toast?.text == "Theme: light")
+    _ = reduce(into: &state, .wallClock(elapsed: SimDuration(milliseconds: 12_600)))
     #expect(state.toast == nil)
   }
 
@@ -41,6 +43,7 @@ import Testing
     state.applyNow(push("not json"))
     #expect(state.toast?.text == "Theme: light")
     #expect(state.rejectedCount == 1)
+    _ = reduce(into: &state, .wallClock(elapsed: SimDuration(milliseconds: 10_100)))
     _ = reduce(into: &state, .wallClock(elapsed: .seconds(13)))
     state.applyNow(push("still not json"))
     #expect(state.toast?.text.hasPrefix("✗ Rejected") == true)
