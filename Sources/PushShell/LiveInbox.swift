@@ -85,17 +85,11 @@ extension EndpointRefusal {
         text += character
         index += length
       } else {
-        text += "\\x" + String(lead, radix: 16, uppercase: true).leftPadded(to: 2)
+        text += String(format: "\\x%02X", lead)
         index += 1
       }
     }
     return text
-  }
-}
-
-extension String {
-  fileprivate func leftPadded(to width: Int) -> String {
-    count >= width ? self : String(repeating: "0", count: width - count) + self
   }
 }
 

@@ -16,7 +16,8 @@ extension AppState {
       showToast("A push arrived: back to \(clockText(now))")
     }
     let position = timelineCursor
-    timeline.insert(TimelineEntry(at: now, event: .device(.push(record))), at: position)
+    let entry = TimelineEntry(at: now, event: .device(.push(record)))
+    timeline.insert(entry, at: position)
     liveArrivals += 1
     // The entries after it moved on by one: those journalled still are, and checkpoints that
     // played them did not play this one.
@@ -24,7 +25,7 @@ extension AppState {
     seekCheckpoints?.forget(playedFrom: position)
     timelineCursor += 1
     journaledTimelineCount = max(journaledTimelineCount, timelineCursor)
-    play(TimelineEntry(at: now, event: .device(.push(record))), fresh: true)
+    play(entry, fresh: true)
     refreshViewCaches()
   }
 }

@@ -94,6 +94,15 @@ extension AppState {
     return false
   }
 
+  /// Puts `other` in the device's place (a seek back's start, a device played ahead, a
+  /// checkpoint), keeping the Display As chosen in Settings: how the user looks at the phone,
+  /// not something that happened on it.
+  mutating func replaceDevice(with other: DeviceSimulator) {
+    let chosen = device.chosenLockScreenDisplay
+    device = other
+    if let chosen { device.setLockScreenDisplay(chosen) }
+  }
+
   /// This state as a device played ahead hands it over or keeps it as a checkpoint: without
   /// its timeline (the front end has its own), sharing the rest's storage with this one.
   public func handedOver() -> AppState {
@@ -119,14 +128,10 @@ extension AppState {
     playAheadTakeovers += 1
   }
 
-  /// Takes the device and what follows it from `other`, a state over the same timeline that had
+  /// Takes the device and what follows it from `ahead`, a state over the same timeline that had
   /// played its first `played` entries (a device played ahead, or a checkpoint of this one).
-  mutating func adopt(_ other: AppState, played: Int) {
-    let ahead = other
-    // Display As is how the user looks at the phone, not something that happened on it.
-    let chosen = device.chosenLockScreenDisplay
-    device = ahead.device
-    if let chosen { device.setLockScreenDisplay(chosen) }
+  mutating func adopt(_ ahead: AppState, played: Int) {
+    replaceDevice(with: ahead.device)
     invalidateViewCaches()
     now = ahead.now
     timelineCursor = played

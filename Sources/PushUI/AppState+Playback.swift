@@ -156,10 +156,7 @@ extension AppState {
     let journals = journalsChanges
     journalsChanges = false
     defer { journalsChanges = journals }
-    // Display As is how the user looks at the phone, not something that happened on it.
-    let chosen = device.chosenLockScreenDisplay
-    device = initialDevice
-    if let chosen { device.setLockScreenDisplay(chosen) }
+    replaceDevice(with: initialDevice)
     invalidateViewCaches()
     now = initialDevice.now
     followingTo = nil
