@@ -257,8 +257,12 @@ package struct Session {
     var last: SimInstant?
     var failure: (any Error)?
 
+    // Whether `state` is made: asked on every record, where testing `state == nil` copied the
+    // whole state out of the closure's box (a memmove of it and a retain of all it holds).
+    var begun = false
+
     func begin() throws {
-      guard state == nil, let start = placer.start else { return }
+      guard !begun, let start = placer.start else { return }
       let profile = try streamedProfile(start: start, explicit: explicitProfile, option: profileOption)
       var device = DeviceSimulator(profile: profile)
       device.keepsPayloadDetails = false
@@ -266,11 +270,12 @@ package struct Session {
       // own push (``Banner/liveActivityContent``). Keeping a window of them cost a third of
       // the main thread (docs/PERFORMANCE.md, render and explain at 1M).
       device.keepsRecords = false
-      var begun = AppState(device: device)
-      begun.consumesArrivedTimeline = true
-      until = .some(try target(begun))
+      var made = AppState(device: device)
+      made.consumesArrivedTimeline = true
+      until = .some(try target(made))
       extensions = ServiceExtensionRegistry.withThumbnails(profile: profile)
-      state = begun
+      state = made
+      begun = true
     }
 
     func play() {

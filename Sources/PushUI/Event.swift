@@ -195,21 +195,28 @@ extension AppState {
   }
 
   /// Applies one timeline entry that has fallen due (``advance(to:slice:)``, ``playArrived(_:through:)``).
-  mutating func play(_ entry: TimelineEntry, fresh isFresh: Bool) {
+  mutating func play(_ entry: consuming TimelineEntry, fresh isFresh: Bool) {
     playedEntryCount += 1
+    let at = entry.at
     // Time passes event by event, so banners leave (and summaries release) as they would
     // have, instead of piling up until the end of a long jump.
-    if entry.at > now {
-      now = entry.at
-      device.advance(to: entry.at)
+    if at > now {
+      now = at
+      device.advance(to: at)
       followReleases()
       settleBanners()
     }
-    if case .device(.push(let record, let sender)) = entry.event {
-      // The hot path of a long timeline: the push goes to the device without a second copy.
-      follow(ingest(record, sender: sender, at: entry.at, journals: isFresh))
-    } else if let event = Scenario.deviceEvent(for: entry.event, in: device) {
-      apply(event, at: entry.at, fromTimeline: true, logs: isFresh)
+    // The hot path of a long timeline: the push goes to the device straight from the entry's
+    // box. Matched on the entry consumed: matching it borrowed copied the record out of its
+    // box (every reference it holds retained, then released with the entry).
+    let event = entry.event
+    switch consume event {
+    case .device(.push(let record, let sender)):
+      follow(ingest(record, sender: sender, at: at, journals: isFresh))
+    case let other:
+      if let event = Scenario.deviceEvent(for: other, in: device) {
+        apply(event, at: at, fromTimeline: true, logs: isFresh)
+      }
     }
     if changes.appliedCount >= changeSliceSize { handOverChangeSlice() }
     if seekCheckpoints != nil { keepSeekCheckpointIfDue() }
@@ -258,17 +265,22 @@ extension AppState {
   }
 
   /// Keeps the UI's bookkeeping in step with what the device just did.
+  ///
+  /// The record is read in place, field by field: binding it (`if let record`, `let
+  /// notification = record.notification`) copied the record and its notification, every
+  /// reference they hold retained and released again, on every push of a long timeline.
   private mutating func follow(_ record: DeliveryRecord?) {
-    if let record, record.decision.disposition == .rejected { noteRejection(record) }
-    if let record, let notification = record.notification {
-      if device.keepsRecords, device.recordWindow == nil { recordIndex[notification.id] = record.index }
-      let isLiveActivity = record.decision.surfaces.contains(.liveActivity)
-      if record.decision.surfaces.contains(.banner), isLiveActivity || device.store.contains(notification.id) {
-        let style = device.app(notification.bundleID)?.settings.bannerStyle ?? .temporary
+    if record?.decision.disposition == .rejected, let record { noteRejection(record) }
+    if let id = record?.notification?.id, let at = record?.at {
+      if device.keepsRecords, device.recordWindow == nil, let index = record?.index { recordIndex[id] = index }
+      let isLiveActivity = record?.decision.surfaces.contains(.liveActivity) == true
+      if record?.decision.surfaces.contains(.banner) == true, isLiveActivity || device.store.contains(id) {
+        let bundleID = record?.notification?.bundleID ?? ""
+        let style = device.app(bundleID)?.settings.bannerStyle ?? .temporary
         banners.append(
           Banner(
-            notification: notification.id, arrivedAt: record.at, isPersistent: style == .persistent,
-            isLiveActivity: isLiveActivity, liveActivityContent: isLiveActivity ? notification : nil))
+            notification: id, arrivedAt: at, isPersistent: style == .persistent,
+            isLiveActivity: isLiveActivity, liveActivityContent: isLiveActivity ? record?.notification : nil))
         if banners.count > Banner.queueLimit {
           bookkeepingSteps += banners.count
           banners.remove(at: 1)

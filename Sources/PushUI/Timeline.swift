@@ -127,7 +127,9 @@ extension AppState {
       play(entry, fresh: true)
     }
     settle(at: instant)
-    refreshViewCaches()
+    // The view caches are not refreshed here: they check the store's revision when read, and
+    // the next event's reduce refreshes them. Refreshing after every batch rebuilt the lock
+    // screen's stacks (too much had changed to update them) for a frame that was never drawn.
   }
 
   /// Forgets the timeline entries that have arrived, so a long capture played forward is not
