@@ -96,7 +96,7 @@ package struct Replay {
 
   /// Applies one push at its time and commits the batch when it is full. Records name their
   /// app: files through `readRecords(defaultBundleID:)`, the endpoint's through the topic.
-  package mutating func push(_ record: PushRecord) {
+  package mutating func push(_ record: borrowing PushRecord) {
     // The stored fields, not ``failure``: calling a getter of `self` from this mutating method
     // copied the whole replay (its device's every reference) and released it again, on every
     // push (docs/PERFORMANCE.md, "replay --state speed (branch replay2)").
