@@ -21,14 +21,26 @@ package struct DeviceSetup: Sendable {
   /// `DeviceJournal.restoreDevice(profile:keepsPayloadDetails:)`.
   ///
   /// - Returns: the journal (nil when ephemeral) and whether it holds a device to continue.
-  package func openState(_ options: DeviceJournal.Options) throws(StoreError) -> (
+  ///
+  /// Without `--state`, the inputs choose the database as they do for `run`
+  /// (``StateLocation/resolve(statePath:ephemeral:environment:inputs:)``): a replay of a capture
+  /// and a `run` of it share a device, and another capture never plays into it. Standard input
+  /// (`-`) names no file: a replay of standard input alone goes to the shared device.
+  package func openState(_ options: DeviceJournal.Options, inputs: [String] = []) throws(StoreError) -> (
     journal: DeviceJournal?, holdsDevice: Bool
   ) {
     let location = try StateLocation.resolve(
-      statePath: state, ephemeral: ephemeral, environment: ProcessInfo.processInfo.environment)
+      statePath: state, ephemeral: ephemeral, environment: ProcessInfo.processInfo.environment,
+      inputs: Self.deviceInputs(inputs))
     guard case .file = location else { return (nil, false) }
     let journal = try DeviceJournal.open(location, options: options)
     return (journal, try journal.holdsDevice())
+  }
+
+  /// The inputs that name a session's own device: each file's absolute path, symbolic links
+  /// resolved (the same capture named two ways is one device); standard input names none.
+  package static func deviceInputs(_ inputs: [String]) -> [String] {
+    inputs.filter { $0 != "-" }.map { URL(fileURLWithPath: $0).resolvingSymlinksInPath().standardizedFileURL.path }
   }
 }
 

@@ -21,7 +21,9 @@ struct ReplayCommand: ParsableCommand {
     discussion: """
       Pushes go through the delivery policy, Notification Center's stacks and ranking, and are \
       journalled into the state database in batches (--batch deliveries per transaction), so \
-      `pushdeck run --state PATH` afterwards shows the replayed Notification Center. Capture lines \
+      `pushdeck run` on the same files afterwards shows the replayed Notification Center: without \
+      --state, the files have a device of their own that run and replay share, and another \
+      capture never plays into it (standard input alone: the shared device). Capture lines \
       arrive at their "at" times (never before the device's clock); payload files one second apart. \
       A state that already holds a device is continued, not replaced.
 
@@ -93,7 +95,8 @@ struct ReplayCommand: ParsableCommand {
     do throws(StoreError) {
       // Checkpoint every 64 MiB of WAL instead of every few MiB: fewer syncs of a growing file.
       (journal, holdsDevice) = try device.setup.openState(
-        DeviceJournal.Options(writer: "Pushdeck replay", checkpointBytes: 64 << 20, checkpointsInBackground: true))
+        DeviceJournal.Options(writer: "Pushdeck replay", checkpointBytes: 64 << 20, checkpointsInBackground: true),
+        inputs: inputs)
       committer = try journal.map { journal throws(StoreError) in
         try BackgroundCommitter(journal: journal, reportsProgress: progress)
       }

@@ -50,7 +50,7 @@ struct RunCommand: AsyncParsableCommand {
   @Option(
     name: .long,
     help:
-      "The device's state database: restored at start, saved as it runs (default for payloads and captures: $XDG_DATA_HOME/pushdeck/device.sqlite)."
+      "The device's state database: restored at start, saved as it runs (default for payloads and captures: one of their own, $XDG_DATA_HOME/pushdeck/devices/NAME-HASH.sqlite)."
   )
   var state: String?
 
@@ -150,7 +150,7 @@ struct RunCommand: AsyncParsableCommand {
       // unrelated input never continues an old device.
       location = try StateLocation.resolve(
         statePath: self.state, ephemeral: ephemeral || (self.state == nil && definesOwnDevice),
-        environment: ProcessInfo.processInfo.environment, inputs: inputs.map(Self.absolutePath))
+        environment: ProcessInfo.processInfo.environment, inputs: DeviceSetup.deviceInputs(inputs))
     } catch {
       throw ValidationError(error.description)
     }
@@ -249,11 +249,6 @@ struct RunCommand: AsyncParsableCommand {
   func restoreProfile(session: DeviceProfile) throws -> DeviceProfile {
     guard let profile, !Session.presets.contains(profile) else { return session }
     return try Session.profileLoader(profile)(session.start)
-  }
-
-  /// A path as the state's name for it: absolute, without `.`, `..` or symbolic links.
-  static func absolutePath(_ path: String) -> String {
-    URL(fileURLWithPath: path).resolvingSymlinksInPath().standardizedFileURL.path
   }
 
   /// The demo, or a device with the inputs on its timeline.

@@ -42,6 +42,54 @@ struct ReplayCLITests {
     #expect(text.standardOutput.contains("State: ephemeral"))
   }
 
+  /// Without `--state`, a replay's files choose its device as `run`'s do: the database `run`
+  /// opens for the same files (found by the exploratory test of 26 Nov: a replay went into the
+  /// shared `device.sqlite`, so `run` on the same capture did not see it, and every capture
+  /// replayed without `--state` played into one device). Another capture gets another device;
+  /// standard input alone, the shared one.
+  @Test func withoutAStateAReplayGoesToTheDeviceRunOpensForTheSameFiles() throws {
+    let directory = try PushdeckProcess.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let data = directory.appendingPathComponent("data").path
+    func capture(_ name: String, minute: Int) throws -> String {
+      let path = directory.appendingPathComponent(name).path
+      let line =
+        #"{"at": \#(1_767_254_400 + minute * 60), "bundle": "com.example.app", "#
+        + #""payload": {"aps": {"alert": "m\#(minute)"}}}"#
+      try (line + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+      return path
+    }
+    let week = try capture("week.jsonl", minute: 1)
+    let other = try capture("other.jsonl", minute: 2)
+    func replay(_ arguments: [String], input: Data? = nil) throws -> String? {
+      let result = try PushdeckProcess.run(
+        ["replay", "--format", "json"] + arguments, input: input, environment: ["XDG_DATA_HOME": data])
+      #expect(result.status == 0, "\(result.standardError)")
+      guard let range = result.standardOutput.range(of: #""state":""#) else { return nil }
+      return String(result.standardOutput[range.upperBound...].prefix { $0 != "\"" })
+    }
+    func runsDevice(_ inputs: [String]) throws -> String {
+      let location = try StateLocation.resolve(
+        statePath: nil, ephemeral: false, environment: ["XDG_DATA_HOME": data],
+        inputs: inputs.map { URL(fileURLWithPath: $0).resolvingSymlinksInPath().standardizedFileURL.path })
+      guard case .file(let path) = location else { throw CocoaError(.fileNoSuchFile) }
+      return path
+    }
+    let weekState = try #require(try replay([week]))
+    #expect(weekState == (try runsDevice([week])))
+    #expect(weekState.contains("/pushdeck/devices/week-"), "\(weekState)")
+    #expect(FileManager.default.fileExists(atPath: weekState))
+    let otherState = try #require(try replay([other]))
+    #expect(otherState != weekState, "another capture never plays into the first one's device")
+    // Named by its absolute path: from another directory, through a relative path, the same device.
+    let again = try PushdeckProcess.run(
+      ["replay", "--format", "json", "week.jsonl"], environment: ["XDG_DATA_HOME": data], directory: directory)
+    #expect(again.standardOutput.contains(#""state":"\#(weekState)""#), "\(again.standardOutput)")
+    #expect(again.standardError.contains("already in the state"), "\(again.standardError)")
+    let stdin = try #require(try replay(["-"], input: try Data(contentsOf: URL(fileURLWithPath: other))))
+    #expect(stdin == data + "/pushdeck/device.sqlite")
+  }
+
   /// A continued state keeps its lock and Focus, unless `--profile` names a preset, which wins
   /// for what it names (journalled, so the next replay finds it): `dnd` turns Do Not Disturb on
   /// and keeps the lock; `locked` then locks and keeps Do Not Disturb.

@@ -15,7 +15,11 @@ struct DeviceOptions: ParsableArguments {
 
   @Option(
     name: .long,
-    help: "The device's state database (default: $XDG_DATA_HOME/pushdeck/device.sqlite).")
+    help: """
+      The device's state database (default: replay's files, a database of their own that run \
+      shares, $XDG_DATA_HOME/pushdeck/devices/NAME-HASH.sqlite; serve and standard input, \
+      $XDG_DATA_HOME/pushdeck/device.sqlite).
+      """)
   var state: String?
 
   @Flag(name: .long, help: "Keep nothing: no state database is read or written.")
