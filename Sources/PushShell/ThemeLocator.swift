@@ -76,13 +76,23 @@ package struct ThemeLocator {
           "unknown theme \"\(value)\" (available: \(availableNames().joined(separator: ", "))); "
           + "give a built-in name, a theme file's path, or put NAME.yaml in $PUSHDECK_THEMES")
     }
+    // A file that cannot be opened is said to be missing (or unreadable), not read as empty
+    // (it was reported as "the file is empty; expected a mapping").
+    guard let handle = FileHandle(forReadingAtPath: path) else {
+      let why =
+        fileManager.fileExists(atPath: path)
+        ? "it cannot be read (check its permissions)" : "there is no such file"
+      throw ThemeLookupError(
+        message:
+          "cannot read theme file \(path): \(why); give a theme file's path or a built-in name "
+          + "(\(availableNames().joined(separator: ", ")))")
+    }
+    defer { try? handle.close() }
     // Read at most one byte past the limit, so `--theme /dev/zero` cannot exhaust memory.
-    let handle = FileHandle(forReadingAtPath: path)
-    defer { try? handle?.close() }
-    guard let data = try? handle?.read(upToCount: Self.maximumThemeBytes + 1) ?? Data(),
+    guard let data = try? handle.read(upToCount: Self.maximumThemeBytes + 1) ?? Data(),
       let text = String(data: data, encoding: .utf8)
     else {
-      throw ThemeLookupError(message: "cannot read theme file \(path)")
+      throw ThemeLookupError(message: "cannot read theme file \(path): it is not UTF-8 text (or not a file)")
     }
     guard data.count <= Self.maximumThemeBytes else {
       throw ThemeLookupError(message: "theme file \(path) is over \(Self.maximumThemeBytes >> 20) MiB")

@@ -42,9 +42,9 @@ struct ThemeTests {
       try Theme.load(yaml: yaml, file: "themes/broken.yaml")
     } throws: { error in
       guard let error = error as? ThemeError else { return false }
-      return error.file == "themes/broken.yaml" && error.line == 6
+      return error.file == "themes/broken.yaml" && error.line == 6 && error.column == 9
         && error.keyPath == "roles.cardTitle.fg" && error.message.contains("blurple")
-        && error.description.hasPrefix("themes/broken.yaml:6: roles.cardTitle.fg: unknown colour")
+        && error.description.hasPrefix("themes/broken.yaml:6:9: roles.cardTitle.fg: unknown colour")
     }
   }
 
@@ -69,14 +69,14 @@ struct ThemeTests {
     #expect {
       try Theme.load(yaml: "roles:\n  cardTitle:\n    bold: yes\n", file: "t.yaml")
     } throws: { error in
-      (error as? ThemeError)?.description == "t.yaml:3: roles.cardTitle.bold: expected true or false"
+      (error as? ThemeError)?.description == "t.yaml:3:11: roles.cardTitle.bold: expected true or false"
     }
     let theme = try Theme.load(yaml: "roles:\n  cardTitle: { fg: 0x10, bold: True }\n", file: "t.yaml")
     #expect(theme[.cardTitle] == Style(foreground: .indexed256(16), isBold: true))
     #expect {
       try Theme.load(yaml: "roles:\n  cardTitle: { fg: \"12\" }\n", file: "t.yaml")
     } throws: { error in
-      (error as? ThemeError)?.description.hasPrefix(#"t.yaml:2: roles.cardTitle.fg: unknown colour "12""#) == true
+      (error as? ThemeError)?.description.hasPrefix(#"t.yaml:2:20: roles.cardTitle.fg: unknown colour "12""#) == true
     }
   }
 
@@ -91,7 +91,7 @@ struct ThemeTests {
     #expect {
       try Theme.load(yaml: "", file: "t.yaml")
     } throws: { error in
-      (error as? ThemeError)?.description == "t.yaml:1: the file is empty; expected a mapping"
+      (error as? ThemeError)?.description == "t.yaml:1:1: the file is empty; expected a mapping"
     }
   }
 
@@ -100,7 +100,7 @@ struct ThemeTests {
     #expect {
       try Theme.load(yaml: "monochrome:\n  cardTitle:\n    - bold\n    - blink\n", file: "t.yaml")
     } throws: { error in
-      (error as? ThemeError)?.description == #"t.yaml:4: monochrome.cardTitle: unknown attribute "blink""#
+      (error as? ThemeError)?.description == #"t.yaml:4:7: monochrome.cardTitle: unknown attribute "blink""#
     }
   }
 

@@ -831,4 +831,17 @@ struct ThemeLookupTests {
     #expect(result.output.contains("unknown theme \"neon\""))
     #expect(result.output.contains("high-contrast, light, sleep"))
   }
+
+  /// A theme file that is not there is said to be missing (it was read as an empty file:
+  /// "the file is empty; expected a mapping"), with the built-in names to choose from.
+  @Test func aMissingThemeFileIsSaidToBeMissing() throws {
+    let binary = try #require(pushdeckBinary())
+    for path in ["nope.yaml", "/nonexistent/dir/x.yaml"] {
+      let result = try runSubprocess(binary, ["render", "--theme", path], captureOutput: true)
+      #expect(result.status == 2)
+      #expect(result.output.contains("cannot read theme file \(path): there is no such file"), "\(result.output)")
+      #expect(result.output.contains("high-contrast, light, sleep"), "\(result.output)")
+      #expect(!result.output.contains("empty"), "\(result.output)")
+    }
+  }
 }

@@ -7,27 +7,30 @@ public struct ThemeError: Error, Equatable, Sendable, CustomStringConvertible {
   public var file: String
   /// The 1-based line, when known.
   public var line: Int?
+  /// The 1-based column, when known.
+  public var column: Int?
   /// The dotted key path, for example `roles.cardTitle.fg`; empty for the whole document.
   public var keyPath: String
   /// What is wrong.
   public var message: String
 
   /// Creates an error.
-  public init(file: String, line: Int?, keyPath: String, message: String) {
+  public init(file: String, line: Int?, column: Int? = nil, keyPath: String, message: String) {
     self.file = file
     self.line = line
+    self.column = column
     self.keyPath = keyPath
     self.message = message
   }
 
   /// The theme error of a YAML layer error.
   init(_ error: YAMLError) {
-    self.init(file: error.file, line: error.line, keyPath: error.path, message: error.message)
+    self.init(file: error.file, line: error.line, column: error.column, keyPath: error.path, message: error.message)
   }
 
-  /// `themes/bad.yaml:7: roles.cardTitle.fg: unknown colour "blurple"`.
+  /// `themes/bad.yaml:7:9: roles.cardTitle.fg: unknown colour "blurple"`.
   public var description: String {
-    let location = line.map { "\(file):\($0)" } ?? file
+    let location = line.map { line in column.map { "\(file):\(line):\($0)" } ?? "\(file):\(line)" } ?? file
     return keyPath.isEmpty ? "\(location): \(message)" : "\(location): \(keyPath): \(message)"
   }
 }
@@ -73,7 +76,7 @@ private struct ThemeDocumentReader {
 
   /// An error at a value's line, under a key path.
   func error(_ value: YAMLValue, _ path: String, _ message: String) -> ThemeError {
-    ThemeError(file: file, line: value.line, keyPath: path, message: message)
+    ThemeError(file: file, line: value.line, column: value.column, keyPath: path, message: message)
   }
 
   /// A mapping's entries: each key, its node (for errors about the key) and its value.
