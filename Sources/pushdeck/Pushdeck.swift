@@ -1,4 +1,5 @@
 import ArgumentParser
+import PushRender
 import PushShell
 
 #if canImport(Glibc)
@@ -36,8 +37,14 @@ struct Pushdeck: AsyncParsableCommand {
         try command.run()
       }
     } catch {
-      // Shell logic reports a mistake in the call as a UsageError; it reads as a validation error.
-      let error = (error as? UsageError).map { ValidationError($0.message) } ?? error
+      // A mistake in what the inputs or a theme say (a scenario's located error, a theme that
+      // is not there) is said as `explain` says it, `pushdeck: file:line:column: …`, exit 2:
+      // not after "Error:" with the usage text (it was, for render and storyboard), and not with
+      // status 1 (storyboard's unknown theme).
+      if let message = inputProblem(error) {
+        FileHandleError.write("pushdeck: \(terminalSafe(message))\n")
+        Glibc.exit(2)
+      }
       let code = exitCode(for: error)
       if code.rawValue == 64 {
         let message = fullMessage(for: error)
@@ -46,6 +53,16 @@ struct Pushdeck: AsyncParsableCommand {
       }
       exit(withError: error)
     }
+  }
+}
+
+/// The message of an error about what the inputs or the theme say, or nil for any other.
+private func inputProblem(_ error: any Error) -> String? {
+  switch error {
+  case let error as UsageError: error.message
+  case let error as ThemeLookupError: error.message
+  case let error as ThemeError: error.description
+  default: nil
   }
 }
 

@@ -47,8 +47,19 @@ struct RenderCommand: ParsableCommand {
     help: "text, ansi (with colour), svg (a picture), png (with --style phone) or json (the screen's state).")
   var formatOption: Format?
 
-  /// The format asked for, else text (svg with --style phone).
-  var format: Format { formatOption ?? (style == .phone ? .svg : .text) }
+  /// The format asked for, else the one `-o FILE`'s extension names, else text (svg with
+  /// --style phone).
+  var format: Format {
+    (try? resolvedFormat()) ?? formatOption ?? (style == .phone ? .svg : .text)
+  }
+
+  /// ``format``, refusing a `--format` that `-o FILE`'s extension contradicts.
+  func resolvedFormat() throws -> Format {
+    try OutputFormat.resolve(
+      given: formatOption, output: output,
+      table: ["png": .png, "svg": .svg, "json": .json, "txt": .text, "text": .text, "ansi": .ansi, "ans": .ansi],
+      fallback: style == .phone ? .svg : .text)
+  }
 
   @Option(name: .long, help: "terminal (the cells, the default) or phone (an iPhone mockup: svg or png).")
   var style: Style = .terminal
@@ -60,7 +71,11 @@ struct RenderCommand: ParsableCommand {
   )
   var compare: String?
 
-  @Option(name: [.short, .long], help: "Write to FILE instead of standard output (any format).")
+  @Option(
+    name: [.short, .long],
+    help:
+      "Write to FILE instead of standard output (any format; without --format, a .png, .svg, .json, .txt or .ansi name chooses it)."
+  )
   var output: String?
 
   @Option(name: .long, help: "Pixels per point for png (0.1 to 4; 2 is a Retina-like picture).")
@@ -106,6 +121,7 @@ struct RenderCommand: ParsableCommand {
     else {
       throw ValidationError("--size must look like 80x24, with columns and rows from 1 to 1000, not \(size)")
     }
+    _ = try resolvedFormat()
     let selectedTheme = try ThemeLocator.forCurrentProcess().commandLineTheme(theme)
     if style == .phone {
       try renderPhone(theme: selectedTheme)

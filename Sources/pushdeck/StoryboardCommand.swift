@@ -29,11 +29,23 @@ struct StoryboardCommand: ParsableCommand {
   @Argument(help: "Scenarios (.yaml), payload files (.json, .apns), captures (.jsonl) or directories.")
   var inputs: [String] = []
 
-  @Option(name: .long, help: "svg (one sheet), png (the sheet as a picture) or html (one offline file, ← → to step).")
-  var format: Format = .svg
+  @Option(
+    name: .customLong("format"),
+    help: "svg (one sheet), png (the sheet as a picture) or html (one offline file, ← → to step).")
+  var formatOption: Format?
 
-  @Option(name: [.short, .long], help: "Write to FILE instead of standard output.")
+  @Option(
+    name: [.short, .long],
+    help: "Write to FILE instead of standard output (without --format, a .svg, .png or .html name chooses it).")
   var output: String?
+
+  /// The format asked for, else the one `-o FILE`'s extension names, else svg.
+  var format: Format {
+    (try? OutputFormat.resolve(given: formatOption, output: output, table: Self.formats, fallback: .svg))
+      ?? formatOption ?? .svg
+  }
+
+  static let formats: [String: Format] = ["svg": .svg, "png": .png, "html": .html, "htm": .html]
 
   @Option(
     name: .long,
@@ -62,10 +74,11 @@ struct StoryboardCommand: ParsableCommand {
     guard scale.isFinite, scale >= 0.1, scale <= 4 else {
       throw ValidationError("--scale must be 0.1 to 4, not \(scale)")
     }
+    _ = try OutputFormat.resolve(given: formatOption, output: output, table: Self.formats, fallback: .svg)
   }
 
   func run() throws {
-    let selectedTheme = try ThemeLocator.forCurrentProcess().load(theme)
+    let selectedTheme = try ThemeLocator.forCurrentProcess().commandLineTheme(theme)
     let session = try Session.load(inputs: inputs, profile: profile, bundle: bundle).state
     let variants =
       try compare.map(DeviceVariant.parse) ?? [

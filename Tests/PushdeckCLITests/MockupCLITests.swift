@@ -63,6 +63,70 @@ struct MockupCLITests {
     #expect(compare.standardError.contains("nowhere is neither a preset"))
   }
 
+  /// Without `--format`, `-o FILE`'s extension chooses the format (a `.png` name got an SVG,
+  /// a `.svg` name plain text, with status 0); a `--format` the name contradicts is refused.
+  @Test func theOutputFilesExtensionChoosesTheFormat() throws {
+    let directory = try PushdeckProcess.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    func written(_ name: String, _ arguments: [String]) throws -> [UInt8] {
+      let file = directory.appendingPathComponent(name).path
+      let output = try pushdeck(arguments + ["-o", file])
+      #expect(output.status == 0, "\(arguments) -o \(name): \(output.standardError)")
+      return try [UInt8](Data(contentsOf: URL(fileURLWithPath: file)))
+    }
+    let phone = ["render", "Examples/messaging.yaml", "--style", "phone", "--scale", "0.5"]
+    #expect(Array(try written("phone.png", phone).prefix(4)) == [0x89, 0x50, 0x4E, 0x47])
+    #expect(
+      String(decoding: try written("frame.svg", ["render", "Examples/messaging.yaml"]), as: UTF8.self).hasPrefix("<svg")
+    )
+    let json = try written("frame.JSON", ["render", "Examples/messaging.yaml"])
+    #expect((try? JSONSerialization.jsonObject(with: Data(json))) != nil)
+    let board = ["storyboard", "Examples/messaging.yaml", "--scale", "0.5"]
+    #expect(Array(try written("board.png", board).prefix(4)) == [0x89, 0x50, 0x4E, 0x47])
+    #expect(String(decoding: try written("board.html", board), as: UTF8.self).lowercased().hasPrefix("<!doctype html"))
+    // No extension it knows: --format, or the default, as before.
+    #expect(
+      String(decoding: try written("frame.out", ["render", "Examples/messaging.yaml"]), as: UTF8.self).contains(
+        "Chatter"))
+    for (command, format) in [(["render", "Examples/messaging.yaml", "--style", "phone"], "svg"), (board, "svg")] {
+      let clash = try pushdeck(command + ["--format", format, "-o", directory.appendingPathComponent("x.png").path])
+      #expect(clash.status == 2)
+      #expect(clash.standardError.contains("names a png file, but --format is svg"), "\(clash.standardError)")
+    }
+    // A terminal frame has no PNG: the name asks for one, and the answer says how to get it.
+    let terminalPNG = try pushdeck([
+      "render", "Examples/messaging.yaml", "-o", directory.appendingPathComponent("t.png").path,
+    ])
+    #expect(terminalPNG.status == 2)
+    #expect(terminalPNG.standardError.contains("--style phone"), "\(terminalPNG.standardError)")
+  }
+
+  /// A mistake in a scenario or a theme reads the same from every command: `pushdeck:` and the
+  /// located message, status 2, no usage text (render and storyboard printed "Error:" and the
+  /// usage; storyboard's unknown theme exited 1).
+  @Test func aMistakeInTheInputsReadsTheSameFromEveryCommand() throws {
+    let directory = try PushdeckProcess.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let scenario = directory.appendingPathComponent("bad.yaml").path
+    try "profile:\n  lockd: true\ntimeline:\n  - push: {bundle: com.example.app, payload: {aps: {alert: hi}}}\n"
+      .write(toFile: scenario, atomically: true, encoding: .utf8)
+    for command in [["render"], ["explain"], ["storyboard"], ["render", "--style", "phone"]] {
+      let result = try pushdeck(command + [scenario])
+      #expect(result.status == 2, "\(command)")
+      #expect(
+        result.standardError.hasPrefix("pushdeck: \(scenario):2:3: profile.lockd: unknown key"),
+        "\(command): \(result.standardError)")
+      #expect(!result.standardError.contains("Usage:"), "\(command)")
+    }
+    for command in ["render", "storyboard"] {
+      let result = try pushdeck([command, "Examples/messaging.yaml", "--theme", "nope"])
+      #expect(result.status == 2, "\(command)")
+      #expect(
+        result.standardError.hasPrefix("pushdeck: --theme nope: unknown theme \"nope\""),
+        "\(command): \(result.standardError)")
+    }
+  }
+
   @Test func renderCompareDrawsAColumnPerDevice() throws {
     let output = try pushdeck([
       "render", "Examples/bank-work-focus.yaml", "--style", "phone", "--at", "+16m", "--compare",
