@@ -52,6 +52,17 @@ package func resolveInputs(_ paths: [String]) -> (inputs: [ResolvedInput], probl
         let full = path.hasSuffix("/") ? path + relative : path + "/" + relative
         return InputFormat.from(fileName: relative) != nil && fileKind(full) == S_IFREG
       }
+      // A directory with nothing to read is a mistake to say, not a pass: in CI a mistyped
+      // path (`validate payload/` for `payloads/`) checked nothing and exited 0.
+      if found.isEmpty {
+        problems.append(
+          InputProblem(
+            path: RawPath.display(path),
+            message:
+              "holds no payload files (.apns, .json, .jsonl or .ndjson, in it or below it); name the directory that has them"
+          ))
+        continue
+      }
       for relative in found.sorted() {
         let full = path.hasSuffix("/") ? path + relative : path + "/" + relative
         inputs.append(

@@ -69,6 +69,21 @@ struct ValidateCLITests {
       sources == ["capture.jsonl:1", "capture.jsonl:2", "capture.jsonl:4", "good.apns", "nested/bad.apns", "warn.json"])
   }
 
+  /// A directory with no payload files is an input problem (status 2), not "checked 0
+  /// payloads" and status 0: a mistyped directory in CI passed without checking anything.
+  @Test func aDirectoryWithNoPayloadsIsAMistake() throws {
+    let empty = directory.appendingPathComponent("empty/sub")
+    try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+    try "not a payload".write(to: empty.appendingPathComponent("notes.txt"), atomically: true, encoding: .utf8)
+    let output = try PushdeckProcess.run(["validate", path("empty")])
+    #expect(output.status == 2)
+    #expect(output.standardError.contains("\(path("empty")): holds no payload files"), "\(output.standardError)")
+    // Beside a directory that has them, the others are still checked, and the status says so.
+    let mixed = try PushdeckProcess.run(["validate", "--format", "json", path("empty"), path("good.apns")])
+    #expect(mixed.status == 2)
+    #expect(mixed.standardOutput.contains("good.apns"))
+  }
+
   @Test func jsonOutputHasTheDocumentedShape() throws {
     let output = try PushdeckProcess.run(["validate", "--format", "json", path("capture.jsonl")])
     let records = output.standardOutput.split(separator: "\n").compactMap {
