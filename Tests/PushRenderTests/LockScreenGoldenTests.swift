@@ -105,6 +105,13 @@ struct LockScreenGoldenTests {
     var state = AppState(device: DeviceSimulator(profile: profile), timeline: timeline)
     _ = reduce(into: &state, .tick(start + .minutes(1)))
     #expect(!frame(state).textDump().contains("Scheduled Summary"))
+    // Held, it is stored but not in Notification Center, whose count says what it shows (it
+    // said "1 notification in 0 groups" above "No Older Notifications").
+    #expect(state.device.store.count == 1)
+    var center = state
+    _ = reduce(into: &center, .command(.toggleCenter))
+    let held = frame(center).textDump()
+    #expect(held.contains("0 notifications in 0 groups") && held.contains("No Older Notifications"), "\(held)")
     _ = reduce(into: &state, .tick(start + .minutes(20)))
     expectGolden(frame(state), "lockScreen_scheduledSummary_80x24.txt")
     #expect(frame(state).textDump().contains("Your Scheduled Summary"))

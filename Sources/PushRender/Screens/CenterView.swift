@@ -35,7 +35,15 @@ struct CenterView {
     grid.write(title, at: Point(column: left, row: 1), style: theme[.lockDate], role: .lockDate)
     // The count takes what the title leaves (a narrow terminal, or the inspector beside it),
     // shortened rather than run into the title.
-    let stored = state.device.store.count
+    // What the rows show: notifications held for the Scheduled Summary are stored but not in
+    // Notification Center until it is delivered (they were counted: "1 notification in 0 groups"
+    // above "No Older Notifications"; found by an exploratory test).
+    let stored = rows.reduce(0) { count, row in
+      switch row {
+      case .stack(let group), .header(let group): count + group.count
+      case .item: count
+      }
+    }
     let groupsText = PluralFormat.counted(groups, "group")
     let counts = ["\(PluralFormat.counted(stored, "notification")) in \(groupsText)", "\(stored) in \(groupsText)"]
     let room = columns - DisplayWidth.columns(of: title) - 2
