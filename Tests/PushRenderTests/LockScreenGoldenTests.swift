@@ -107,12 +107,13 @@ struct LockScreenGoldenTests {
     #expect(!frame(state).textDump().contains("Scheduled Summary"))
     // Held, it is stored but not in Notification Center, whose count says what it shows (it
     // said "1 notification in 0 groups" above "No Older Notifications").
-    #expect(state.device.store.count == 1)
+    #expect(state.device.store.count == 1 && state.device.store.heldCount == 1)
     var center = state
     _ = reduce(into: &center, .command(.toggleCenter))
     let held = frame(center).textDump()
     #expect(held.contains("0 notifications in 0 groups") && held.contains("No Older Notifications"), "\(held)")
     _ = reduce(into: &state, .tick(start + .minutes(20)))
+    #expect(state.device.store.heldCount == 0, "released at 10:00")
     expectGolden(frame(state), "lockScreen_scheduledSummary_80x24.txt")
     #expect(frame(state).textDump().contains("Your Scheduled Summary"))
   }

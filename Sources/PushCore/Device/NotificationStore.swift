@@ -193,6 +193,9 @@ public struct NotificationStore: Equatable, Sendable {
   private var collapse: [CollapseKey: NotificationID] = [:]
   /// Notifications waiting for a Scheduled Summary, so releasing them never scans the store.
   private var held: Set<NotificationID> = []
+  /// How many stored notifications wait for a Scheduled Summary: stored, not yet in
+  /// Notification Center.
+  public var heldCount: Int { held.count }
   /// The stacks changed by the latest revisions (the revision that changed each), so a view
   /// can update what it shows instead of rebuilding it; bounded, see ``changedGroups(since:)``.
   private var changeLog: [(revision: Int, key: GroupKey)] = []
