@@ -288,6 +288,27 @@ func decide(
     #expect(decide(note(contentAvailable: true), app(state: .background)).callbacks == [.backgroundFetch])
   }
 
+  /// A custom sound plays only from an .aiff, .wav or .caf file [§10]: one named .mp3 (found in
+  /// the corpus: `bubble-sound.mp3`, shown as playing) gets the default sound, and says why.
+  @Test func aSoundFileInAFormatIOSDoesNotPlayGetsTheDefaultSound() {
+    let unlocked = DeliveryContext(now: now, isLocked: false)
+    let mp3 = decide(note(sound: .named("bubble-sound.MP3")), app(), unlocked)
+    #expect(mp3.sound == .systemDefault && mp3.playsSound)
+    #expect(
+      mp3.reasons.contains {
+        $0.code == .soundFormatUnsupported && $0.text.hasPrefix("bubble-sound.MP3 is not an .aiff")
+      })
+    let critical = decide(
+      note(level: .critical, sound: .critical(name: "siren.m4a", volume: 0.5)),
+      app { $0.criticalAlertsEntitled = true }, unlocked)
+    #expect(critical.sound == .critical(name: "default", volume: 0.5))
+    for playable in ["chime.caf", "ding.WAV", "bell.aiff", "chime", "com.example.chime"] {
+      let decision = decide(note(sound: .named(playable)), app(), unlocked)
+      #expect(decision.sound == .named(playable), "\(playable)")
+      #expect(!decision.reasons.contains { $0.code == .soundFormatUnsupported }, "\(playable)")
+    }
+  }
+
   @Test func nextSummaryIsTheFirstTimeAfterNow() {
     // 1970-01-01T00:16:40Z; summaries at 08:00 and 18:00 UTC.
     let context = DeliveryContext(

@@ -99,6 +99,7 @@ public enum ReasonCode: String, Sendable, CaseIterable, Codable {
   case phoneLocked
   case soundsDisabled
   case soundNotRequested
+  case soundFormatUnsupported
   case silentMode
   case badgeApplied
   case badgeCleared

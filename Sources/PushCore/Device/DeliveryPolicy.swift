@@ -472,18 +472,52 @@ public enum DeliveryPolicy {
     focus.showsSilencedOnLockScreen && app.settings.lockScreen && (level != .passive || isLocked)
   }
 
+  /// Audio file extensions iOS plays as a notification sound (`.aiff`, `.wav` or `.caf` [§10]).
+  static let playableSoundExtensions: Set<String> = ["aiff", "aif", "wav", "caf"]
+  /// Audio file extensions it does not (an attachment may be MP3 or MPEG-4 audio; a sound may not).
+  static let unplayableSoundExtensions: Set<String> = ["mp3", "m4a", "aac", "mp4", "ogg", "oga", "opus", "flac", "wma"]
+
+  /// The sound file's name, when its extension names an audio format iOS does not play as a
+  /// notification sound (it plays the default sound instead [§10, §13]). A name without an
+  /// extension, or with one that is not an audio format, is left alone: whether the app
+  /// bundles such a file cannot be known here.
+  static func unplayableSoundFile(_ sound: SoundRequest?) -> String? {
+    let name: String
+    switch sound {
+    case .named(let named)?: name = named
+    case .critical(let named, _)?: name = named
+    default: return nil
+    }
+    guard let dot = name.lastIndex(of: ".") else { return nil }
+    return unplayableSoundExtensions.contains(name[name.index(after: dot)...].lowercased()) ? name : nil
+  }
+
   static func applySound(
     _ notification: PushNotification, level: InterruptionLevel, app: AppProfile, context: DeliveryContext,
     decision: inout DeliveryDecision
   ) {
+    // The sound asked for, read once (not a copy of the whole notification on every push).
+    var requested = notification.sound
+    if let file = unplayableSoundFile(requested) {
+      if case .critical(_, let volume)? = requested {
+        requested = .critical(name: "default", volume: volume)
+      } else {
+        requested = .systemDefault
+      }
+      decision.reasons.append(
+        Reason(
+          .soundFormatUnsupported,
+          "\(file) is not an .aiff, .wav or .caf file, which iOS plays as a notification sound: the default sound stands in."
+        ))
+    }
     if level == .critical {
-      decision.sound = notification.sound ?? .critical(name: "default", volume: 1)
+      decision.sound = requested ?? .critical(name: "default", volume: 1)
       decision.playsSound = true
       decision.reasons.append(
         Reason(.criticalAlert, "A critical alert plays its sound even in silent mode and Do Not Disturb."))
       return
     }
-    guard let sound = notification.sound else {
+    guard let sound = requested else {
       decision.reasons.append(Reason(.soundNotRequested, "The payload asks for no sound."))
       return
     }
