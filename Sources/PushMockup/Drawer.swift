@@ -123,7 +123,8 @@ struct Drawer {
         .platter(
           .layout(
             notification: notification, app: state.appInfo(front.notification.bundleID), now: state.now,
-            width: width, behind: group.count - 1, label: label(for: notification), buttons: buttons(for: front.id))))
+            datedAt: front.deliveredAt, width: width, behind: group.count - 1, label: label(for: notification),
+            buttons: buttons(for: front.id))))
     }
     var shown: [Item] = []
     var used = 0.0
@@ -267,7 +268,7 @@ struct Drawer {
     let pad = m.platterPadding
     b.rect(x: x, y: y, width: width, height: height, radius: m.platterRadius, fill: palette.platter, opacity: 0.92)
     let released = CivilTime(
-      notifications.map(\.notification.receivedAt).max() ?? state.now,
+      notifications.map(\.deliveredAt).max() ?? state.now,
       utcOffsetSeconds: state.device.profile.utcOffsetSeconds)
     b.text(
       Self.summaryName(hour: time.hour), x: x + pad, y: y + pad + 20, size: 22, weight: 700, fill: palette.ink,
@@ -405,16 +406,18 @@ struct Drawer {
         guard let front = group.notifications.first else { continue }
         let shown = state.displayed(front)
         let platter = Platter.layout(
-          notification: shown, app: state.appInfo(front.notification.bundleID), now: state.now, width: width,
-          behind: group.count - 1, label: label(for: shown), buttons: buttons(for: front.id))
+          notification: shown, app: state.appInfo(front.notification.bundleID), now: state.now,
+          datedAt: front.deliveredAt, width: width, behind: group.count - 1, label: label(for: shown),
+          buttons: buttons(for: front.id))
         guard y + platter.totalHeight <= bottom - 30 else { return more(&b, rows.count - index, y: bottom - 10) }
         platter.draw(&b, x: m.listMargin, y: y, palette: palette)
         y += platter.totalHeight + m.listGap
       case .item(_, let stored):
         let shown = state.displayed(stored)
         let platter = Platter.layout(
-          notification: shown, app: state.appInfo(stored.notification.bundleID), now: state.now, width: width,
-          behind: 0, label: label(for: shown), buttons: buttons(for: stored.id))
+          notification: shown, app: state.appInfo(stored.notification.bundleID), now: state.now,
+          datedAt: stored.deliveredAt, width: width, behind: 0, label: label(for: shown),
+          buttons: buttons(for: stored.id))
         guard y + platter.totalHeight <= bottom - 30 else { return more(&b, rows.count - index, y: bottom - 10) }
         platter.draw(&b, x: m.listMargin, y: y, palette: palette)
         y += platter.totalHeight + m.listGap

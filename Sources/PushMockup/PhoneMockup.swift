@@ -133,12 +133,15 @@ struct Platter {
   var textWidth: Double
 
   static func layout(
-    notification: PushNotification, app: AppInfo, now: SimInstant, width: Double, behind: Int,
-    label: (text: String, color: String)?, buttons: [String] = [], maxBodyLines: Int = PhoneMetrics.bodyLines
+    notification: PushNotification, app: AppInfo, now: SimInstant, datedAt: SimInstant? = nil, width: Double,
+    behind: Int, label: (text: String, color: String)?, buttons: [String] = [],
+    maxBodyLines: Int = PhoneMetrics.bodyLines
   ) -> Platter {
     let m = PhoneMetrics.self
     let textWidth = width - m.platterPadding * 2 - m.iconSize - m.iconGap
-    let time = RelativeTime.describe(notification.receivedAt, now: now)
+    // Dated when it was delivered: a notification held for the Scheduled Summary at the
+    // summary's delivery, as the terminal dates it (docs/DECISIONS.md, "Relative times").
+    let time = RelativeTime.describe(datedAt ?? notification.receivedAt, now: now)
     let timeWidth = TextMetrics.width(time, size: m.smallSize) + 8
     // Without a title iOS shows the app's name in its place.
     let rawTitle = SVGText.clean(notification.title ?? "")

@@ -177,6 +177,27 @@ struct PhoneMockupTests {
     #expect(Set(reading.texts("title")) == ["Was this you?", "Ana"])
   }
 
+  /// A notification held for the Scheduled Summary is dated at the summary's delivery, on the
+  /// phone as in the terminal (docs/DECISIONS.md, "Relative times"): it said "16m ago" from its
+  /// arrival where the terminal said "7m ago".
+  @Test func aSummaryDeliveredNotificationIsDatedAtTheSummary() throws {
+    var base = device()
+    var profile = base.profile
+    profile.summaryTimes = [TimeOfDay(hour: 0, minute: 0)]  // 1_795_000_000 is 09:46:40 UTC
+    profile.apps[1].settings.delivery = .scheduledSummary
+    base = DeviceSimulator(profile: profile)
+    let start = base.now
+    var held = AppState(device: base, timeline: [TimelineEntry(at: start + .minutes(1), event: chat)])
+    let midnight = SimInstant(epochSeconds: 1_795_046_400)  // the next 00:00 UTC
+    _ = reduce(into: &held, .tick(midnight + .minutes(7)))
+    #expect(held.device.store.heldCount == 0, "released at midnight")
+    _ = reduce(into: &held, .command(.openCenter))
+    let reading = try SVGReading(PhoneMockup(state: held, theme: .builtInDefault).svgDocument())
+    #expect(reading.texts("title").contains("Ana"))
+    #expect(reading.texts("time").contains("7m ago"), "\(reading.texts("time"))")
+    #expect(!reading.texts("time").contains { $0.hasSuffix("h ago") }, "not dated at its arrival, 14 h before")
+  }
+
   @Test func aSimpleLockScreenMatchesItsGolden() {
     let svg = PhoneMockup(state: state([bankAlert, chat]), theme: .builtInDefault).svgDocument(title: "golden")
     let result = Golden.check(svg, named: "phone_lock_two_pushes.svg", in: goldens)
