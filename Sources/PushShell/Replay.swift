@@ -3,6 +3,7 @@ import Foundation
 import PushCore
 import PushHandlers
 import PushStore
+import PushUI
 import PushWire
 
 /// The replay's state: the device, the batch being filled and the counts.
@@ -23,10 +24,11 @@ package struct Replay {
   package let reasonLists: ReasonLists?
   package var pushes = 0
   package var dispositions: [Disposition: Int] = [:]
-  package var payloadFiles: Int64 = 0
   /// Older notifications removed because Notification Center was full.
   package var evicted = 0
-  package var origin = DemoScenario.start
+  /// When each push arrives (``ArrivalClock``, the rule every command places pushes by), from
+  /// the device's start or its saved clock.
+  package var arrivals = ArrivalClock(start: DemoScenario.start)
   /// The profile's service extensions, run on each push that has `mutable-content: 1`.
   package var extensions = ServiceExtensionRegistry()
   /// The first error that stopped the replay (a profile problem).
@@ -86,7 +88,7 @@ package struct Replay {
         // Named on the command line, so it wins over what was saved; journalled as events.
         for event in preset.events(for: made) { made.apply(event, at: made.now, into: &batch) }
       }
-      origin = made.now
+      arrivals = ArrivalClock(start: made.now)
       extensions = ServiceExtensionRegistry.withThumbnails(profile: profile)
       device = made
     } catch {
@@ -104,15 +106,7 @@ package struct Replay {
     if batch.deliveryCount == 0 { batchStarted = .now }
     if device == nil { startDevice(first: record) }
     guard let now = device?.now else { return }
-    var at: SimInstant
-    if let seconds = record.at {
-      at = SimInstant(epochSeconds: seconds)
-    } else if record.line == nil {
-      at = origin + .seconds(payloadFiles)
-      payloadFiles += 1
-    } else {
-      at = now
-    }
+    var at = arrivals.arrival(of: record)
     if at < now { at = now }
     // The one way in: the app's service extension, the record, the policy, the store and, with
     // a committer, the journal's batch (the device's own change set). `device!` mutates the

@@ -26,7 +26,8 @@ public struct TimelineEntry: Equatable, Sendable {
 
 /// Builds timelines from pushes read from files and captures.
 public enum Timeline {
-  /// How far apart pushes from payload files arrive.
+  /// How far apart pushes from payload files arrive, in every command (`run`, `render`,
+  /// `explain`, `replay`, storyboards): ``ArrivalClock`` is the one place that uses it.
   public static let fileSpacing = SimDuration.seconds(3)
 
   /// Places records on a timeline: a capture record arrives at its envelope's `at`, a payload
@@ -43,20 +44,49 @@ public enum Timeline {
   ) {
     let earliestCapture = records.compactMap(\.at).min().map { SimInstant(epochSeconds: $0) }
     let origin =
-      earliestCapture.map { startsAtCapture ? $0 - fileSpacing : min($0 - fileSpacing, start) } ?? start
-    var cursor = origin
+      earliestCapture.map {
+        startsAtCapture ? ArrivalClock.start(beforeCapture: $0) : min(ArrivalClock.start(beforeCapture: $0), start)
+      } ?? start
+    var clock = ArrivalClock(start: origin)
     var entries: [TimelineEntry] = []
     entries.reserveCapacity(records.count)
     for record in records {
-      if let at = record.at {
-        cursor = max(cursor, SimInstant(epochSeconds: at))
-        entries.append(TimelineEntry(at: SimInstant(epochSeconds: at), event: .push(record)))
-      } else {
-        cursor = cursor + fileSpacing
-        entries.append(TimelineEntry(at: cursor, event: .push(record)))
-      }
+      entries.append(TimelineEntry(at: clock.arrival(of: record), event: .push(record)))
     }
     return (origin, entries)
+  }
+}
+
+/// When each push read from a file arrives on the device: the one rule every command places
+/// pushes by (`run` and `render` through ``Timeline`` and ``StreamingTimeline``, `explain`,
+/// `replay`), so the Nth payload file arrives at the same time in each of them.
+///
+/// A capture line arrives at its envelope's `at`; a payload file ``Timeline/fileSpacing`` after
+/// the latest push placed so far (the device's start for the first); a capture line that has no
+/// `at` (a rejected line) at the latest push's time. Inputs that bring their own time start the
+/// device one spacing before the earliest capture line (``start(beforeCapture:)``).
+public struct ArrivalClock: Sendable {
+  /// The latest arrival placed so far (the start before any).
+  public private(set) var latest: SimInstant
+
+  /// Starts the clock at the device's start.
+  public init(start: SimInstant) { latest = start }
+
+  /// Where the device starts for inputs whose earliest capture line arrives at `first`: one
+  /// spacing before it, as a payload file before it would.
+  public static func start(beforeCapture first: SimInstant) -> SimInstant { first - Timeline.fileSpacing }
+
+  /// When `record` arrives, moving the clock on: a capture line at its `at`, a payload file
+  /// (a record with neither `at` nor a line) one spacing after the latest arrival, a capture line
+  /// without `at` at the latest arrival.
+  public mutating func arrival(of record: PushRecord) -> SimInstant {
+    if let at = record.at {
+      let instant = SimInstant(epochSeconds: at)
+      latest = max(latest, instant)
+      return instant
+    }
+    if record.line == nil { latest = latest + Timeline.fileSpacing }
+    return latest
   }
 }
 
@@ -152,7 +182,7 @@ public struct StreamingTimeline: Sendable {
   /// The device's start, once known (the first capture line, or ``finish()``).
   public private(set) var start: SimInstant?
   private let defaultStart: SimInstant
-  private var cursor: SimInstant?
+  private var clock: ArrivalClock?
   private var waiting: [PushRecord] = []
 
   /// Creates a timeline whose device starts at `defaultStart` when no record has a time.
@@ -173,7 +203,7 @@ public struct StreamingTimeline: Sendable {
         waiting.append(record)
         return
       }
-      begin(at: SimInstant(epochSeconds: at) - Timeline.fileSpacing)
+      begin(at: ArrivalClock.start(beforeCapture: SimInstant(epochSeconds: at)))
       entries += drainWaiting()
     }
     entries.append(entry(record))
@@ -187,7 +217,7 @@ public struct StreamingTimeline: Sendable {
 
   private mutating func begin(at origin: SimInstant) {
     start = origin
-    cursor = origin
+    clock = ArrivalClock(start: origin)
   }
 
   private mutating func drainWaiting() -> [TimelineEntry] {
@@ -197,13 +227,7 @@ public struct StreamingTimeline: Sendable {
   }
 
   private mutating func entry(_ record: PushRecord) -> TimelineEntry {
-    let current = cursor ?? defaultStart
-    if let at = record.at {
-      let instant = SimInstant(epochSeconds: at)
-      cursor = max(current, instant)
-      return TimelineEntry(at: instant, event: .push(record))
-    }
-    cursor = current + Timeline.fileSpacing
-    return TimelineEntry(at: cursor!, event: .push(record))
+    if clock == nil { clock = ArrivalClock(start: defaultStart) }
+    return TimelineEntry(at: clock!.arrival(of: record), event: .push(record))
   }
 }

@@ -17,8 +17,9 @@ struct ExplainCommand: ParsableCommand {
       device (its own profile, else --profile, else the standard profile). Payloads and captures \
       play together on one device from --profile, or the standard profile: every bundle \
       installed and authorized with iOS's defaults, in the background, on an unlocked phone with \
-      no Focus. Capture lines arrive at their "at" times; payload files one second apart from \
-      the profile's start.
+      no Focus. Capture lines arrive at their "at" times (the device starts three seconds before \
+      the first); payload files three seconds after the previous push (the first three seconds \
+      after the device's start), as run, render and replay place them.
 
       A push is rejected when APNs rejects it or the device drops it as invalid (the reason says \
       which): the pushes validate reports errors for. A key the device ignores is named in the \
@@ -227,19 +228,20 @@ struct ExplainCommand: ParsableCommand {
     if rejected { throw ExitCode(1) }
   }
 
-  /// Plays pushes read from files as they are read, handing each delivery record on at once:
-  /// capture lines at their `at`, payload files one second apart from the device's start (never
-  /// before its clock). The device starts at the first capture line's `at` (captures are in time
-  /// order; payload files named before the first capture wait for it), or at the profile's start
-  /// without one. It keeps no records and no payload text, so memory follows Notification
-  /// Center, not the input.
+  /// Plays pushes read from files as they are read, handing each delivery record on at once,
+  /// placed as `render` and `run` place them (``ArrivalClock``): capture lines at their `at`,
+  /// payload files `Timeline.fileSpacing` after the previous push (never before the device's
+  /// clock). The device starts one spacing before the first capture line's `at` (captures are in
+  /// time order; payload files named before the first capture wait for it), or at the profile's
+  /// start without one. It keeps no records and no payload text, so memory follows
+  /// Notification Center, not the input.
   struct StreamingPlayer {
     let baseProfile: DeviceProfile?
     let deliver: (DeliveryRecord, DeviceProfile) -> Void
     private var device: DeviceSimulator?
     private var extensions = ServiceExtensionRegistry()
     private var waiting: [PushRecord] = []
-    private var payloadFiles: Int64 = 0
+    private var arrivals = ArrivalClock(start: DemoScenario.start)
 
     init(baseProfile: DeviceProfile?, deliver: @escaping (DeliveryRecord, DeviceProfile) -> Void) {
       self.baseProfile = baseProfile
@@ -253,7 +255,7 @@ struct ExplainCommand: ParsableCommand {
           waiting.append(record)
           return
         }
-        start(at: SimInstant(epochSeconds: seconds))
+        start(at: ArrivalClock.start(beforeCapture: SimInstant(epochSeconds: seconds)))
         apply(record)
         return
       }
@@ -265,8 +267,12 @@ struct ExplainCommand: ParsableCommand {
       if device == nil, !waiting.isEmpty { start(at: nil) }
     }
 
-    private mutating func start(at first: SimInstant?) {
-      let profile = baseProfile ?? DeviceProfile.standard(start: first ?? DemoScenario.start)
+    /// Starts the device at `start` (before the first capture line), or at the profile's start.
+    private mutating func start(at start: SimInstant?) {
+      var profile = baseProfile ?? DeviceProfile.standard(start: start ?? DemoScenario.start)
+      // As `render` starts it: a capture brings its own time, whatever the profile's start.
+      if let start { profile.start = start }
+      arrivals = ArrivalClock(start: profile.start)
       var device = DeviceSimulator(profile: profile)
       device.keepsRecords = false
       device.keepsPayloadDetails = false
@@ -291,15 +297,7 @@ struct ExplainCommand: ParsableCommand {
     /// the push into an event, retained every one of their fields for each push.
     private mutating func ingest(_ record: PushRecord) {
       guard let now = device?.now else { return }
-      var at: SimInstant
-      if let seconds = record.at {
-        at = SimInstant(epochSeconds: seconds)
-      } else if record.line == nil {
-        at = device!.profile.start + .seconds(payloadFiles)
-        payloadFiles += 1
-      } else {
-        at = now
-      }
+      var at = arrivals.arrival(of: record)
       if at < now { at = now }
       let delivery = device!.apply(push: record, at: at)
       deliver(delivery, device!.profile)

@@ -24,7 +24,9 @@ struct ReplayCommand: ParsableCommand {
       `pushdeck run` on the same files afterwards shows the replayed Notification Center: without \
       --state, the files have a device of their own that run and replay share, and another \
       capture never plays into it (standard input alone: the shared device). Capture lines \
-      arrive at their "at" times (never before the device's clock); payload files one second apart. \
+      arrive at their "at" times (never before the device's clock); payload files three seconds \
+      after the previous push (the first three seconds after the device's start or saved clock), \
+      as run, render and explain place them. \
       A state that already holds a device is continued, not replaced.
 
       Replaying is idempotent: the state remembers how far it has saved each capture (by its \

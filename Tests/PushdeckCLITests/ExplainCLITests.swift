@@ -75,6 +75,61 @@ struct ExplainCLITests {
     #expect(lines.allSatisfy { $0.contains(#""disposition":"delivered""#) })
   }
 
+  /// The Nth payload file arrives at the same time in `explain` as in `render` (and `run`), so a
+  /// time read from `explain` is a `render --at` showing that push: files before the first
+  /// capture line wait for it, files after it follow the latest push, one spacing apart.
+  @Test func payloadFilesArriveWhenRenderShowsThem() throws {
+    let directory = try PushdeckProcess.temporaryDirectory()
+    var inputs: [String] = []
+    func file(_ name: String) throws {
+      let url = directory.appendingPathComponent("\(name).json")
+      try #"{"aps": {"alert": {"title": "\#(name)", "body": "b"}, "thread-id": "\#(name)"}}"#.write(
+        to: url, atomically: true, encoding: .utf8)
+      inputs.append(url.path)
+    }
+    try file("first")
+    let capture = directory.appendingPathComponent("c.jsonl")
+    try
+      (#"{"at": 1795430000, "bundle": "com.a.b", "payload": {"aps": {"alert": {"title": "line1"}}}}"# + "\n"
+      + #"{"at": 1795430060, "bundle": "com.a.b", "payload": {"aps": {"alert": {"title": "line2"}}}}"# + "\n")
+      .write(to: capture, atomically: true, encoding: .utf8)
+    inputs.append(capture.path)
+    try file("second")
+    try file("third")
+
+    func times(_ lines: some Sequence<Substring>) throws -> [String: String] {
+      var found: [String: String] = [:]
+      for line in lines {
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        if let title = object["title"] as? String, let at = object["at"] as? String { found[title] = at }
+      }
+      return found
+    }
+    let explained = try explain(["--format", "json", "--bundle", "com.a.b"] + inputs)
+    #expect(explained.status == 0, "\(explained.standardError)")
+    let explainedTimes = try times(explained.standardOutput.split(separator: "\n"))
+    #expect(explainedTimes.count == 5)
+    // 2026-11-23T10:33:20Z is the first capture line; the file before it waits for it.
+    #expect(explainedTimes["first"] == "2026-11-23T10:33:20Z")
+    #expect(explainedTimes["second"] == "2026-11-23T10:34:23Z")
+    #expect(explainedTimes["third"] == "2026-11-23T10:34:26Z")
+
+    let rendered = try PushdeckProcess.run(
+      ["render", "--format", "json", "--screen", "center", "--bundle", "com.a.b"] + inputs, directory: Self.root)
+    #expect(rendered.status == 0, "\(rendered.standardError)")
+    let screen = try #require(
+      try JSONSerialization.jsonObject(with: Data(rendered.standardOutput.utf8)) as? [String: Any])
+    let groups = try #require(screen["groups"] as? [[String: Any]])
+    let notifications = groups.flatMap { $0["notifications"] as? [[String: Any]] ?? [] }
+    var renderedTimes: [String: String] = [:]
+    for notification in notifications {
+      if let title = notification["title"] as? String, let at = notification["at"] as? String {
+        renderedTimes[title] = at
+      }
+    }
+    #expect(renderedTimes == explainedTimes)
+  }
+
   @Test func aRejectedPushExitsOne() throws {
     let output = try explain(["Examples/payloads/trailing-comma.apns"])
     #expect(output.status == 1)

@@ -1,0 +1,65 @@
+import PushCore
+import PushShell
+import PushUI
+import PushWire
+import Testing
+
+/// `replay` places pushes read from files as `render` and `run` do (``ArrivalClock``): the Nth
+/// payload file arrives at the same time in every command.
+@Suite("Replay arrival times")
+struct ReplayArrivalTests {
+  private let start = SimInstant(milliseconds: 1_795_430_000_000)  // 2026-11-23, after the demo's start
+
+  private func capture(_ seconds: Int64, _ title: String) -> PushRecord {
+    let line =
+      #"{"at":\#(start.epochSeconds + Double(seconds)),"bundle":"com.example.chat","payload":{"aps":{"alert":"\#(title)"}}}"#
+    return PushReader.readCaptureLine(Array(line.utf8), lineNumber: 1, source: "s.jsonl")
+  }
+
+  private func file(_ title: String) -> PushRecord {
+    PushReader.readPayloadFile(
+      Array(#"{"aps":{"alert":"\#(title)"}}"#.utf8), source: "\(title).json", format: .payload,
+      bundleID: "com.example.chat")
+  }
+
+  /// When each push arrived on the replay's device, by title.
+  private func replayed(_ records: [PushRecord]) -> [String: SimInstant] {
+    var replay = Replay(committer: nil, restoring: nil, batchSize: 1_000) { DeviceProfile.standard(start: $0) }
+    for record in records { replay.push(record) }
+    var times: [String: SimInstant] = [:]
+    for stored in replay.device?.store.all ?? [] {
+      times[stored.notification.body ?? ""] = stored.notification.receivedAt
+    }
+    return times
+  }
+
+  /// When `render` places each push, by title.
+  private func rendered(_ records: [PushRecord]) -> [String: SimInstant] {
+    var placer = StreamingTimeline(defaultStart: DemoScenario.start)
+    var entries: [TimelineEntry] = []
+    for record in records { placer.place(record, into: &entries) }
+    entries += placer.finish()
+    var times: [String: SimInstant] = [:]
+    for entry in entries {
+      guard case .device(.push(let record, _)) = entry.event, let body = record.payload?.aps.alert?.body else {
+        continue
+      }
+      times[body] = entry.at
+    }
+    return times
+  }
+
+  @Test func payloadFilesAloneArriveWhereRenderPlacesThem() {
+    let records = [file("a"), file("b"), file("c")]
+    let times = replayed(records)
+    #expect(times == rendered(records))
+    #expect(times["c"] == DemoScenario.start + Timeline.fileSpacing + Timeline.fileSpacing + Timeline.fileSpacing)
+  }
+
+  @Test func payloadFilesAfterACaptureArriveWhereRenderPlacesThem() {
+    let records = [capture(0, "one"), capture(60, "two"), file("a"), file("b")]
+    let times = replayed(records)
+    #expect(times == rendered(records))
+    #expect(times["b"] == start + .seconds(60) + Timeline.fileSpacing + Timeline.fileSpacing)
+  }
+}
