@@ -79,6 +79,7 @@ struct APNsServerCurlTests {
     Rejection(nil, ["apns-expiration: soon"], #"{"aps": {"alert": "Hi"}}"#, nil, 400, "BadExpirationDate"),
     Rejection(nil, ["apns-id: not-a-uuid"], #"{"aps": {"alert": "Hi"}}"#, nil, 400, "BadMessageId"),
     Rejection(nil, ["apns-push-type: voip"], #"{"aps": {}}"#, nil, 400, "BadTopic"),
+    Rejection(nil, ["apns-topic: com.a b"], #"{"aps": {"alert": "Hi"}}"#, nil, 400, "BadTopic"),
     Rejection(nil, ["apns-topic:"], #"{"aps": {"alert": "Hi"}}"#, nil, 400, "MissingTopic"),
     Rejection(nil, [], #"{"aps": {"alert": "Hi"},}"#, nil, 400, "BadRequest"),
     Rejection(nil, [], #"{"alert": "Hi"}"#, nil, 400, "BadRequest"),

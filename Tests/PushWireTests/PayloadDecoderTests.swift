@@ -238,6 +238,43 @@ private func codes(_ record: PushRecord) -> [DiagnosticCode] { record.diagnostic
     #expect(parse([(name, value)]).1 == [expected])
   }
 
+  /// A topic is a bundle id (letters, digits, '-', '.', and '_' as real apps use it) and the
+  /// push type's suffix; anything else is BadTopic, located at the header, whatever the bundle.
+  @Test(arguments: [
+    ("com.ex\u{01}ample", "a control character (U+0001) at character 7"),
+    ("com.a b", "a space (U+0020) at character 6"),
+    ("com.exämple.app", "the non-ASCII character U+00E4 at character 7"),
+    ("com/example", "'/' (U+002F) at character 4"),
+    ("com.example.app\n", "a control character (U+000A) at character 16"),
+  ])
+  func aTopicWithCharactersNoBundleIdHasIsBadTopic(topic: String, described: String) throws {
+    let (headers, diagnostics) = APNsHeaders.parse([(name: "apns-topic", value: topic)], bundleID: nil)
+    #expect(diagnostics.map(\.code) == [.badTopic])
+    let diagnostic = try #require(diagnostics.first)
+    #expect(diagnostic.path == "headers.apns-topic")
+    #expect(diagnostic.message.contains(described), "\(diagnostic.message)")
+    #expect(!diagnostic.message.contains("\u{01}") && !diagnostic.message.contains("\n"))
+    #expect(diagnostic.hint?.contains("bundle id") == true)
+    #expect(headers.topic == nil)
+  }
+
+  @Test(arguments: [
+    ("com.example.app", PushType.alert), ("com.arohak.xcconfig-template_dev", .alert),
+    ("com.example.app.voip", .voip), ("com.example.app.complication", .complication),
+    ("com.example.app.pushkit.fileprovider", .fileprovider),
+    ("com.example.app.push-type.liveactivity", .liveactivity),
+    ("com.example.app.location-query", .location), ("com.example.app.voip-ptt", .pushtotalk),
+    ("com.apple.mgmt.External.18a5a6e3-2d8d-4b8f-9f3c-0a1b2c3d4e5f", .mdm),
+  ])
+  func bundleIdsAndTheirSuffixesAreGoodTopics(topic: String, type: PushType) {
+    let suffix = type.topicSuffix ?? ""
+    let bundle = type.topicSuffix == nil ? nil : String(topic.dropLast(suffix.count))
+    let (headers, diagnostics) = APNsHeaders.parse(
+      [(name: "apns-push-type", value: type.rawValue), (name: "apns-topic", value: topic)], bundleID: bundle)
+    #expect(diagnostics.isEmpty, "\(diagnostics.map(\.message))")
+    #expect(headers.topic == topic)
+  }
+
   @Test func collapseIdOfExactlySixtyFourBytesIsFine() {
     #expect(parse([("apns-collapse-id", String(repeating: "é", count: 32))]).1.isEmpty)
     #expect(parse([("apns-collapse-id", String(repeating: "é", count: 33))]).1 == [.badCollapseId])
@@ -291,6 +328,29 @@ private func codes(_ record: PushRecord) -> [DiagnosticCode] { record.diagnostic
     let record = line(text)
     #expect(record.diagnostics.contains { $0.code == .invalidEnvelope }, "\(record.diagnostics.map(\.code))")
     #expect(!record.isValid)
+  }
+
+  /// A bundle with characters no bundle id has is located at its value and says what to write;
+  /// underscores, which real apps' ids carry, are accepted.
+  @Test func aBundleWithCharactersNoBundleIdHasIsAnError() throws {
+    let record = line(#"{"at": 1, "bundle": "com.a b", "payload": {"aps": {"alert": "x"}}}"#, number: 3)
+    #expect(!record.isValid)
+    #expect(record.bundleID == nil)
+    let diagnostic = try #require(record.diagnostics.first { $0.path == "bundle" })
+    #expect(diagnostic.code == .invalidEnvelope)
+    #expect(diagnostic.location?.line == 3 && diagnostic.location?.column == 21)
+    #expect(diagnostic.message.contains("a space (U+0020) at character 6"), "\(diagnostic.message)")
+    #expect(diagnostic.hint?.contains("com.example.app") == true)
+    #expect(record.diagnostics.filter { $0.path == "bundle" }.count == 1, "not also reported as missing")
+
+    let control = line(#"{"at": 1, "bundle": "com.a\u0007b", "payload": {"aps": {"alert": "x"}}}"#)
+    #expect(control.diagnostics.contains { $0.path == "bundle" && $0.message.contains("U+0007") })
+    #expect(!control.isValid)
+
+    let underscore = line(
+      #"{"at": 1, "bundle": "com.arohak.xcconfig-template_dev", "payload": {"aps": {"alert": "x"}}}"#)
+    #expect(underscore.isValid, "\(underscore.diagnostics.map(\.message))")
+    #expect(underscore.bundleID == "com.arohak.xcconfig-template_dev")
   }
 
   @Test func payloadPathsArePrefixed() {

@@ -247,7 +247,17 @@ public struct HeaderParser {
           "APNs rejects the request (400 BadExpirationDate).", hint: "use 0 to deliver once or not at all")
       }
     case .apnsTopic:
-      headers.topic = text()
+      let topic = text()
+      if !BundleID.isWellFormed(value), let (character, position) = BundleID.firstInvalidCharacter(in: topic) {
+        keep()
+        report(
+          .badTopic, name(), location(),
+          "apns-topic \(JSONValue.quoted(String(topic.prefix(80)))) has \(BundleID.describe(character)) at character \(position); a topic is a bundle id and its push type's suffix",
+          "APNs rejects the request (400 BadTopic).",
+          hint: "send the app's bundle id (\(BundleID.allowedCharacters)), with the push type's suffix such as .voip")
+      } else {
+        headers.topic = topic
+      }
     case .apnsCollapseID:
       headers.collapseID = text()
       if value.count > 64 {
@@ -308,6 +318,67 @@ public struct HeaderParser {
     swap(&finished, &headers)
     swap(&found, &diagnostics)
     return (finished, found)
+  }
+}
+
+/// A bundle id, and the `apns-topic` made of one: reverse-DNS text of ASCII letters, digits,
+/// hyphens and periods (Apple's rule for bundle ids), and underscores, which real apps' ids carry
+/// (`com.arohak.xcconfig-template_dev` in the corpus). A topic's suffixes (`.voip`,
+/// `.push-type.liveactivity`, `.pushkit.fileprovider`, …) are made of the same characters.
+public enum BundleID {
+  /// The characters a bundle id or topic may hold, for messages.
+  public static let allowedCharacters = "letters A–Z and a–z, digits, '-', '_' and '.'"
+
+  /// The first character `text` may not hold, with its 1-based position in characters, or nil
+  /// when every character is allowed (an empty text has none).
+  public static func firstInvalidCharacter(in text: String) -> (character: Character, position: Int)? {
+    // Bytes first: every capture line's bundle and topic pass here, and nearly all are plain ASCII.
+    var copy = text
+    guard !copy.withUTF8(isWellFormed) else { return nil }
+    for (offset, character) in text.enumerated()
+    where !(character.utf8.count == 1 && isAllowed(character.utf8.first!)) {
+      return (character, offset + 1)
+    }
+    return nil
+  }
+
+  /// Whether every byte is one a bundle id may hold (an empty text passes).
+  public static func isWellFormed(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    allowed.withUnsafeBufferPointer { table in
+      for byte in bytes where !table[Int(byte)] { return false }
+      return true
+    }
+  }
+
+  /// How a character the rule refuses is named in a message: a space, a control character or
+  /// any other by its code point, so nothing invisible is printed.
+  public static func describe(_ character: Character) -> String {
+    let scalars = character.unicodeScalars.map { "U+" + String($0.value, radix: 16, uppercase: true).leftPadded(to: 4) }
+    let code = scalars.joined(separator: " ")
+    if character == " " { return "a space (U+0020)" }
+    if character.unicodeScalars.allSatisfy({ $0.properties.generalCategory == .control }) {
+      return "a control character (\(code))"
+    }
+    if character.isASCII { return "'\(character)' (\(code))" }
+    return "the non-ASCII character \(code)"
+  }
+
+  /// Whether each byte value is allowed, looked up: the check runs on every line of a capture.
+  private static let allowed: [Bool] = (0...255).map { value in
+    switch UInt8(value) {
+    case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+      UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"):
+      true
+    default: false
+    }
+  }
+
+  private static func isAllowed(_ byte: UInt8) -> Bool { allowed[Int(byte)] }
+}
+
+extension String {
+  fileprivate func leftPadded(to width: Int) -> String {
+    count >= width ? self : String(repeating: "0", count: width - count) + self
   }
 }
 

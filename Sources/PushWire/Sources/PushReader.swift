@@ -209,7 +209,23 @@ public enum PushReader {
       case .at: readAt(valueIndex, view: view, into: &record)
       case .bundle:
         if view.kind(valueIndex) == .string, view.stringByteCount(valueIndex) > 0 {
-          record.bundleID = view.string(valueIndex)
+          let bundle = view.string(valueIndex)
+          // The line's own bytes first, when the string has no escapes: nearly every line.
+          let token = view.tokens[valueIndex]
+          let plain =
+            !token.stringHasEscapes
+            && BundleID.isWellFormed(
+              UnsafeBufferPointer(rebasing: view.bytes[Int(token.start) + 1..<Int(token.end) - 1]))
+          if !plain, let (character, position) = BundleID.firstInvalidCharacter(in: bundle) {
+            record.addEnvelopeError(
+              view, valueIndex, "bundle",
+              "\"bundle\" \(JSONValue.quoted(String(bundle.prefix(80)))) is not a bundle id: it has \(BundleID.describe(character)) at character \(position)",
+              hint:
+                "write the app's bundle id, which holds only \(BundleID.allowedCharacters), for example \"bundle\": \"com.example.app\""
+            )
+          } else {
+            record.bundleID = bundle
+          }
         } else {
           record.addEnvelopeError(
             view, valueIndex, "bundle", "\"bundle\" must be a non-empty bundle id string",
