@@ -35,7 +35,11 @@ struct InteractionTmuxTests {
       """
     try capture.write(toFile: directory + "/cap.jsonl", atomically: true, encoding: .utf8)
     try start(server, ["run", "--clock", "manual", "cap.jsonl"], directory: directory)
-    guard try await server.waitUntil("the lock screen", { $0.contains("Lock Screen · manual") }) else { return }
+    // Both lines read before the step: a step taken earlier finds nothing on the timeline.
+    guard
+      try await server.waitUntil(
+        "the lock screen with both lines to come", { $0.contains("Lock Screen · manual") && $0.contains("2 to come") })
+    else { return }
     // The broken line's `at` cannot be read: it arrives with the push before it (ArrivalClock),
     // so one step plays both.
     try keys(server, ".")
