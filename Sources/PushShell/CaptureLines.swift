@@ -89,7 +89,7 @@ package final class CaptureLines: CaptureLineSource {
     if tokens.capacity <= Self.keptTokenCapacity {
       scratch.withLock { kept in if kept.capacity < tokens.capacity { swap(&kept, &tokens) } }
     }
-    if record.bundleID == nil, let defaultBundleID { record.bundleID = defaultBundleID }
+    if record.takesDefaultApp, let defaultBundleID { record.bundleID = defaultBundleID }
     return .device(.push(record))
   }
 }

@@ -143,6 +143,8 @@ package func streamChunks(path: String?, _ body: (UnsafeBufferPointer<UInt8>) ->
   }
 }
 
-/// The app a payload file goes to when neither the file (`Simulator Target Bundle`, a capture's
-/// `bundle`) nor `--bundle` names one: the same for `run`, `render`, `explain` and `replay`.
+/// The app a payload file goes to when neither the file (`Simulator Target Bundle`) nor
+/// `--bundle` names one: the same for `run`, `render`, `explain` and `replay`. Never given to a
+/// capture line (its envelope names its app) or to a text that is not JSON: those keep the app
+/// they named before their mistake, or show as from an unknown app (``PushRecord/takesDefaultApp``).
 package let fallbackBundleID = "com.example.app"

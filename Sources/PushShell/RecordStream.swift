@@ -13,8 +13,9 @@ import PushWire
 ///   - input: the resolved input.
 ///   - bundleID: an app named on the command line, which wins over the file's own.
 ///   - keepsCustomValues: whether custom keys become value trees (off when only validating).
-///   - defaultBundleID: the app for records that name none (``fallbackBundleID`` for the commands
-///     that play pushes on a device; nil leaves them unnamed, as `validate` reports them).
+///   - defaultBundleID: the app for payload files that name none (``fallbackBundleID`` for the
+///     commands that play pushes on a device; nil leaves them unnamed, as `validate` reports
+///     them). Never for a capture line or a text that is not JSON (``PushRecord/takesDefaultApp``).
 package func readRecords(
   from input: ResolvedInput, bundleID: String? = nil, keepsCustomValues: Bool = true,
   defaultBundleID: String? = nil, _ body: (PushRecord) -> Void
@@ -48,7 +49,7 @@ package func readRecords<Result>(
   let transform: @Sendable (PushRecord) -> Result
   if let defaultBundleID {
     transform = { record in
-      guard record.bundleID == nil else { return givenTransform(record) }
+      guard record.takesDefaultApp else { return givenTransform(record) }
       var named = record
       named.bundleID = defaultBundleID
       return givenTransform(named)
@@ -132,4 +133,15 @@ package func readRecords<Result>(
   }
   var result = transform(PushReader.readPayloadFile(pending, source: source, format: .payload, bundleID: bundleID))
   body(&result)
+}
+
+extension PushRecord {
+  /// Whether the default app (``fallbackBundleID``, or a command's default) is given to this
+  /// record: a payload file that was read and names no app. A capture line names its own app
+  /// (its envelope's `bundle`; without one it is rejected), and a text that is not JSON may have
+  /// named one past its mistake: such a record keeps the app it named before the mistake, or
+  /// none, and is shown as from an unknown app, never credited to one the user did not name.
+  package var takesDefaultApp: Bool {
+    bundleID == nil && line == nil && !diagnostics.contains { DiagnosticCode.syntaxCodes.contains($0.code) }
+  }
 }

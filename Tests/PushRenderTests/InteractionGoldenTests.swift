@@ -85,6 +85,24 @@ struct InteractionGoldenTests {
     #expect(grid[column, row].role == .destructiveAction)
   }
 
+  /// A capture line that is not JSON, read before its `bundle`: the timeline and the inspector
+  /// say its app is unknown, and credit it to no app (the default `com.example.app` was shown).
+  @Test func aRejectedPushWhoseAppWasNotReadShowsAsFromAnUnknownApp() {
+    var state = AppState.demo(upcoming: false)
+    let record = PushReader.readCaptureLine(
+      Array(#"{'at': 1795426865, 'bundle': 'com.example.messages'}"#.utf8), lineNumber: 3, source: "c.jsonl")
+    #expect(record.bundleID == nil)
+    state.appendTimeline([TimelineEntry(at: DemoScenario.start + .seconds(5), event: .push(record, sender: nil))])
+    _ = reduce(into: &state, .command(.toggleTimeline))
+    #expect(frame(state, columns: 80, rows: 24).textDump().contains("✗ Unknown app: push · rejected: "))
+    _ = reduce(into: &state, .command(.toggleTimeline))
+    _ = reduce(into: &state, .tick(DemoScenario.start + .seconds(5)))
+    _ = reduce(into: &state, .command(.inspectRejected))
+    let text = frame(state, columns: 80, rows: 40).textDump()
+    #expect(text.contains("✗ Rejected push 1 of 1 · unknown app"), "\(text)")
+    #expect(!text.contains("com.example.app"))
+  }
+
   @Test func withNothingRejectedRSaysSo() {
     var state = AppState.demo(upcoming: false)
     _ = reduce(into: &state, .command(.inspectRejected))

@@ -194,6 +194,23 @@ private func codes(_ record: PushRecord) -> [DiagnosticCode] { record.diagnostic
   }
 }
 
+/// A payload file that is not JSON keeps the `Simulator Target Bundle` it named before its
+/// mistake; the app named on the command line still wins.
+@Suite struct UnreadablePayloadFileTests {
+  @Test func thePayloadFileKeepsTheAppItNamedBeforeItsMistake() {
+    let named = read(
+      "{\n  \"Simulator Target Bundle\": \"com.example.shop\",\n  \"aps\": {\"badge\": 1,}\n}", format: .simulator,
+      bundle: nil)
+    #expect(codes(named).first == .trailingComma)
+    #expect(named.bundleID == "com.example.shop")
+    #expect(
+      read(#"{"aps": {"badge": 1,}, "Simulator Target Bundle": "com.example.shop"}"#, bundle: nil).bundleID == nil)
+    #expect(
+      read(#"{"Simulator Target Bundle": "com.example.shop", "aps": {,}}"#, bundle: "com.given").bundleID == "com.given"
+    )
+  }
+}
+
 @Suite struct HeaderTests {
   private func parse(_ pairs: [(String, String)], bundle: String = "com.example.app") -> (APNsHeaders, [DiagnosticCode])
   {
@@ -351,6 +368,25 @@ private func codes(_ record: PushRecord) -> [DiagnosticCode] { record.diagnostic
       #"{"at": 1, "bundle": "com.arohak.xcconfig-template_dev", "payload": {"aps": {"alert": "x"}}}"#)
     #expect(underscore.isValid, "\(underscore.diagnostics.map(\.message))")
     #expect(underscore.bundleID == "com.arohak.xcconfig-template_dev")
+  }
+
+  /// A line that is not JSON keeps the app it named before its mistake, and names none when the
+  /// mistake comes first (or is inside the bundle): never one it did not name.
+  @Test(arguments: [
+    (#"{"at": 1, "bundle": "com.acme.chat", "payload": {"aps": {"alert": "x"},}}"#, "com.acme.chat"),
+    (#"{"at": 1, "bundle": "com.acme.chat", "payload": {"aps": {"alert": "hel"#, "com.acme.chat"),
+    (#"{"at": 1, "bundle": "com.acme.chat", "payload": {"aps": {}}} {}"#, "com.acme.chat"),
+    (#"{"at": 1, "payload": {"bundle": "com.inner.app", "aps": {"alert": "x"},}, "bundle": "com.acme.chat"}"#, nil),
+    (#"{"at": NaN, "bundle": "com.acme.chat", "payload": {"aps": {}}}"#, nil),
+    (#"{'at': 1, 'bundle': 'com.acme.chat'}"#, nil),
+    (#"{"at": 1, "bundle": "com.acme"#, nil),
+    (#"{"at": 1, "bundle": "com.a b", "payload": {"aps": {}},}"#, nil),
+    (#"["bundle", "com.acme.chat",]"#, nil),
+  ])
+  func aLineThatIsNotJSONKeepsOnlyTheAppItNamedBeforeItsMistake(text: String, app: String?) {
+    let record = line(text)
+    #expect(!record.isValid)
+    #expect(record.bundleID == app)
   }
 
   @Test func payloadPathsArePrefixed() {

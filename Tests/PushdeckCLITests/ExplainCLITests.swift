@@ -130,6 +130,26 @@ struct ExplainCLITests {
     #expect(renderedTimes == explainedTimes)
   }
 
+  /// A capture line that is not JSON is from an unknown app unless it named one before its
+  /// mistake; it was shown as from the default app, `com.example.app`.
+  @Test func aLineThatIsNotJSONIsFromAnUnknownApp() throws {
+    let directory = try PushdeckProcess.temporaryDirectory()
+    let capture = directory.appendingPathComponent("c.jsonl")
+    try
+      (#"{'at': 1795430000, 'bundle': 'com.a.b', 'payload': {}}"# + "\n"
+      + #"{"at": 1795430000, "bundle": "com.a.b", "payload": {"aps": {"alert": "x"},}}"# + "\n")
+      .write(to: capture, atomically: true, encoding: .utf8)
+    let json = try explain(["--format", "json", capture.path])
+    #expect(json.status == 1)
+    let lines = json.standardOutput.split(separator: "\n")
+    #expect(lines.count == 2)
+    #expect(lines.first?.contains(#""bundle":null"#) == true, "\(json.standardOutput)")
+    #expect(lines.last?.contains(#""bundle":"com.a.b""#) == true, "\(json.standardOutput)")
+    #expect(!json.standardOutput.contains("com.example.app"))
+    let text = try explain([capture.path], environment: ["NO_COLOR": "1"])
+    #expect(text.standardOutput.contains("Unknown app (no bundle id)"), "\(text.standardOutput)")
+  }
+
   @Test func aRejectedPushExitsOne() throws {
     let output = try explain(["Examples/payloads/trailing-comma.apns"])
     #expect(output.status == 1)

@@ -108,7 +108,7 @@ struct InspectorView {
     var lines: [(String, StyleRole)] = []
     let which = position.map { " \($0 + 1) of \(count)" } ?? ""
     lines.append(
-      ("✗ Rejected push\(which)" + (record.bundleID.isEmpty ? "" : " · \(record.bundleID)"), .destructiveAction))
+      ("✗ Rejected push\(which) · " + (record.bundleID.isEmpty ? "unknown app" : record.bundleID), .destructiveAction))
     lines.append(("source \(record.source)", .cardMeta))
     lines.append(("Decision", .groupHeader))
     lines.append(("rejected: nothing reached the device", .cardBody))

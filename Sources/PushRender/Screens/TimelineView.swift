@@ -30,7 +30,8 @@ struct TimelineView {
   private func describe(_ event: DeviceEvent) -> String {
     switch event {
     case .push(let record, let sender):
-      let app = state.appInfo(record.bundleID ?? record.payload?.simulatorTargetBundle ?? "unknown.app").displayName
+      let named = record.bundleID ?? record.payload?.simulatorTargetBundle
+      let app = named.map { state.appInfo($0).displayName } ?? "Unknown app"
       let alert = record.payload?.aps.alert
       let text = [sender, alert?.title, alert?.body].compactMap { $0 }.filter { !$0.isEmpty }.first
       let silent = record.payload?.isSilent == true ? " (silent)" : ""

@@ -29,6 +29,10 @@ public enum PushReader {
       document = try JSONDocument(bytes: bytes)
     } catch {
       record.diagnostics.insert(Diagnostic.syntax(error, in: bytes[...]), at: 0)
+      // The app it names before the mistake, when it does: not one it never named.
+      if bundleID == nil {
+        record.bundleID = appBeforeSyntaxError(bytes[...], errorOffset: error.offset, key: "Simulator Target Bundle")
+      }
       return record
     }
     if headers.isEmpty, format == .payload, FCMMessage.isMessageFile(document) {
@@ -145,7 +149,10 @@ public enum PushReader {
     do {
       document = try JSONDocument(slice: bytes, firstLine: lineNumber, tokens: &scratch)
     } catch {
-      return emptyRecord(bytes, diagnostics: [Diagnostic.syntax(error, in: bytes, firstLine: lineNumber)])
+      // The app the line names before its mistake, when it does: not one it never named.
+      var record = emptyRecord(bytes, diagnostics: [Diagnostic.syntax(error, in: bytes, firstLine: lineNumber)])
+      record.bundleID = appBeforeSyntaxError(bytes, errorOffset: error.offset, key: "bundle")
+      return record
     }
     var record = emptyRecord(bytes, diagnostics: [])
     decodeEnvelope(document, into: &record, keepsCustomValues: keepsCustomValues)
@@ -494,5 +501,79 @@ extension PushRecord {
         .invalidEnvelope, path: path, location: view.location(of: index ?? 0), message: message,
         effect: "Pushdeck cannot tell when or to which app this push was sent, so it is not replayed.",
         hint: hint))
+  }
+}
+
+extension PushReader {
+  /// The app a text that is not valid JSON names before its first mistake: the string value of
+  /// `key` at the top level of the object, when it is whole before `errorOffset` and is a bundle
+  /// id (``BundleID``); nil otherwise. The scanner checked every byte before the mistake, so the
+  /// text up to there is a valid start of a JSON text and a plain walk reads it.
+  ///
+  /// - Parameters:
+  ///   - bytes: the text (a capture line, or a payload file).
+  ///   - errorOffset: where the scanner found the mistake, relative to the start of `bytes`.
+  ///   - key: `bundle` for a capture line, `Simulator Target Bundle` for a payload file.
+  static func appBeforeSyntaxError(_ bytes: ArraySlice<UInt8>, errorOffset: Int, key: String) -> String? {
+    let end = bytes.startIndex + min(max(errorOffset, 0), bytes.count)
+    let keyBytes = Array(key.utf8)
+    var index = bytes.startIndex
+    var depth = 0
+    var found: String?
+    /// The end (after the closing quote) of the string starting at `start`, if it closes before `end`.
+    func stringEnd(from start: Int) -> Int? {
+      var cursor = start + 1
+      while cursor < end {
+        switch bytes[cursor] {
+        case UInt8(ascii: "\\"): cursor += 2
+        case UInt8(ascii: "\""): return cursor + 1
+        default: cursor += 1
+        }
+      }
+      return nil
+    }
+    func skipSpace(_ cursor: inout Int) {
+      while cursor < end {
+        switch bytes[cursor] {
+        case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"): cursor += 1
+        default: return
+        }
+      }
+    }
+    skipSpace(&index)
+    guard index < end, bytes[index] == UInt8(ascii: "{") else { return nil }
+    while index < end {
+      let byte = bytes[index]
+      switch byte {
+      case UInt8(ascii: "{"), UInt8(ascii: "["):
+        depth += 1
+        index += 1
+      case UInt8(ascii: "}"), UInt8(ascii: "]"):
+        depth -= 1
+        index += 1
+      case UInt8(ascii: "\""):
+        guard let after = stringEnd(from: index) else { return found }
+        var cursor = after
+        skipSpace(&cursor)
+        // A key of the top-level object: a string followed by a colon at depth 1.
+        if depth == 1, cursor < end, bytes[cursor] == UInt8(ascii: ":"),
+          bytes[(index + 1)..<(after - 1)].elementsEqual(keyBytes)
+        {
+          cursor += 1
+          skipSpace(&cursor)
+          guard cursor < end, bytes[cursor] == UInt8(ascii: "\""), let valueEnd = stringEnd(from: cursor) else {
+            return found
+          }
+          let value = (try? JSONDocument(bytes: Array(bytes[cursor..<valueEnd])))?.stringValue(0)
+          if let value, !value.isEmpty, BundleID.firstInvalidCharacter(in: value) == nil { found = value }
+          index = valueEnd
+        } else {
+          index = after
+        }
+      default:
+        index += 1
+      }
+    }
+    return found
   }
 }
