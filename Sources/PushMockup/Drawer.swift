@@ -347,20 +347,19 @@ struct Drawer {
     }
     var label = label(for: notification)
     if banner.isPersistent { label = ("Persistent", palette.secondaryInk) }
+    // The banners waiting behind this one are counted on it, at its foot: below it the count
+    // fell on the Home Screen's icons and their names.
+    let queued = state.banners.count - 1
     let platter = Platter.layout(
       notification: notification, app: state.appInfo(notification.bundleID), now: state.now,
-      width: m.width - m.bannerMargin * 2, behind: 0, label: label, buttons: buttons(for: banner.notification))
+      width: m.width - m.bannerMargin * 2, behind: 0, label: label, buttons: buttons(for: banner.notification),
+      footer: queued > 0 ? "\(queued) more queued" : nil)
     // A banner is opaque enough to read over any app.
     b.group("data-role=\"banner\"") { b in
       b.raw(
         "<rect x=\"\(SVGText.number(m.bannerMargin))\" y=\"\(SVGText.number(m.bannerTop + 3))\" width=\"\(SVGText.number(platter.width))\" height=\"\(SVGText.number(platter.height))\" rx=\"\(SVGText.number(m.platterRadius))\" fill=\"#000000\" fill-opacity=\"0.18\"/>"
       )
       platter.draw(&b, x: m.bannerMargin, y: m.bannerTop, palette: palette, opacity: 0.96)
-    }
-    if state.banners.count > 1 {
-      b.text(
-        "\(state.banners.count - 1) more queued", x: m.width / 2, y: m.bannerTop + platter.height + 18, size: 12,
-        weight: 500, fill: palette.onWallpaper, anchor: .middle, role: "banner-queue")
     }
   }
 

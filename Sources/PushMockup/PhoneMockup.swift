@@ -128,13 +128,15 @@ struct Platter {
   var label: (text: String, color: String)?
   var behind: Int
   var buttons: [String]
+  /// A line at the platter's foot, inside it: a banner's "N more queued".
+  var footer: String?
   var height: Double
   var width: Double
   var textWidth: Double
 
   static func layout(
     notification: PushNotification, app: AppInfo, now: SimInstant, datedAt: SimInstant? = nil, width: Double,
-    behind: Int, label: (text: String, color: String)?, buttons: [String] = [],
+    behind: Int, label: (text: String, color: String)?, buttons: [String] = [], footer: String? = nil,
     maxBodyLines: Int = PhoneMetrics.bodyLines
   ) -> Platter {
     let m = PhoneMetrics.self
@@ -157,10 +159,14 @@ struct Platter {
     if label != nil { height += 16 }
     if !buttons.isEmpty { height += 42 }
     height = max(height, m.iconSize + m.platterPadding * 2)
+    if footer != nil { height += footerHeight }
     return Platter(
       app: app, title: title, subtitle: subtitle, bodyLines: lines, time: time, label: label, behind: behind,
-      buttons: buttons, height: height, width: width, textWidth: textWidth)
+      buttons: buttons, footer: footer, height: height, width: width, textWidth: textWidth)
   }
+
+  /// What a footer adds to the platter: a 12 pt line below everything else.
+  static let footerHeight = 18.0
 
   /// The height with the cards behind it.
   var totalHeight: Double { height + (behind > 0 ? 18 : 0) + (behind > 1 ? 8 : 0) }
@@ -211,6 +217,13 @@ struct Platter {
     for line in bodyLines {
       baseline += m.lineHeight
       b.text(line, x: textX, y: baseline, size: m.textSize, fill: palette.ink, role: "body")
+    }
+    if let footer {
+      // Inside the platter, under its last line (or its icon), so it is drawn on the banner
+      // and never over what the banner sits on.
+      b.text(
+        footer, x: textX, y: y + height - m.platterPadding - 2, size: 12, weight: 500, fill: palette.secondaryInk,
+        role: "banner-queue")
     }
     if !buttons.isEmpty {
       let top = baseline + 12

@@ -280,3 +280,124 @@ struct RasterTests {
     #expect(red > 200, "\(red) red pixels")
   }
 }
+
+/// The texts and rectangles of an SVG in drawing order, each with the `data-role` of the
+/// groups around it, for checks on where things are drawn.
+final class SVGGeometry: NSObject, XMLParserDelegate {
+  struct Box: Equatable, CustomStringConvertible {
+    var left, top, right, bottom: Double
+    func intersects(_ other: Box) -> Bool {
+      left < other.right && other.left < right && top < other.bottom && other.top < bottom
+    }
+    func contains(_ other: Box) -> Bool {
+      left <= other.left && other.right <= right && top <= other.top && other.bottom <= bottom
+    }
+    var description: String { "(\(left), \(top))–(\(right), \(bottom))" }
+  }
+
+  struct Element {
+    var name: String
+    var attributes: [String: String]
+    var groups: [String]
+    var text = ""
+    var order: Int
+    func number(_ key: String) -> Double { Double(attributes[key] ?? "") ?? 0 }
+    var role: String? { attributes["data-role"] }
+
+    /// A text's box: its advance from `TextMetrics` placed by its anchor, from the ascender
+    /// (0.8 em above the baseline) to the descender (0.25 em below).
+    var textBox: Box {
+      let size = number("font-size")
+      let width = TextMetrics.width(text, size: size, bold: (Int(attributes["font-weight"] ?? "") ?? 400) >= 600)
+      let x = number("x")
+      let left =
+        switch attributes["text-anchor"] {
+        case "middle": x - width / 2
+        case "end": x - width
+        default: x
+        }
+      return Box(left: left, top: number("y") - 0.8 * size, right: left + width, bottom: number("y") + 0.25 * size)
+    }
+
+    var rectBox: Box {
+      Box(
+        left: number("x"), top: number("y"), right: number("x") + number("width"),
+        bottom: number("y") + number("height"))
+    }
+  }
+
+  private(set) var elements: [Element] = []
+  private var groups: [String] = []
+  private var open: Int?
+
+  init(_ svg: String) throws {
+    super.init()
+    let parser = XMLParser(data: Data(svg.utf8))
+    parser.delegate = self
+    guard parser.parse() else { throw CocoaError(.coderReadCorrupt) }
+  }
+
+  func parser(
+    _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+    attributes: [String: String] = [:]
+  ) {
+    if name == "g" { groups.append(attributes["data-role"] ?? "") }
+    guard name == "text" || name == "rect" else { return }
+    elements.append(Element(name: name, attributes: attributes, groups: groups, order: elements.count))
+    if name == "text" { open = elements.count - 1 }
+  }
+
+  func parser(_ parser: XMLParser, foundCharacters string: String) {
+    if let open { elements[open].text += string }
+  }
+
+  func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+    if name == "g" { groups.removeLast() }
+    if name == "text" { open = nil }
+  }
+
+  var texts: [Element] { elements.filter { $0.name == "text" } }
+}
+
+@Suite("Phone mockup geometry")
+struct PhoneMockupGeometryTests {
+  /// Four pushes a second apart on an unlocked phone: the first one's banner shows, three wait.
+  func queued(behind front: String) -> AppState {
+    let waiting = (1...3).map {
+      push(#"{"aps":{"alert":{"title":"Ana","body":"Message \#($0)"}}}"#, bundle: "com.example.chat")
+    }
+    return state([push(front, bundle: "com.example.bank")] + waiting, locked: false)
+  }
+
+  /// Found by an exploratory test: "N more queued" was drawn under the banner, on the Home
+  /// Screen's first row of icons and their names. It is drawn on the banner, at its foot: inside
+  /// the banner's platter, clear of the banner's own text and of every text that shows (a text
+  /// the banner covers, drawn before it wholly inside it, does not show), whatever the banner's
+  /// height.
+  @Test(arguments: [
+    #"{"aps":{"alert":{"title":"Was this you?"}}}"#,
+    #"{"aps":{"alert":{"title":"Was this you?","body":"€849.00 at ELECTRO-MARKT"}}}"#,
+    #"{"aps":{"alert":{"title":"Was this you?","body":"€849.00 at ELECTRO-MARKT ONLINE, Hamburg — card •••• 4417, approved"}}}"#,
+    #"{"aps":{"alert":{"title":"Was this you?","subtitle":"Card 4417","body":"\#(String(repeating: "A long line of text that wraps. ", count: 12))"}}}"#,
+  ])
+  func theQueuedCountIsOnTheBannerAndOverlapsNoText(front: String) throws {
+    let svg = PhoneMockup(state: queued(behind: front), theme: .builtInDefault).svgDocument()
+    let geometry = try SVGGeometry(svg)
+    let count = try #require(geometry.texts.first { $0.role == "banner-queue" })
+    #expect(count.text == "3 more queued")
+    let platter = try #require(
+      geometry.elements.filter { $0.name == "rect" && $0.groups.contains("banner") && $0.attributes["rx"] == "23" }
+        .min { $0.number("y") < $1.number("y") })
+    let bannerBox = platter.rectBox
+    #expect(bannerBox.contains(count.textBox), "\(count.textBox) is not on the banner \(bannerBox)")
+    for text in geometry.texts where text.order != count.order {
+      let hidden = text.order < platter.order && bannerBox.contains(text.textBox)
+      guard !hidden else { continue }
+      #expect(
+        !text.textBox.intersects(count.textBox),
+        "\(text.role ?? "text") “\(text.text)” at \(text.textBox) overlaps “\(count.text)” at \(count.textBox)")
+    }
+    // The Home Screen's names are all drawn (none is hidden to make room).
+    #expect(geometry.texts.filter { $0.role == "app-name" }.map(\.text) == ["Nordbank", "Chatter"])
+  }
+}
