@@ -62,10 +62,13 @@ public struct ScenarioLoader: Sendable {
       title: try map["title"]?.string(), summary: try map["description"]?.string(),
       profile: defaultProfile ?? DeviceProfile.standard(start: ProfileReader.defaultStart), hasOwnProfile: false,
       timeline: [])
+    // Where the profile's apps are written, for messages that ask for one to be added.
+    var appsPlace = "the profile's apps:"
     if let profile = map["profile"] {
       scenario.hasOwnProfile = true
       if case .mapping = profile.node {
         scenario.profile = try ProfileReader(files: files, directory: directory).profile(profile)
+        appsPlace = "profile.apps"
       } else {
         let path = try profile.nonEmptyString("a profile mapping, or the path of a profile file")
         let full = ScenarioFiles.join(directory, path)
@@ -76,10 +79,11 @@ public struct ScenarioLoader: Sendable {
           throw profile.error("cannot read the profile \"\(path)\" (\(full)): \(error.message)")
         }
         scenario.profile = try loadProfile(text: text, file: full)
+        appsPlace = "apps: in \(full)"
       }
     }
     let timeline = try map.required("timeline", "a list of events")
-    var reader = TimelineReader(files: files, directory: directory, profile: scenario.profile)
+    var reader = TimelineReader(files: files, directory: directory, profile: scenario.profile, appsPlace: appsPlace)
     var steps: [ExpectationStep] = []
     // Element by element, not as one list of located values: a million entries (`- *e`) would
     // otherwise each keep a key path while the whole timeline is read.
@@ -120,6 +124,9 @@ struct TimelineReader {
   let files: ScenarioFiles
   let directory: String
   let profile: DeviceProfile
+  /// Where the profile's apps are written (`profile.apps`, `apps: in dir/profile.yaml`), for
+  /// messages that ask for an app to be added.
+  let appsPlace: String
   /// The time of the previous event (the start before the first).
   var clock: SimInstant
   var pushes = 0
@@ -135,10 +142,11 @@ struct TimelineReader {
   /// The push events of `push:` values repeated through aliases (`push: *p`), by anchor.
   var sharedPushes: [ObjectIdentifier: (anchor: Anchor, event: TimelineEvent)] = [:]
 
-  init(files: ScenarioFiles, directory: String, profile: DeviceProfile) {
+  init(files: ScenarioFiles, directory: String, profile: DeviceProfile, appsPlace: String = "the profile's apps:") {
     self.files = files
     self.directory = directory
     self.profile = profile
+    self.appsPlace = appsPlace
     clock = profile.start
   }
 
@@ -340,9 +348,15 @@ struct TimelineReader {
     let bundleValue = try map.required("bundle", "the bundle id of the app to change")
     let bundle = try bundleValue.nonEmptyString("a bundle id")
     guard profile.app(bundle) != nil else {
+      // Only listed apps are installed (installsUnknownApps is false), and none may be listed.
       let known = profile.apps.map(\.bundleID)
+      let remedy = "add it under \(appsPlace) (- bundle: \(bundle)) or set installsUnknownApps: true"
+      guard !known.isEmpty else {
+        throw bundleValue.error(
+          "\(bundle) is not installed: the profile lists no apps and installsUnknownApps is false; \(remedy)")
+      }
       throw bundleValue.error(
-        "\(bundle) is not installed\(Spelling.didYouMean(bundle, among: known)); expected one of \(known.joined(separator: ", "))"
+        "\(bundle) is not installed\(Spelling.didYouMean(bundle, among: known)); expected one of \(known.joined(separator: ", ")), or \(remedy)"
       )
     }
     var changes: [AppSettingChange] = []

@@ -285,6 +285,31 @@ struct LoaderTests {
     #expect(error("a: [").hasPrefix("s.yaml:2:1: YAML syntax error"))
   }
 
+  @Test func setOnAnAppThatIsNotInstalledSaysHowToInstallIt() {
+    // No apps listed: the message used to end in "expected one of " and nothing.
+    #expect(
+      error("profile: {installsUnknownApps: false}\ntimeline:\n  - set: {bundle: com.ex.nothere, state: foreground}")
+        == "s.yaml:3:19: timeline[0].set.bundle: com.ex.nothere is not installed: the profile lists no apps and installsUnknownApps is false; add it under profile.apps (- bundle: com.ex.nothere) or set installsUnknownApps: true"
+    )
+    #expect(
+      error(
+        "profile: {installsUnknownApps: false, apps: [{bundle: com.ex.here}]}\ntimeline:\n  - set: {bundle: com.ex.her, state: foreground}"
+      )
+        == #"s.yaml:3:19: timeline[0].set.bundle: com.ex.her is not installed (did you mean "com.ex.here"?); expected one of com.ex.here, or add it under profile.apps (- bundle: com.ex.her) or set installsUnknownApps: true"#
+    )
+    // A profile file: its apps: are named where they are.
+    let loader = ScenarioLoader(files: .memory(["p/profile.yaml": "installsUnknownApps: false\n"]))
+    do {
+      _ = try loader.loadScenario(
+        text: "profile: profile.yaml\ntimeline:\n  - set: {bundle: a.b, state: foreground}", file: "p/s.yaml")
+      Issue.record("expected an error")
+    } catch {
+      #expect(
+        error.description.hasSuffix(
+          "; add it under apps: in p/profile.yaml (- bundle: a.b) or set installsUnknownApps: true"))
+    }
+  }
+
   @Test func errorsInsideAProfileFileNameThatFile() {
     let loader = ScenarioLoader(files: .memory(["p/profile.yaml": "apps:\n  - bundle: a.b\n    state: asleep\n"]))
     do {
