@@ -51,16 +51,9 @@ extension Session {
   ///
   /// - Throws: `UsageError` with the located message for a bad profile file or preset name.
   package static func profileLoader(_ profile: String?) throws -> (SimInstant) throws -> DeviceProfile {
-    guard let profile, !presets.contains(profile) else {
-      let name = profile ?? "unlocked"
-      _ = try presetProfile(name, start: DemoScenario.start)
-      return { start in try presetProfile(name, start: start) }
-    }
-    do throws(ScenarioError) {
-      let loaded = try ScenarioLoader().loadProfile(path: profile)
-      return { _ in loaded }
-    } catch {
-      throw UsageError(error.description)
-    }
+    if let loaded = try profileFile(profile) { return { _ in loaded } }
+    let name = profile ?? "unlocked"
+    _ = try presetProfile(name, start: DemoScenario.start)
+    return { start in try presetProfile(name, start: start) }
   }
 }

@@ -28,12 +28,8 @@ package struct Session {
     let loader = ScenarioLoader()
     guard !inputs.isEmpty else {
       // A profile file with no inputs: that device, waiting (for `run --listen`, the keys).
-      if let profileOption, !presets.contains(profileOption) {
-        do throws(ScenarioError) {
-          return Session(state: AppState(device: DeviceSimulator(profile: try loader.loadProfile(path: profileOption))))
-        } catch {
-          throw UsageError(error.description)
-        }
+      if let file = try profileFile(profileOption) {
+        return Session(state: AppState(device: DeviceSimulator(profile: file)))
       }
       var state: AppState
       do throws(ScenarioError) {
@@ -50,14 +46,7 @@ package struct Session {
       }
       return Session(state: state)
     }
-    var explicitProfile: DeviceProfile?
-    if let profileOption, !presets.contains(profileOption) {
-      do throws(ScenarioError) {
-        explicitProfile = try loader.loadProfile(path: profileOption)
-      } catch {
-        throw UsageError(error.description)
-      }
-    }
+    let explicitProfile = try profileFile(profileOption)
     var scenarioProfile: DeviceProfile?
     // The scenarios' events, kept as loaded: entries repeated through a YAML alias share theirs.
     var scenarioTimeline: [TimedEvent] = []
@@ -92,11 +81,7 @@ package struct Session {
       if scenarioProfile == nil { profile.start = ownTime ? start : min(profile.start, start) }
       entries += pushes
     }
-    if let profileOption, presets.contains(profileOption) {
-      let preset = try presetProfile(profileOption, start: profile.start)
-      profile.isLocked = preset.isLocked
-      profile.activeFocusID = preset.activeFocusID
-    }
+    applyPreset(profileOption, to: &profile)
     // Service extensions run before the front end starts, in the shell; the device reads
     // each push's result when it arrives (docs/DECISIONS.md, Service extensions).
     let extensions = ServiceExtensionRegistry.withThumbnails(profile: profile)
@@ -145,14 +130,7 @@ package struct Session {
   private static func streamedInputs(_ inputs: [String], profile option: String?) throws -> (
     DeviceProfile?, [ResolvedInput]
   ) {
-    var explicitProfile: DeviceProfile?
-    if let option, !presets.contains(option) {
-      do throws(ScenarioError) {
-        explicitProfile = try ScenarioLoader().loadProfile(path: option)
-      } catch {
-        throw UsageError(error.description)
-      }
-    }
+    let explicitProfile = try profileFile(option)
     let (resolved, problems) = resolveInputs(inputs)
     if let problem = problems.first { throw UsageError("\(problem.path): \(problem.message)") }
     return (explicitProfile, resolved)
@@ -160,16 +138,10 @@ package struct Session {
 
   /// A streamed session's device profile: the profile file, or the standard device, starting
   /// when the inputs start, with what a preset asks.
-  private static func streamedProfile(start: SimInstant, explicit: DeviceProfile?, option: String?) throws
-    -> DeviceProfile
-  {
+  private static func streamedProfile(start: SimInstant, explicit: DeviceProfile?, option: String?) -> DeviceProfile {
     var profile = explicit ?? DeviceProfile.standard(start: start)
     profile.start = start
-    if let option, presets.contains(option) {
-      let preset = try presetProfile(option, start: start)
-      profile.isLocked = preset.isLocked
-      profile.activeFocusID = preset.activeFocusID
-    }
+    applyPreset(option, to: &profile)
     return profile
   }
 
@@ -193,9 +165,8 @@ package struct Session {
     // keeps every record whole (the change set carries the payload's bytes).
     let lean = TimelineFeed.totalBytes(of: resolved) >= leanDeviceBytes
     let makeDevice: @Sendable (SimInstant) -> DeviceSimulator? = { start in
-      guard let profile = try? streamedProfile(start: start, explicit: explicitProfile, option: profileOption)
-      else { return nil }
-      var device = DeviceSimulator(profile: profile)
+      var device = DeviceSimulator(
+        profile: streamedProfile(start: start, explicit: explicitProfile, option: profileOption))
       if lean {
         device.keepsPayloadDetails = false
         device.recordWindow = leanRecordWindow
@@ -208,8 +179,7 @@ package struct Session {
     let start = feed.waitForStart() ?? defaultStart
     let first = feed.take()
     if first.isDone, let failure = first.failure { throw UsageError(failure) }
-    // The profile is checked here (the device played ahead is made the same way).
-    _ = try streamedProfile(start: start, explicit: explicitProfile, option: profileOption)
+    // The device played ahead is made the same way.
     guard let device = makeDevice(start) else { throw UsageError("cannot make the device") }
     var state = AppState(device: device)
     state.appendTimeline(first.entries)
@@ -263,7 +233,7 @@ package struct Session {
 
     func begin() throws {
       guard !begun, let start = placer.start else { return }
-      let profile = try streamedProfile(start: start, explicit: explicitProfile, option: profileOption)
+      let profile = streamedProfile(start: start, explicit: explicitProfile, option: profileOption)
       var device = DeviceSimulator(profile: profile)
       device.keepsPayloadDetails = false
       // No delivery records: a frame shows none but a Live Activity's banner, which keeps its
@@ -369,13 +339,34 @@ package struct Session {
   /// A built-in preset: `unlocked`, `locked`, `dnd` (Do Not Disturb) or `sleep` (locked), as the
   /// standard device (unlocked, no Focus) with what the preset asks.
   package static func presetProfile(_ name: String, start: SimInstant) throws -> DeviceProfile {
-    guard let request = PresetRequest(preset: name) else {
+    guard presets.contains(name) else {
       throw UsageError("--profile takes \(presets.joined(separator: ", ")) or a YAML profile file, not \(name)")
     }
     var profile = DeviceProfile.standard(start: start)
+    applyPreset(name, to: &profile)
+    return profile
+  }
+
+  /// The profile file a `--profile` value names, loaded; nil for a preset or no value. Every
+  /// command that takes `--profile` reads it here, so a preset's name is never read as a file.
+  ///
+  /// - Throws: `UsageError` with the located message of a profile file that does not load.
+  package static func profileFile(_ option: String?) throws -> DeviceProfile? {
+    guard let option, !presets.contains(option) else { return nil }
+    do throws(ScenarioError) {
+      return try ScenarioLoader().loadProfile(path: option)
+    } catch {
+      throw UsageError(error.description)
+    }
+  }
+
+  /// What a `--profile` preset asks of the device a session plays on, set on `profile` (a
+  /// scenario's own, a profile file's or the standard one): its lock (unlocked unless it says
+  /// locked) and its Focus (none unless it names one). Nothing for a profile file or no value.
+  package static func applyPreset(_ option: String?, to profile: inout DeviceProfile) {
+    guard let option, let request = PresetRequest(preset: option) else { return }
     profile.isLocked = request.isLocked ?? false
     profile.activeFocusID = request.focusID
-    return profile
   }
 }
 

@@ -37,7 +37,12 @@ struct ExplainCommand: ParsableCommand {
   @Option(name: .long, help: "Output format: text (for people) or json (JSON Lines, one object per push).")
   var format: Format = .text
 
-  @Option(name: .long, help: "A device profile (YAML) to play payloads, captures and profile-less scenarios on.")
+  @Option(
+    name: .long,
+    help: """
+      A device profile (YAML) to play payloads, captures and profile-less scenarios on, or a preset \
+      (unlocked, locked, dnd or sleep) that sets the lock and Focus of every device, as in render and run.
+      """)
   var profile: String?
 
   @Option(name: .long, help: "The app for payload files that name none (default: \(fallbackBundleID)).")
@@ -78,15 +83,15 @@ struct ExplainCommand: ParsableCommand {
     let err = OutputStream.standardError()
     let loader = ScenarioLoader()
     var problems: [String] = []
-    var baseProfile: DeviceProfile?
-    if let profile {
-      do throws(ScenarioError) {
-        baseProfile = try loader.loadProfile(path: profile)
-      } catch {
-        err.line("pushdeck: \(terminalSafe(error.description))")
-        err.flush()
-        throw ExitCode(2)
-      }
+    // A profile file, or a preset (nil here) that `Session.applyPreset` sets on each device, as
+    // render and run read `--profile`.
+    let baseProfile: DeviceProfile?
+    do {
+      baseProfile = try Session.profileFile(profile)
+    } catch {
+      err.line("pushdeck: \(terminalSafe(String(describing: error)))")
+      err.flush()
+      throw ExitCode(2)
     }
     let color = format == .text && colorEnabled(for: out)
     var rejected = false
@@ -108,6 +113,7 @@ struct ExplainCommand: ParsableCommand {
     func explainScenario(_ input: String) {
       do throws(ScenarioError) {
         var scenario = try loader.loadScenario(path: input, defaultProfile: baseProfile)
+        Session.applyPreset(profile, to: &scenario.profile)
         scenario.timeline = ServiceExtensionRegistry.withThumbnails(profile: scenario.profile).processBlocking(
           scenario.timeline, profile: scenario.profile)
         guard handlers, !scenario.profile.handlers.isEmpty else {
@@ -136,7 +142,7 @@ struct ExplainCommand: ParsableCommand {
       let (resolved, inputProblems) = resolveInputs(Array(payloadPaths))
       problems += inputProblems.map { "\($0.path): \($0.message)" }
       useOneAllocatorArena()
-      var player = StreamingPlayer(baseProfile: baseProfile) { record, profile in
+      var player = StreamingPlayer(baseProfile: baseProfile, preset: profile) { record, profile in
         rejected = rejected || record.decision.disposition == .rejected
         write(record, ExplainPrinter(color: color, profile: profile))
       }
@@ -237,14 +243,19 @@ struct ExplainCommand: ParsableCommand {
   /// Notification Center, not the input.
   struct StreamingPlayer {
     let baseProfile: DeviceProfile?
+    /// `--profile` when it names a preset, set on the device (``Session/applyPreset(_:to:)``).
+    let preset: String?
     let deliver: (DeliveryRecord, DeviceProfile) -> Void
     private var device: DeviceSimulator?
     private var extensions = ServiceExtensionRegistry()
     private var waiting: [PushRecord] = []
     private var arrivals = ArrivalClock(start: DemoScenario.start)
 
-    init(baseProfile: DeviceProfile?, deliver: @escaping (DeliveryRecord, DeviceProfile) -> Void) {
+    init(
+      baseProfile: DeviceProfile?, preset: String? = nil, deliver: @escaping (DeliveryRecord, DeviceProfile) -> Void
+    ) {
       self.baseProfile = baseProfile
+      self.preset = preset
       self.deliver = deliver
     }
 
@@ -272,6 +283,7 @@ struct ExplainCommand: ParsableCommand {
       var profile = baseProfile ?? DeviceProfile.standard(start: start ?? DemoScenario.start)
       // As `render` starts it: a capture brings its own time, whatever the profile's start.
       if let start { profile.start = start }
+      Session.applyPreset(preset, to: &profile)
       arrivals = ArrivalClock(start: profile.start)
       var device = DeviceSimulator(profile: profile)
       device.keepsRecords = false

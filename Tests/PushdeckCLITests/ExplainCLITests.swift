@@ -193,6 +193,25 @@ struct ExplainCLITests {
     #expect(output.standardOutput.contains(#""code":"focusSilenced""#))
   }
 
+  /// `--profile` takes the presets render, run and storyboard take; `locked` was read as a file.
+  @Test func profilePresetsApplyAsInRender() throws {
+    let locked = try explain(["--format", "json", "--profile", "locked", "Examples/payloads/message.apns"])
+    #expect(locked.status == 0, "\(locked.standardError)")
+    #expect(locked.standardOutput.contains(#""surfaces":["lockScreen","notificationCenter"]"#))
+    #expect(locked.standardOutput.contains(#""code":"phoneLocked""#))
+    // The same device as --compare's locked column.
+    let compared = try explain(["--format", "json", "--compare", "locked", "Examples/payloads/message.apns"])
+    #expect(
+      compared.standardOutput.contains(#""disposition":"delivered","surfaces":["lockScreen","notificationCenter"]"#))
+    // A scenario's own device takes the preset's lock and Focus, as in render.
+    let dnd = try explain(["--format", "json", "--profile", "dnd", "Examples/messaging.yaml"])
+    #expect(dnd.status == 0, "\(dnd.standardError)")
+    #expect(dnd.standardOutput.split(separator: "\n").first?.contains(#""code":"focusSilenced""#) == true)
+    let unknown = try explain(["--profile", "lockd", "Examples/payloads/message.apns"])
+    #expect(unknown.status == 2)
+    #expect(unknown.standardError.contains("lockd: cannot read the file"))
+  }
+
   @Test func payloadTextIsMadeTerminalSafe() throws {
     let directory = try PushdeckProcess.temporaryDirectory()
     let file = directory.appendingPathComponent("evil.json")
