@@ -394,6 +394,22 @@ struct TimelineReader {
 
   // MARK: Pushes
 
+  /// Where the diagnostics of a payload written in the scenario point. Their lines and columns
+  /// count in the payload's own text, not the YAML file: a string's (`payload: '{…}'`, whose
+  /// first character is 1:1 whatever its YAML style, escapes and indentation), which they now
+  /// say (`1:23 of the payload string`; the record's source names the file and line), or the
+  /// JSON made from a mapping, which nobody wrote: that place is dropped and the key path says
+  /// where (docs/DECISIONS.md, Where a payload written in a scenario is wrong).
+  static func locateInline(_ record: inout PushRecord, isString: Bool) {
+    for index in record.diagnostics.indices where record.diagnostics[index].location != nil {
+      if isString {
+        record.diagnostics[index].location?.within = "the payload string"
+      } else {
+        record.diagnostics[index].location = nil
+      }
+    }
+  }
+
   func push(_ value: YAMLValue, isAliased: Bool = false) throws(ScenarioError) -> TimelineEvent {
     let map = try value.mapping(allowed: ["bundle", "token", "headers", "sender", "payload", "file", "channel"])
     let bundle = try map["bundle"]?.nonEmptyString("a bundle id")
@@ -423,13 +439,17 @@ struct TimelineReader {
     switch (map["payload"], map["file"]) {
     case (.some(let payload), nil):
       let text: String
+      let isString: Bool
       if case .scalar = payload.node {
         text = try payload.string()
+        isString = true
       } else {
         text = try payload.jsonText(aliases: aliases)
+        isString = false
       }
       if aliases.payloadRepeats || isAliased || payload.node.anchor != nil {
-        let key = SharedPushKey(text: text, bundle: bundle, headers: headers.flatMap { [$0.name, $0.value] })
+        let key = SharedPushKey(
+          text: text, isString: isString, bundle: bundle, headers: headers.flatMap { [$0.name, $0.value] })
         if let shared = aliases.records[key] {
           aliases.shared()
           record = shared
@@ -437,11 +457,13 @@ struct TimelineReader {
           try aliases.charge(push: value)
           record = PushReader.readPayloadFile(
             Array(text.utf8), source: value.file, format: .payload, bundleID: bundle, headers: headers)
+          Self.locateInline(&record, isString: isString)
           aliases.records[key] = record
         }
       } else {
         record = PushReader.readPayloadFile(
           Array(text.utf8), source: value.file, format: .payload, bundleID: bundle, headers: headers)
+        Self.locateInline(&record, isString: isString)
       }
       record.file = value.file
       // An alias's node is the anchored one, which is where the anchor was written: an aliased
@@ -490,6 +512,9 @@ struct TimelineReader {
 /// What a push with an inline payload reads: pushes that read the same are the same record.
 struct SharedPushKey: Hashable {
   var text: String
+  /// Whether the text was written as a string (else made from a mapping): their diagnostics
+  /// are located differently (``TimelineReader/locateInline(_:isString:)``).
+  var isString: Bool
   var bundle: String?
   var headers: [String]
 }

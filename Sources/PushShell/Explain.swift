@@ -113,6 +113,9 @@ package struct ExplainPrinter {
       json.member("path", diagnostic.path)
       json.member("line", diagnostic.location?.line)
       json.member("column", diagnostic.location?.column)
+      // Only for a text written inside the source's file (a scenario's payload string): what
+      // the line and column count in.
+      if let within = diagnostic.location?.within { json.member("within", within) }
       json.member("message", diagnostic.message)
       json.member("hint", diagnostic.hint)
       json.endObject()
@@ -221,8 +224,12 @@ package struct ExplainPrinter {
     }
     for diagnostic in record.diagnostics {
       let label = diagnostic.severity == .error ? paint("error", "1;31") : paint(diagnostic.severity.rawValue, "1;33")
-      // Where, as `validate` says it: line:column in the source, then the key path.
-      let place = diagnostic.location.map { " at \($0.line):\($0.column)" } ?? ""
+      // Where, as `validate` says it: line:column in the source, then the key path; in a text
+      // written inside the source's file, in that text: `at 1:23 of the payload string (s.yaml:2)`.
+      let place =
+        diagnostic.location.map { location in
+          " at " + location.place + (location.within == nil ? "" : " (" + terminalSafe(record.source) + ")")
+        } ?? ""
       var line = "  " + label + "[\(diagnostic.code.rawValue)]\(place): " + terminalSafe(diagnostic.message)
       if let path = diagnostic.path { line += " (at " + terminalSafe(path) + ")" }
       lines.append(line)

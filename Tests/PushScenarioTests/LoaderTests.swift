@@ -200,6 +200,31 @@ struct LoaderTests {
     #expect(run.records[1].source == "dir/s.yaml:3")
   }
 
+  @Test func inlinePayloadDiagnosticsSayWhatTheyCountIn() throws {
+    let text = """
+      timeline:
+        - push: {bundle: a.b, payload: '{"aps": {"alert": "x",}}'}
+        - push:
+            bundle: a.b
+            payload: |
+              {"aps": {"alert": "x",
+                       "badge": "3"}}
+        - push: {bundle: a.b, payload: {aps: {alert: x, badge: "3"}}}
+      """
+    let scenario = try ScenarioLoader(files: files).loadScenario(text: text, file: "s.yaml")
+    let records = scenario.timeline.compactMap { timed -> PushRecord? in
+      if case .device(.push(let record, _)) = timed.event { record } else { nil }
+    }
+    let located = records.map { $0.diagnostics.first?.location }
+    // Strings, whatever their YAML style: in the string, said so.
+    #expect(located[0] == TextLocation(line: 1, column: 23, offset: 22, within: "the payload string"))
+    #expect(located[1]?.line == 2 && located[1]?.within == "the payload string")
+    #expect(records[1].diagnostics.first?.place == " at aps.badge 2:19 of the payload string")
+    // A mapping's JSON text is Pushdeck's: no place in it, only the key path.
+    #expect(located[2] == nil && records[2].diagnostics.first?.path == "aps.badge")
+    #expect(records.map(\.source) == ["s.yaml:2", "s.yaml:5", "s.yaml:8"])
+  }
+
   // MARK: Errors
 
   func error(_ text: String, file: String = "s.yaml") -> String {

@@ -162,6 +162,30 @@ struct ExplainCLITests {
     #expect(json.standardOutput.contains(#""hint":"remove the comma at line 8, column 15"#))
   }
 
+  /// A payload written as a JSON string in a scenario is located in that string, and explain
+  /// says so: `at 1:23` alone read as the scenario's line 1 (issue found in an exploratory test).
+  @Test func aPayloadStringsErrorsSayTheyCountInTheString() throws {
+    let directory = try PushdeckProcess.temporaryDirectory()
+    let file = directory.appendingPathComponent("e8.yaml")
+    try """
+    timeline:
+      - push: {bundle: com.ex.app, payload: '{"aps": {"alert": "x",}}'}
+      - push: {bundle: com.ex.app, payload: {aps: {alert: y, badge: "3"}}}
+    """.write(to: file, atomically: true, encoding: .utf8)
+    let output = try explain([file.path], environment: ["NO_COLOR": "1"])
+    #expect(output.status == 1)
+    #expect(
+      output.standardOutput.contains(
+        "  error[TrailingComma] at 1:23 of the payload string (\(file.path):2): trailing comma before '}'"))
+    // A mapping's JSON is made by Pushdeck: no line and column in it, the key path says where.
+    #expect(
+      output.standardOutput.contains(
+        #"  warning[InvalidValue]: aps.badge must be a whole number of 0 or more, not the string "3" (at aps.badge)"#))
+    let json = try explain(["--format", "json", file.path])
+    #expect(json.standardOutput.contains(#""line":1,"column":23,"within":"the payload string""#))
+    #expect(json.standardOutput.contains(#""path":"aps.badge","line":null,"column":null,"message""#))
+  }
+
   @Test func scenarioErrorsExitTwoWithTheLocation() throws {
     let directory = try PushdeckProcess.temporaryDirectory()
     let file = directory.appendingPathComponent("bad.yaml")

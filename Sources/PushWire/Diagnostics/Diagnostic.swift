@@ -48,11 +48,12 @@ public struct Diagnostic: Equatable, Sendable {
     self.hint = hint
   }
 
-  /// ` at aps.badge 3:12`: where it is (key path, then line:column), or "" when unknown.
+  /// ` at aps.badge 3:12`: where it is (key path, then line:column, and the text they count in
+  /// when it is not the file: `1:23 of the payload string`), or "" when unknown.
   public var place: String {
     var parts: [String] = []
     if let path { parts.append(path) }
-    if let location { parts.append("\(location.line):\(location.column)") }
+    if let location { parts.append(location.place) }
     return parts.isEmpty ? "" : " at " + parts.joined(separator: " ")
   }
 

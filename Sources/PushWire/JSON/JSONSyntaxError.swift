@@ -6,12 +6,18 @@ public struct TextLocation: Equatable, Sendable, Codable, CustomStringConvertibl
   public var column: Int
   /// 0-based byte offset into the source.
   public var offset: Int
+  /// The text the line and column count in when it is not the file its record names but a text
+  /// written inside it, such as `"the payload string"` of a scenario's push (whose first
+  /// character is line 1, column 1); nil for the file itself. Printers say it after the place:
+  /// `1:23 of the payload string`.
+  public var within: String?
 
   /// Creates a location.
-  public init(line: Int, column: Int, offset: Int) {
+  public init(line: Int, column: Int, offset: Int, within: String? = nil) {
     self.line = line
     self.column = column
     self.offset = offset
+    self.within = within
   }
 
   /// Computes the line and column of a byte offset.
@@ -50,6 +56,9 @@ public struct TextLocation: Equatable, Sendable, Codable, CustomStringConvertibl
   }
 
   public var description: String { "\(line):\(column)" }
+
+  /// `3:12`, or `1:23 of the payload string` for a text written inside another file.
+  public var place: String { within.map { "\(line):\(column) of \($0)" } ?? description }
 }
 
 /// Why a text is not valid JSON, with where and what to do about it.
