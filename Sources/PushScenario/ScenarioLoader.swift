@@ -83,22 +83,25 @@ public struct ScenarioLoader: Sendable {
       }
     }
     let timeline = try map.required("timeline", "a list of events")
-    var reader = TimelineReader(files: files, directory: directory, profile: scenario.profile, appsPlace: appsPlace)
+    var reader = TimelineReader(
+      files: files, directory: directory, profile: scenario.profile, appsPlace: appsPlace,
+      knowsCategories: scenario.hasOwnProfile)
     var steps: [ExpectationStep] = []
     // Element by element, not as one list of located values: a million entries (`- *e`) would
     // otherwise each keep a key path while the whole timeline is read.
     guard case .sequence(let items) = timeline.node else {
       throw timeline.error("expected a list, got \(timeline.described)")
     }
-    scenario.timeline.reserveCapacity(items.count)
+    reader.timeline.reserveCapacity(items.count)
     for (index, node) in items.enumerated() {
-      scenario.timeline += try reader.event(timeline.element(index, node))
+      try reader.append(timeline.element(index, node))
       if var step = reader.step {
-        step.eventsBefore = scenario.timeline.count
+        step.eventsBefore = reader.timeline.count
         steps.append(step)
         reader.step = nil
       }
     }
+    scenario.timeline = reader.timeline
     return CheckedScenario(scenario: scenario, steps: steps, file: file)
   }
 
@@ -127,6 +130,13 @@ struct TimelineReader {
   /// Where the profile's apps are written (`profile.apps`, `apps: in dir/profile.yaml`), for
   /// messages that ask for an app to be added.
   let appsPlace: String
+  /// Whether the profile is the scenario's own, so that an app's categories are the ones it
+  /// lists (a scenario without one may be played on another profile that registers more).
+  let knowsCategories: Bool
+  /// The events read so far.
+  var timeline: [TimedEvent] = []
+  /// Where each push is in ``timeline``, by push number (1-based number − 1).
+  var pushPositions: [Int32] = []
   /// The time of the previous event (the start before the first).
   var clock: SimInstant
   var pushes = 0
@@ -142,11 +152,15 @@ struct TimelineReader {
   /// The push events of `push:` values repeated through aliases (`push: *p`), by anchor.
   var sharedPushes: [ObjectIdentifier: (anchor: Anchor, event: TimelineEvent)] = [:]
 
-  init(files: ScenarioFiles, directory: String, profile: DeviceProfile, appsPlace: String = "the profile's apps:") {
+  init(
+    files: ScenarioFiles, directory: String, profile: DeviceProfile, appsPlace: String = "the profile's apps:",
+    knowsCategories: Bool = false
+  ) {
     self.files = files
     self.directory = directory
     self.profile = profile
     self.appsPlace = appsPlace
+    self.knowsCategories = knowsCategories
     clock = profile.start
   }
 
@@ -154,6 +168,15 @@ struct TimelineReader {
     "push", "focus", "lock", "unlock", "set", "open", "tap", "clear", "clearGroup", "clearAll", "action", "reply",
     "advance",
   ]
+
+  /// Reads one timeline entry and appends its events to ``timeline``.
+  mutating func append(_ value: YAMLValue) throws(ScenarioError) {
+    let events = try event(value)
+    for timed in events {
+      if case .device(.push) = timed.event { pushPositions.append(Int32(truncatingIfNeeded: timeline.count)) }
+      timeline.append(timed)
+    }
+  }
 
   /// Reads one timeline entry. An entry repeated through an alias is the anchored entry itself:
   /// its time is read again (`after:` moves on from the previous event), its events are shared
@@ -249,17 +272,25 @@ struct TimelineReader {
       return timed(.clearGroup(try ref(body)))
     case "action":
       let fields = try body.mapping(allowed: ["notification", "id"])
-      return timed(
-        .action(
-          try ref(fields.required("notification", "the push's number or collapse id")),
-          actionID: try fields.required("id", "the action identifier").nonEmptyString("an action identifier")))
+      let notification = try fields.required("notification", "the push's number or collapse id")
+      let reference = try ref(notification)
+      let idValue = try fields.required("id", "the action identifier")
+      let actionID = try idValue.nonEmptyString("an action identifier")
+      try checkResponse(to: reference, at: notification, actionID: actionID, idValue: idValue, reply: nil)
+      return timed(.action(reference, actionID: actionID))
     case "reply":
       let fields = try body.mapping(allowed: ["notification", "text", "action"])
-      return timed(
-        .reply(
-          try ref(fields.required("notification", "the push's number or collapse id")),
-          actionID: try fields["action"]?.nonEmptyString("an action identifier"),
-          text: try fields.required("text", "the typed reply").string()))
+      let notification = try fields.required("notification", "the push's number or collapse id")
+      let reference = try ref(notification)
+      // `action: default` is the category's first text-input action, as when it is left out.
+      let actionValue = fields["action"]
+      var actionID = try actionValue?.nonEmptyString("an action identifier")
+      if actionID == "default" { actionID = nil }
+      let text = try fields.required("text", "the typed reply").string()
+      try checkResponse(
+        to: reference, at: notification, actionID: actionID, idValue: actionID == nil ? nil : actionValue,
+        reply: body)
+      return timed(.reply(reference, actionID: actionID, text: text))
     default:
       clock = try Self.later(at, by: try Self.duration(body), body)
       step?.at = clock
@@ -391,6 +422,81 @@ struct TimelineReader {
     }
     return .push(index)
   }
+
+  // MARK: Responses
+
+  /// Reports, as a located error, an action or reply the notification it names cannot offer,
+  /// where that is known before playing: the reference is a push number, that push is valid,
+  /// has no `apns-collapse-id` (a later push may replace it and the reference follow) and its
+  /// app no service extension (which may change its category). A push without a category
+  /// offers no action on any device; a category the profile declares offers its actions; a
+  /// category it does not declare offers none when the profile is the scenario's own. The rest
+  /// is the device's to refuse when played (``ResponseProblem``, ``DeviceSimulator/refusedResponses``).
+  ///
+  /// - Parameters:
+  ///   - actionID: the action asked for; nil for a reply through the first text-input action.
+  ///   - idValue: where the action is written (`id:`, or a reply's `action:`).
+  ///   - reply: the reply's mapping; nil for an action.
+  func checkResponse(
+    to reference: NotificationRef, at notification: YAMLValue, actionID: String?, idValue: YAMLValue?,
+    reply: YAMLValue?
+  ) throws(ScenarioError) {
+    guard case .push(let number) = reference, number >= 1, number <= pushPositions.count else { return }
+    guard case .device(.push(let record, _)) = timeline[Int(pushPositions[number - 1])].event else { return }
+    guard record.isValid, record.headers.collapseID == nil, let bundle = record.bundleID,
+      let app = profile.app(bundle), app.serviceExtension == nil, !app.hasServiceExtension
+    else { return }
+    let category = record.payload?.aps.category
+    if let category, app.category(category) == nil, !knowsCategories { return }
+    let isReply = reply != nil
+    let firstTextInput = app.category(category)?.actions.first(where: \.isTextInput)?.identifier
+    guard
+      let problem = ResponseProblem.check(
+        category: category, of: app, actionID: actionID ?? firstTextInput ?? "reply", isReply: isReply)
+    else { return }
+    let push = "push \(number) (\(record.source))"
+    let wanted = isReply ? "a reply" : "action \(actionID ?? "")"
+    switch problem {
+    case .noCategory:
+      throw notification.error(
+        "\(push) has no category, so it offers no actions and \(wanted) is not possible; give its payload an aps.category that the app declares under categories: in \(appsPlace)"
+      )
+    case .unregisteredCategory(let category):
+      let declared = app.categories.map(\.identifier)
+      throw notification.error(
+        declared.isEmpty
+          ? "\(push) has category \(category), and \(bundle) declares no categories, so \(wanted) is not possible; declare \(category) with its actions under the app's categories: in \(appsPlace)"
+          : "\(push) has category \(category), which \(bundle) does not declare\(Spelling.didYouMean(category, among: declared)), so \(wanted) is not possible; expected one of \(declared.joined(separator: ", ")), or declare \(category) under the app's categories: in \(appsPlace)"
+      )
+    case .noSuchAction(let category, let action):
+      let actions = app.category(category)?.actions.map(\.identifier) ?? []
+      let tap =
+        [Self.defaultActionName, "com.apple.UNNotificationDefaultActionIdentifier"].contains(action)
+        ? " (a tap is open: \(number))" : ""
+      let at = idValue ?? notification
+      throw at.error(
+        actions.isEmpty
+          ? "category \(category) has no actions, so \(action) is not possible\(tap); declare \(action) under its actions:"
+          : "category \(category) has no action \(action)\(tap)\(Spelling.didYouMean(action, among: actions)); expected one of \(actions.joined(separator: ", "))"
+      )
+    case .noTextInputAction(let category):
+      let actions = app.category(category)?.actions.map(\.identifier) ?? []
+      let at = idValue ?? reply ?? notification
+      let instead =
+        actions.isEmpty ? "" : ", or pick one of \(actions.joined(separator: ", ")) with action: instead of reply:"
+      throw at.error(
+        "category \(category) has no text-input action to reply with; give one of its actions textInput: {button: …}\(instead)"
+      )
+    case .notTextInput(let category, let action):
+      let textInputs = app.category(category)?.actions.filter(\.isTextInput).map(\.identifier) ?? []
+      throw (idValue ?? notification).error(
+        "action \(action) of category \(category) takes no text input, so it cannot send a reply; expected one of \(textInputs.joined(separator: ", ")) (its text-input actions), or use action: {notification: \(number), id: \(action)} without text"
+      )
+    }
+  }
+
+  /// The name a timeline may give the tap (the default action) in handler bindings.
+  static let defaultActionName = "default"
 
   // MARK: Pushes
 

@@ -6,16 +6,34 @@ import PushUI
 
 /// Renders delivery records as JSON Lines or as readable blocks.
 package struct ExplainPrinter {
-  package init(color: Bool, profile: DeviceProfile, ran: [NotificationID: [HandlerRun]] = [:]) {
+  package init(
+    color: Bool, profile: DeviceProfile, ran: [NotificationID: [HandlerRun]] = [:],
+    refused: [NotificationID: [RefusedResponse]] = [:]
+  ) {
     self.color = color
     self.profile = profile
     self.ran = ran
+    self.refused = refused
   }
 
   package let color: Bool
   package let profile: DeviceProfile
   /// The handlers that ran for each notification's responses (scenarios with `handlers:`).
   package var ran: [NotificationID: [HandlerRun]] = [:]
+  /// The actions and replies the timeline asked of each notification that it does not offer
+  /// (``DeviceSimulator/refusedResponses``): said under the push, handlers or not.
+  package var refused: [NotificationID: [RefusedResponse]] = [:]
+
+  /// Refused responses by the notification they were aimed at.
+  package static func byNotification(_ refused: [RefusedResponse]) -> [NotificationID: [RefusedResponse]] {
+    Dictionary(grouping: refused, by: \.id)
+  }
+
+  /// `NOPE`, or `reply “On my way”` (through its action when one was named).
+  package static func refusedLabel(_ refused: RefusedResponse) -> String {
+    guard let text = refused.text else { return refused.actionID }
+    return "reply “\(text)”" + (refused.actionID == "reply" ? "" : " (\(refused.actionID))")
+  }
 
   private func iso(_ instant: SimInstant) -> String {
     CivilTime.iso8601(instant, utcOffsetSeconds: profile.utcOffsetSeconds)
@@ -121,6 +139,20 @@ package struct ExplainPrinter {
       json.endObject()
     }
     json.endArray()
+    // Only when the timeline asked it for a response it does not offer.
+    if let notification = record.notification, let refused = refused[notification.id], !refused.isEmpty {
+      json.key("notPossible")
+      json.beginArray()
+      for response in refused {
+        json.beginObject()
+        json.member("action", response.actionID)
+        json.member("text", response.text)
+        json.member("at", iso(response.at))
+        json.member("reason", response.reason)
+        json.endObject()
+      }
+      json.endArray()
+    }
     if !profile.handlers.isEmpty {
       json.key("handler")
       writeHandlerJSON(record.notification, to: &json)
@@ -210,6 +242,13 @@ package struct ExplainPrinter {
         lines.append(
           "  Handled: " + terminalSafe(Self.responseLabel(run.action)) + " → "
             + terminalSafe(run.handler ?? "no handler") + ": " + terminalSafe(run.outcomeText))
+      }
+    }
+    if let notification = record.notification {
+      for response in refused[notification.id] ?? [] {
+        lines.append(
+          "  " + paint("Not possible", "1;33") + ": " + terminalSafe(Self.refusedLabel(response)) + ": "
+            + terminalSafe(response.reason) + "; the device did nothing")
       }
     }
     if let group = record.group {

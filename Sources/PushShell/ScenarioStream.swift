@@ -37,6 +37,24 @@ package enum ScenarioStream {
     return device
   }
 
+  /// The actions and replies the timeline asks for that the notifications do not offer
+  /// (``DeviceSimulator/refusedResponses``), by notification. Played ahead of ``play(_:on:keepsPayloadDetails:_:)``
+  /// when the timeline has any (a lean pass that keeps no records), so that a push's
+  /// explanation can say so although it is written before the response comes; none otherwise.
+  package static func refusedResponses(_ scenario: Scenario, on profile: DeviceProfile? = nil) -> [NotificationID:
+    [RefusedResponse]]
+  {
+    let asks = scenario.timeline.contains { timed in
+      switch timed.event {
+      case .action, .reply: true
+      default: false
+      }
+    }
+    guard asks else { return [:] }
+    let device = play(scenario, on: profile, keepsPayloadDetails: false) { _, _ in }
+    return ExplainPrinter.byNotification(device.refusedResponses)
+  }
+
   /// The highest push number the timeline refers to (`open: 3`), 0 when none.
   static func lastReferencedPush(_ timeline: [TimedEvent]) -> Int {
     var last = 0

@@ -61,10 +61,20 @@ package enum Storyboard {
       var headingRecords: [DeliveryRecord] = []
       var released = false
       var anyRecords = false
+      var headingEvents: [String] = []
+      var acted = false
       for index in states.indices {
         let recordsBefore = states[index].device.records.count
         let releasesBefore = states[index].device.store.releaseCount
+        let responsesBefore = states[index].device.responses.count
+        let refusalsBefore = states[index].device.refusedResponses.count
         _ = reduce(into: &states[index], .tick(time))
+        // What each entry did on this device: a tap, action or reply that reached nothing, or
+        // that the notification does not offer, is not captioned as done.
+        let described = describe(
+          entries, state: states[index], responsesSince: responsesBefore, refusalsSince: refusalsBefore)
+        if index == 0 { headingEvents = described.compactMap(\.self) }
+        acted = acted || described.contains { $0 != nil }
         let records = Array(states[index].device.records.dropFirst(recordsBefore))
         if index == 0 { headingRecords = records }
         anyRecords = anyRecords || !records.isEmpty
@@ -74,27 +84,59 @@ package enum Storyboard {
           let count = states[index].summary.count
           captions.append("Scheduled Summary delivered: \(count) notification\(count == 1 ? "" : "s")")
         }
-        captions += entries.compactMap { describe($0.event, state: states[index]) }
+        captions += described.compactMap(\.self)
         cells.append(
           Sheet.Cell(phone: PhoneMockup(state: states[index], theme: theme), caption: captions.joined(separator: " — "))
         )
       }
-      // Nothing to show: a summary time with nothing released, or time merely passing.
-      let onlyTime = entries.allSatisfy { if case .advance = $0.event { true } else { false } }
-      if onlyTime, !released, !anyRecords { continue }
+      // Nothing to show: a summary time with nothing released, time merely passing, or
+      // responses that did nothing on any device.
+      if !acted, !released, !anyRecords { continue }
       let clock = CivilTime(time, utcOffsetSeconds: profiles[0].utcOffsetSeconds).clock
       var what = headingRecords.map { record in
         let app = states[0].appInfo(record.bundleID).displayName
         return "#\(record.index + 1) \(app)" + (record.notification?.title.map { ": " + $0 } ?? "")
       }
-      what += entries.compactMap { entry in
-        if case .device(.push) = entry.event { return nil }
-        return describe(entry.event, state: states[0])
-      }
+      what += headingEvents
       if released && what.isEmpty { what = ["Scheduled Summary"] }
       moments.append(Sheet.Moment(heading: ([clock] + what).joined(separator: " · "), cells: cells))
     }
     return moments
+  }
+
+  /// What each of the entries just played did on a device, in a few words; nil for a push (its
+  /// record says it), for time passing, and for a tap, action or reply that did nothing: its
+  /// notification was gone (no response since `responsesSince`), or it is not offered (a refusal
+  /// since `refusalsSince`, captioned "… not possible: reason", as explain says it).
+  package static func describe(
+    _ entries: [TimelineEntry], state: AppState, responsesSince: Int, refusalsSince: Int
+  ) -> [String?] {
+    var responses = Array(state.device.responses.dropFirst(responsesSince))
+    var refusals = Array(state.device.refusedResponses.dropFirst(refusalsSince))
+    return entries.map { entry in
+      switch entry.event {
+      case .open:
+        guard let found = responses.firstIndex(where: { $0.actionID == defaultActionIdentifier && $0.text == nil })
+        else { return nil }
+        responses.remove(at: found)
+      case .action(_, let actionID):
+        if let found = refusals.firstIndex(where: { $0.actionID == actionID && $0.text == nil }) {
+          return "Action \(actionID) not possible: \(refusals.remove(at: found).reason)"
+        }
+        guard let found = responses.firstIndex(where: { $0.actionID == actionID && $0.text == nil }) else { return nil }
+        responses.remove(at: found)
+      case .reply(_, let actionID, let text):
+        func matches(_ id: String, _ typed: String?) -> Bool { typed == text && (actionID == nil || id == actionID) }
+        if let found = refusals.firstIndex(where: { matches($0.actionID, $0.text) }) {
+          return "Reply not possible: \(refusals.remove(at: found).reason)"
+        }
+        guard let found = responses.firstIndex(where: { matches($0.actionID, $0.text) }) else { return nil }
+        responses.remove(at: found)
+      default:
+        break
+      }
+      return describe(entry.event, state: state)
+    }
   }
 
   /// What a non-push event did, in a few words.

@@ -117,11 +117,14 @@ struct ExplainCommand: ParsableCommand {
         scenario.timeline = ServiceExtensionRegistry.withThumbnails(profile: scenario.profile).processBlocking(
           scenario.timeline, profile: scenario.profile)
         guard handlers, !scenario.profile.handlers.isEmpty else {
+          // Actions and replies the notifications do not offer are said under their push,
+          // which is written before they come: found in a first pass, as lean as the second.
+          let refused = ScenarioStream.refusedResponses(scenario)
           // Each push is written as the device decides it, and forgotten (issue 15 §5).
           // Lean, as a capture plays: explain prints no payload text.
           ScenarioStream.play(scenario, keepsPayloadDetails: false) { record, profile in
             rejected = rejected || record.decision.disposition == .rejected
-            write(record, ExplainPrinter(color: color, profile: profile))
+            write(record, ExplainPrinter(color: color, profile: profile, refused: refused))
           }
           return
         }
@@ -130,7 +133,9 @@ struct ExplainCommand: ParsableCommand {
         let run = scenario.run()
         rejected = rejected || run.records.contains { $0.decision.disposition == .rejected }
         let ran = ScenarioHandlers.run(run, profile: scenario.profile)
-        let printer = ExplainPrinter(color: color, profile: run.device.profile, ran: ran)
+        let printer = ExplainPrinter(
+          color: color, profile: run.device.profile, ran: ran,
+          refused: ExplainPrinter.byNotification(run.device.refusedResponses))
         for record in run.records { write(record, printer) }
       } catch {
         problems.append(error.description)

@@ -65,7 +65,8 @@ struct LoaderTests {
 
   let files = ScenarioFiles.memory([
     "dir/Mail.strings": "/* c */ \"SUBJECT\" = \"New mail: %@\";\n// x\n\"Q\" = \"say \\\"hi\\\"\\n\";\n",
-    "dir/payload.apns": #"{"Simulator Target Bundle": "com.example.chat", "aps": {"alert": "from file"}}"#,
+    "dir/payload.apns":
+      #"{"Simulator Target Bundle": "com.example.chat", "aps": {"alert": "from file", "category": "MSG"}}"#,
     "dir/bad.json": #"{"aps": {"alert": "x",}}"#,
   ])
 
@@ -127,7 +128,12 @@ struct LoaderTests {
 
   @Test func timelineEventsAndTimes() throws {
     let text = """
-      profile: {start: 2026-11-23T09:00:00Z, apps: [{bundle: com.example.chat}], focusModes: [{id: work, kind: work}]}
+      profile:
+        start: 2026-11-23T09:00:00Z
+        apps:
+          - bundle: com.example.chat
+            categories: [{id: MSG, actions: [{id: LIKE, title: Like}, {id: ANSWER, title: Reply, textInput: {}}]}]
+        focusModes: [{id: work, kind: work}]
       timeline:
         - at: +1m
           push:
@@ -165,7 +171,7 @@ struct LoaderTests {
     }
     #expect(sender == "Ana" && record.token == "0a1b2c3d4e5f6071" && record.isValid)
     #expect(record.headers.collapseID == "c1" && record.payload?.aps.badge == 1)
-    #expect(record.source == "dir/s.yaml:9")
+    #expect(record.source == "dir/s.yaml:14")
     guard case .device(.push(let fromFile, nil)) = scenario.timeline[1].event else {
       Issue.record("expected a push from a file")
       return
@@ -333,6 +339,84 @@ struct LoaderTests {
         error.description.hasSuffix(
           "; add it under apps: in p/profile.yaml (- bundle: a.b) or set installsUnknownApps: true"))
     }
+  }
+
+  static let chatProfile = """
+    profile:
+      apps:
+        - bundle: com.ex.chat
+          categories:
+            - {id: C, actions: [{id: A, title: A}, {id: B, title: B}]}
+            - {id: MSG, actions: [{id: LIKE, title: Like}, {id: ANSWER, title: Reply, textInput: {}}]}
+    timeline:
+      - push: {bundle: com.ex.chat, payload: {aps: {alert: Hi}}}
+      - push: {bundle: com.ex.chat, payload: {aps: {alert: Hi, category: C}}}
+      - push: {bundle: com.ex.chat, payload: {aps: {alert: Hi, category: MSG}}}
+      - push: {bundle: com.ex.chat, payload: {aps: {alert: Hi, category: NEWS}}}
+
+    """
+
+  /// An action or reply the notification cannot offer is a located error where the loader can
+  /// know it (found by an exploratory test: they were accepted and "succeeded").
+  @Test func responsesANotificationCannotOfferAreLocatedErrors() {
+    let chat = Self.chatProfile
+    #expect(
+      error(chat + "  - action:\n      notification: 2\n      id: NOPE\n")
+        == "s.yaml:14:11: timeline[4].action.id: category C has no action NOPE; expected one of A, B")
+    #expect(
+      error(chat + "  - action: {notification: 1, id: A}\n")
+        == "s.yaml:12:28: timeline[4].action.notification: push 1 (s.yaml:8) has no category, so it offers no actions and action A is not possible; give its payload an aps.category that the app declares under categories: in profile.apps"
+    )
+    #expect(
+      error(chat + "  - action: {notification: 3, id: LIK}\n")
+        .hasSuffix(#"category MSG has no action LIK (did you mean "LIKE"?); expected one of LIKE, ANSWER"#))
+    #expect(
+      error(chat + "  - action: {notification: 2, id: default}\n")
+        .hasSuffix("category C has no action default (a tap is open: 2); expected one of A, B"))
+    #expect(
+      error(chat + "  - action: {notification: 4, id: A}\n")
+        == #"s.yaml:12:28: timeline[4].action.notification: push 4 (s.yaml:11) has category NEWS, which com.ex.chat does not declare, so action A is not possible; expected one of C, MSG, or declare NEWS under the app's categories: in profile.apps"#
+    )
+    // A reply needs a text-input action: the one named, or the category's first.
+    #expect(
+      error(chat + "  - reply: {notification: 2, text: hello}\n")
+        == "s.yaml:12:12: timeline[4].reply: category C has no text-input action to reply with; give one of its actions textInput: {button: …}, or pick one of A, B with action: instead of reply:"
+    )
+    #expect(
+      error(chat + "  - reply: {notification: 1, text: hello}\n").contains(
+        "timeline[4].reply.notification: push 1 (s.yaml:8) has no category, so it offers no actions and a reply is not possible"
+      ))
+    #expect(
+      error(chat + "  - reply: {notification: 3, text: hello, action: LIKE}\n")
+        == "s.yaml:12:51: timeline[4].reply.action: action LIKE of category MSG takes no text input, so it cannot send a reply; expected one of ANSWER (its text-input actions), or use action: {notification: 3, id: LIKE} without text"
+    )
+  }
+
+  @Test func responsesTheLoaderCannotJudgeArePlayed() throws {
+    let loader = ScenarioLoader(files: .none)
+    // action: default in a reply is the category's first text-input action.
+    let replied = try loader.loadScenario(
+      text: Self.chatProfile + "  - reply: {notification: 3, text: hello, action: default}\n", file: "s.yaml")
+    #expect(replied.timeline.last?.event == .reply(.push(3), actionID: nil, text: "hello"))
+    #expect(replied.run().device.responses.map(\.actionID) == ["ANSWER"])
+    // A push with a collapse id may be replaced before the action: the device judges it.
+    let collapsing = """
+      profile: {apps: [{bundle: a.b, categories: [{id: C, actions: [{id: A, title: A}]}]}]}
+      timeline:
+        - push: {bundle: a.b, headers: {apns-collapse-id: k}, payload: {aps: {alert: one, category: C}}}
+        - push: {bundle: a.b, headers: {apns-collapse-id: k}, payload: {aps: {alert: two}}}
+        - action: {notification: 1, id: A}
+      """
+    let run = try loader.loadScenario(text: collapsing, file: "s.yaml").run()
+    #expect(run.device.refusedResponses.map(\.reason) == ["the notification has no category"])
+    // Without a profile of its own, a scenario may play on one that declares the category.
+    let borrowed =
+      "timeline:\n  - push: {bundle: a.b, payload: {aps: {alert: x, category: C}}}\n  - action: {notification: 1, id: A}\n"
+    let onProfile = try loader.loadProfile(
+      text: "apps: [{bundle: a.b, categories: [{id: C, actions: [{id: A, title: A}]}]}]", file: "p.yaml")
+    let played = try loader.loadScenario(text: borrowed, file: "s.yaml", defaultProfile: onProfile).run()
+    #expect(played.device.responses.map(\.actionID) == ["A"])
+    #expect(try loader.loadScenario(text: borrowed, file: "s.yaml").run().device.refusedResponses.count == 1)
   }
 
   @Test func errorsInsideAProfileFileNameThatFile() {

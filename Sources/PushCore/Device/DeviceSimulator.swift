@@ -171,6 +171,10 @@ public struct DeviceSimulator: Sendable {
   public private(set) var receivedCount = 0
   /// Callbacks fired by user responses (tap, action), in order: (notification, callback, action).
   public private(set) var responses: [(id: NotificationID, callback: AppCallback, actionID: String, text: String?)] = []
+  /// Actions and replies asked for that the notification does not offer (no category, an
+  /// unregistered one, no such action, no text input for a reply), in order: the device did
+  /// nothing for them, and they are not among ``responses``.
+  public private(set) var refusedResponses: [RefusedResponse] = []
   private var nextID = 1
   /// Pushes delivered before this simulator was restored from a journal; record indexes go on from here.
   private var earlierDeliveries = 0
@@ -388,6 +392,14 @@ public struct DeviceSimulator: Sendable {
     case .action(let id, let actionID, let text):
       guard let stored = store[id] else { return }
       let app = app(stored.notification.bundleID)
+      // Only the actions of a registered category are offered (reference §4.5); a reply
+      // needs a text-input one.
+      if let problem = ResponseProblem.check(
+        category: stored.notification.category, of: app, actionID: actionID, isReply: text != nil)
+      {
+        refusedResponses.append(RefusedResponse(id: id, actionID: actionID, text: text, problem: problem, at: now))
+        return
+      }
       let action = app?.category(stored.notification.category)?.actions.first { $0.identifier == actionID }
       responses.append((id, .didReceive, actionID, text))
       store.remove(id)

@@ -74,6 +74,10 @@ struct InspectorView {
       decision.callbacks.map(\.rawValue)
       + state.device.responses.filter { $0.id == id }.map { "\($0.callback.rawValue) (\($0.actionID))" }
     lines.append((fired.isEmpty ? "none" : fired.joined(separator: ", "), .cardBody))
+    // Actions a timeline asked for that this notification does not offer: the device did nothing.
+    for refused in state.device.refusedResponses where refused.id == id {
+      lines.append(("not possible: \(refused.actionID): \(refused.reason)", .warning))
+    }
     let rank = stored.rank
     lines.append(("Rank", .groupHeader))
     lines.append(
