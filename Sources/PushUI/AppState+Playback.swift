@@ -169,6 +169,7 @@ extension AppState {
     followedRemovals = device.store.removalCount
     followedReleases = device.store.releaseCount
     toast = nil
+    waitingToast = nil
     userEvents = []
     recordIndex = [:]
     for record in device.records {

@@ -206,6 +206,9 @@ public struct AppState: Sendable {
   public internal(set) var wallElapsed: SimDuration?
   /// The message above the status bar, if any.
   public internal(set) var toast: Toast?
+  /// The latest rejection's message that came while a younger toast had not been readable yet:
+  /// shown when that toast leaves (``toastLeft()``), so a rejection is never only counted.
+  var waitingToast: String?
   /// Notifications released by the last Scheduled Summary, shown as one card on the lock screen.
   public internal(set) var summary: [NotificationID] = []
   /// The selected row on the lock screen (an index into ``lockScreenGroups()``).

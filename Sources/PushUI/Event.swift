@@ -364,7 +364,9 @@ extension AppState {
     let why = firstError.map { $0.code.rawValue } ?? "invalid payload"
     // Rejections can come hundreds a second on a fast clock: one does not push out a toast
     // that has not been readable yet (the status line counts them all).
-    if !hasFreshToast { showToast("✗ Rejected \(record.source): \(why) · r inspects") }
+    // A rejection that comes while it is fresh waits for it to leave, the latest one.
+    let text = "✗ Rejected \(record.source): \(why) · r inspects"
+    if hasFreshToast { waitingToast = text } else { showToast(text) }
   }
 
   /// `r`: the inspector opens on the newest rejected push (the device's or the endpoint's);
@@ -414,7 +416,7 @@ extension AppState {
       return
     }
     if !playback.isPlaying, elapsed.milliseconds &- shown.milliseconds >= toastDuration.milliseconds {
-      self.toast = nil
+      toastLeft()
     } else if playback.isPlaying {
       expireToast()
     }
@@ -442,7 +444,16 @@ extension AppState {
       guard let shown = toast.wallShownAt, wall.milliseconds &- shown.milliseconds >= toastMinimumWall.milliseconds
       else { return }
     }
-    self.toast = nil
+    toastLeft()
+  }
+
+  /// The toast's time is up: the rejection waiting for it shows next, else nothing.
+  private mutating func toastLeft() {
+    toast = nil
+    if let waiting = waitingToast {
+      waitingToast = nil
+      showToast(waiting)
+    }
   }
 
   /// Carries out a command.

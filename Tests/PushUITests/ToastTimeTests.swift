@@ -48,4 +48,25 @@ import Testing
     state.applyNow(push("still not json"))
     #expect(state.toast?.text.hasPrefix("✗ Rejected") == true)
   }
+
+  /// The rejection that waited for a fresh toast shows when that toast leaves: it was dropped,
+  /// so a rejected line right after "New device for …" was only counted (found by the tmux test
+  /// of a rejected capture line, which then waited for a toast that never came).
+  @Test func aRejectionThatWaitedShowsWhenTheToastLeaves() {
+    var state = AppState.demo(upcoming: false)
+    state.configurePlayback(isPlaying: false, speed: 1)
+    _ = reduce(into: &state, .wallClock(elapsed: .seconds(10)))
+    state.showToast("New device for cap.jsonl")
+    _ = reduce(into: &state, .wallClock(elapsed: SimDuration(milliseconds: 10_100)))
+    state.applyNow(push("not json"))
+    state.applyNow(push("still not json"))
+    #expect(state.toast?.text == "New device for cap.jsonl")
+    // The paused clock's toast leaves after its four seconds of real time; the latest rejection
+    // takes its place, and then leaves in turn.
+    _ = reduce(into: &state, .wallClock(elapsed: .seconds(15)))
+    #expect(state.toast?.text.hasPrefix("✗ Rejected") == true, "\(String(describing: state.toast))")
+    _ = reduce(into: &state, .wallClock(elapsed: .seconds(16)))
+    _ = reduce(into: &state, .wallClock(elapsed: .seconds(21)))
+    #expect(state.toast == nil)
+  }
 }
