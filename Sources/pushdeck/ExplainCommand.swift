@@ -255,6 +255,12 @@ struct ExplainCommand: ParsableCommand {
     private var extensions = ServiceExtensionRegistry()
     private var waiting: [PushRecord] = []
     private var arrivals = ArrivalClock(start: DemoScenario.start)
+    /// Payload files placed (``ArrivalClock``) but not yet due: each is played once the capture
+    /// reaches its time, so pushes play in time order as `render`'s timeline has them (a file
+    /// named before a capture was played first and held the capture back to its own time).
+    /// Their times only grow, so this is a queue.
+    private var later: [(at: SimInstant, record: PushRecord)] = []
+    private var laterHead = 0
 
     init(
       baseProfile: DeviceProfile?, preset: String? = nil, deliver: @escaping (DeliveryRecord, DeviceProfile) -> Void
@@ -278,9 +284,10 @@ struct ExplainCommand: ParsableCommand {
       apply(record)
     }
 
-    /// Plays what still waits (payload files without a capture).
+    /// Plays what still waits (payload files without a capture, and those after the last one).
     mutating func finish() {
       if device == nil, !waiting.isEmpty { start(at: nil) }
+      playFiles(through: nil)
     }
 
     /// Starts the device at `start` (before the first capture line), or at the profile's start.
@@ -300,21 +307,46 @@ struct ExplainCommand: ParsableCommand {
       for record in earlier { apply(record) }
     }
 
+    /// Places a record on the arrival clock, in the order read: a capture line plays now (after
+    /// the files due by its time), a payload file when its time comes.
     private mutating func apply(_ given: PushRecord) {
       guard device != nil else { return }
+      let at = arrivals.arrival(of: given)
+      if given.at == nil, given.line == nil {
+        later.append((at, given))
+        return
+      }
+      playFiles(through: at)
+      play(given, at: at)
+    }
+
+    /// Plays the payload files due by `instant` (all of them for nil), in the order placed.
+    private mutating func playFiles(through instant: SimInstant?) {
+      while laterHead < later.count, instant.map({ later[laterHead].at <= $0 }) ?? true {
+        let (at, record) = later[laterHead]
+        laterHead += 1
+        play(record, at: at)
+      }
+      if laterHead == later.count, laterHead > 0 {
+        later.removeAll(keepingCapacity: true)
+        laterHead = 0
+      }
+    }
+
+    private mutating func play(_ given: PushRecord, at: SimInstant) {
       if extensions.isEmpty {
-        ingest(given)
+        ingest(given, at: at)
       } else {
-        ingest(extensions.processBlocking(given, profile: device!.profile))
+        ingest(extensions.processBlocking(given, profile: device!.profile), at: at)
       }
     }
 
     /// The push through the one way in (``DeviceSimulator/apply(push:sender:at:)``), and its
     /// record handed on. `device!` changes the simulator in place: copying it out and back, or
     /// the push into an event, retained every one of their fields for each push.
-    private mutating func ingest(_ record: PushRecord) {
+    private mutating func ingest(_ record: PushRecord, at arrival: SimInstant) {
       guard let now = device?.now else { return }
-      var at = arrivals.arrival(of: record)
+      var at = arrival
       if at < now { at = now }
       let delivery = device!.apply(push: record, at: at)
       deliver(delivery, device!.profile)

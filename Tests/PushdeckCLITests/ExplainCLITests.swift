@@ -88,6 +88,7 @@ struct ExplainCLITests {
       inputs.append(url.path)
     }
     try file("first")
+    try file("beforeToo")
     let capture = directory.appendingPathComponent("c.jsonl")
     try
       (#"{"at": 1795430000, "bundle": "com.a.b", "payload": {"aps": {"alert": {"title": "line1"}}}}"# + "\n"
@@ -108,9 +109,13 @@ struct ExplainCLITests {
     let explained = try explain(["--format", "json", "--bundle", "com.a.b"] + inputs)
     #expect(explained.status == 0, "\(explained.standardError)")
     let explainedTimes = try times(explained.standardOutput.split(separator: "\n"))
-    #expect(explainedTimes.count == 5)
-    // 2026-11-23T10:33:20Z is the first capture line; the file before it waits for it.
+    #expect(explainedTimes.count == 6)
+    // 2026-11-23T10:33:20Z is the first capture line; the files before it wait for it: the first
+    // arrives with it, the next three seconds later, after it (it held the line back to its own
+    // time, 10:33:23, before explain played pushes in time order).
     #expect(explainedTimes["first"] == "2026-11-23T10:33:20Z")
+    #expect(explainedTimes["beforeToo"] == "2026-11-23T10:33:23Z")
+    #expect(explainedTimes["line1"] == "2026-11-23T10:33:20Z")
     #expect(explainedTimes["second"] == "2026-11-23T10:34:23Z")
     #expect(explainedTimes["third"] == "2026-11-23T10:34:26Z")
 
