@@ -57,7 +57,10 @@ struct RenderCommand: ParsableCommand {
   func resolvedFormat() throws -> Format {
     try OutputFormat.resolve(
       given: formatOption, output: output,
-      table: ["png": .png, "svg": .svg, "json": .json, "txt": .text, "text": .text, "ansi": .ansi, "ans": .ansi],
+      table: [
+        "png": [.png], "svg": [.svg], "json": [.json], "txt": [.text, .ansi], "text": [.text, .ansi],
+        "ansi": [.ansi], "ans": [.ansi],
+      ],
       fallback: style == .phone ? .svg : .text)
   }
 
@@ -128,7 +131,9 @@ struct RenderCommand: ParsableCommand {
       return
     }
     if format == .png || compare != nil {
-      throw ValidationError("--format png and --compare draw phone mockups: add --style phone")
+      // Said of what the user gave: a `.png` name asks for a PNG as --format png does.
+      let asked = compare != nil ? "--compare" : formatOption == .png ? "--format png" : "-o \(output ?? "")"
+      throw UsageError("\(asked) draws a phone mockup, which the terminal style does not: add --style phone")
     }
     var state: AppState
     let target: SimInstant

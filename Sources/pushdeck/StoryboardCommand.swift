@@ -45,7 +45,7 @@ struct StoryboardCommand: ParsableCommand {
       ?? formatOption ?? .svg
   }
 
-  static let formats: [String: Format] = ["svg": .svg, "png": .png, "html": .html, "htm": .html]
+  static let formats: [String: [Format]] = ["svg": [.svg], "png": [.png], "html": [.html], "htm": [.html]]
 
   @Option(
     name: .long,

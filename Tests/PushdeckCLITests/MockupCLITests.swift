@@ -94,11 +94,16 @@ struct MockupCLITests {
       #expect(clash.standardError.contains("names a png file, but --format is svg"), "\(clash.standardError)")
     }
     // A terminal frame has no PNG: the name asks for one, and the answer says how to get it.
-    let terminalPNG = try pushdeck([
-      "render", "Examples/messaging.yaml", "-o", directory.appendingPathComponent("t.png").path,
-    ])
+    let png = directory.appendingPathComponent("t.png").path
+    let terminalPNG = try pushdeck(["render", "Examples/messaging.yaml", "-o", png])
     #expect(terminalPNG.status == 2)
-    #expect(terminalPNG.standardError.contains("--style phone"), "\(terminalPNG.standardError)")
+    #expect(
+      terminalPNG.standardError.hasPrefix(
+        "pushdeck: -o \(png) draws a phone mockup, which the terminal style does not: add --style phone"),
+      "\(terminalPNG.standardError)")
+    // A .txt name takes plain text or ANSI colour.
+    let ansi = try written("frame.txt", ["render", "Examples/messaging.yaml", "--format", "ansi"])
+    #expect(ansi.contains(0x1B), "ANSI escapes written to the .txt file")
   }
 
   /// A mistake in a scenario or a theme reads the same from every command: `pushdeck:` and the

@@ -4,24 +4,26 @@ import ArgumentParser
 /// and frames: `render -o lock.png` writes a PNG, not an SVG under a `.png` name (it did, with
 /// exit status 0; found by an exploratory test).
 enum OutputFormat {
-  /// The format `table` gives the file's extension (lower-cased), or nil for no file, no
-  /// extension or one the table does not know (such as `.out`, left to `--format`).
-  static func implied<Format>(by path: String?, _ table: [String: Format]) -> Format? {
+  /// The formats `table` allows for the file's extension (lower-cased), the first one chosen
+  /// when `--format` is not given; nil for no file, no extension or one the table does not know
+  /// (such as `.out`, left to `--format`).
+  static func implied<Format>(by path: String?, _ table: [String: [Format]]) -> [Format]? {
     guard let path, let name = path.split(separator: "/").last, let dot = name.lastIndex(of: ".") else { return nil }
     return table[name[name.index(after: dot)...].lowercased()]
   }
 
   /// The format to write: `--format` when given, else what the file's name implies, else
-  /// `fallback`. A `--format` the file's extension contradicts is refused, naming both.
+  /// `fallback`. A `--format` the file's extension does not allow is refused, naming both
+  /// (`.txt` takes text or ansi; `.png` only png).
   static func resolve<Format: RawRepresentable & Equatable>(
-    given: Format?, output: String?, table: [String: Format], fallback: Format
+    given: Format?, output: String?, table: [String: [Format]], fallback: Format
   ) throws -> Format where Format.RawValue == String {
     let implied = implied(by: output, table)
-    if let given, let implied, let output, given != implied {
+    if let given, let implied, let output, !implied.contains(given), let first = implied.first {
       throw ValidationError(
-        "-o \(output) names a \(implied.rawValue) file, but --format is \(given.rawValue): "
+        "-o \(output) names a \(first.rawValue) file, but --format is \(given.rawValue): "
           + "drop --format (the name chooses it) or give a name that matches")
     }
-    return given ?? implied ?? fallback
+    return given ?? implied?.first ?? fallback
   }
 }
