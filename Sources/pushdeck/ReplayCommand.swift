@@ -91,6 +91,15 @@ struct ReplayCommand: ParsableCommand {
       err.flush()
       return ExitCode(2)
     }
+    // The inputs first: when none can be read (a mistyped path, an empty directory), nothing is
+    // opened, so no state database is made for them.
+    let (resolved, inputProblems) = resolveInputs(inputs)
+    if resolved.isEmpty, let first = inputProblems.first {
+      for problem in inputProblems.dropFirst() {
+        err.line("pushdeck: \(terminalSafe("\(problem.path): \(problem.message)"))")
+      }
+      throw fail("\(first.path): \(first.message)")
+    }
     let journal: DeviceJournal?
     let holdsDevice: Bool
     let committer: BackgroundCommitter?
@@ -107,7 +116,6 @@ struct ReplayCommand: ParsableCommand {
     }
     defer { try? journal?.close() }
     let baseProfile = try Session.profileLoader(device.profile)
-    let (resolved, inputProblems) = resolveInputs(inputs)
     var problems = inputProblems.map { "\($0.path): \($0.message)" }
     var replay = Replay(
       committer: committer, restoring: holdsDevice ? journal : nil, batchSize: batch,

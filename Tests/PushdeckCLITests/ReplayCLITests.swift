@@ -88,6 +88,13 @@ struct ReplayCLITests {
     #expect(again.standardError.contains("already in the state"), "\(again.standardError)")
     let stdin = try #require(try replay(["-"], input: try Data(contentsOf: URL(fileURLWithPath: other))))
     #expect(stdin == data + "/pushdeck/device.sqlite")
+    // A mistyped path makes no database of its own: nothing is opened when no input can be read.
+    let typo = try PushdeckProcess.run(
+      ["replay", directory.appendingPathComponent("typo.jsonl").path], environment: ["XDG_DATA_HOME": data])
+    #expect(typo.status == 2)
+    #expect(typo.standardError.contains("typo.jsonl: no such file or directory"), "\(typo.standardError)")
+    let devices = try FileManager.default.contentsOfDirectory(atPath: data + "/pushdeck/devices")
+    #expect(!devices.contains { $0.hasPrefix("typo-") }, "\(devices)")
   }
 
   /// A continued state keeps its lock and Focus, unless `--profile` names a preset, which wins
