@@ -178,7 +178,8 @@ package struct Replay {
   package func summary(elapsed: Duration, statePath: String?) -> ReplaySummary {
     let store = device?.store
     return ReplaySummary(
-      pushes: pushes, dispositions: dispositions, stored: store?.count ?? 0, groups: store?.groupCount ?? 0,
+      pushes: pushes, dispositions: dispositions, stored: store?.count ?? 0, held: store?.heldCount ?? 0,
+      groups: store?.groupCount ?? 0,
       topGroups: store?.topGroups(limit: 5) ?? [], elapsed: elapsed, statePath: statePath, evicted: evicted,
       limit: device?.profile.maxStoredNotifications ?? DeviceProfile.defaultMaxStoredNotifications,
       isUnchanged: device == nil && restoring != nil)
@@ -190,6 +191,8 @@ package struct ReplaySummary {
   package var pushes: Int
   package var dispositions: [Disposition: Int]
   package var stored: Int
+  /// Of ``stored``, those held for a Scheduled Summary (stored, not yet in Notification Center).
+  package var held = 0
   package var groups: Int
   package var topGroups: [(key: GroupKey, count: Int, score: Double)]
   package var elapsed: Duration
@@ -219,6 +222,7 @@ package struct ReplaySummary {
       isUnchanged
         ? "Notification Center: as saved (nothing replayed)"
         : "Notification Center: \(PluralFormat.counted(stored, "notification")) in \(PluralFormat.counted(groups, "stack"))"
+          + (held > 0 ? " (\(held) of them held for the Scheduled Summary)" : "")
     )
     if evicted > 0 {
       lines.append(
@@ -243,6 +247,7 @@ package struct ReplaySummary {
     json.member("stored", isUnchanged ? nil : stored)
     json.member("evicted", evicted)
     json.member("groups", isUnchanged ? nil : groups)
+    json.member("held", isUnchanged ? nil : held)
     json.key("topGroups")
     json.beginArray()
     for group in topGroups {

@@ -216,7 +216,7 @@ struct RenderCommand: ParsableCommand {
       let moments = variants.map { variant in
         let state = frame(variant.state(from: session))
         let focus = state.device.activeFocus.map { " · \($0.name) Focus" } ?? ""
-        let stored = state.device.store.count
+        let stored = state.device.store.centerCount
         let caption =
           (state.device.isLocked ? "Locked" : "Unlocked") + focus
           + " · \(stored) in Notification Center" + (state.summary.isEmpty ? "" : " · summary delivered")

@@ -97,6 +97,32 @@ struct ReplayCLITests {
     #expect(!devices.contains { $0.hasPrefix("typo-") }, "\(devices)")
   }
 
+  /// Notifications held for the Scheduled Summary are stored but not yet in Notification
+  /// Center: the summary says how many of the stored are held (it counted them as in it).
+  @Test func theSummarySaysHowManyAreHeldForTheScheduledSummary() throws {
+    let directory = try PushdeckProcess.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let profile = directory.appendingPathComponent("profile.yaml").path
+    try """
+    start: 2026-01-01 07:00
+    timeZone: UTC
+    summaryTimes: ["8:00"]
+    apps:
+      - {bundle: com.ex.news, settings: {delivery: scheduledSummary}}
+    """.write(toFile: profile, atomically: true, encoding: .utf8)
+    let capture = directory.appendingPathComponent("news.jsonl").path
+    try [1, 2, 3].map { minute in
+      #"{"at": \#(1_767_250_800 + minute * 60), "bundle": "com.ex.\#(minute == 3 ? "chat" : "news")", "#
+        + #""payload": {"aps": {"alert": "n\#(minute)"}}}"#
+    }.joined(separator: "\n").write(toFile: capture, atomically: true, encoding: .utf8)
+    let json = try PushdeckProcess.run(["replay", "--ephemeral", "--profile", profile, "--format", "json", capture])
+    #expect(json.status == 0, "\(json.standardError)")
+    #expect(number("stored", in: json.standardOutput) == 3)
+    #expect(number("held", in: json.standardOutput) == 2, "\(json.standardOutput)")
+    let text = try PushdeckProcess.run(["replay", "--ephemeral", "--profile", profile, capture])
+    #expect(text.standardOutput.contains("(2 of them held for the Scheduled Summary)"), "\(text.standardOutput)")
+  }
+
   /// A continued state keeps its lock and Focus, unless `--profile` names a preset, which wins
   /// for what it names (journalled, so the next replay finds it): `dnd` turns Do Not Disturb on
   /// and keeps the lock; `locked` then locks and keeps Do Not Disturb.

@@ -196,6 +196,9 @@ public struct NotificationStore: Equatable, Sendable {
   /// How many stored notifications wait for a Scheduled Summary: stored, not yet in
   /// Notification Center.
   public var heldCount: Int { held.count }
+  /// How many stored notifications are in Notification Center now: those not held for a
+  /// Scheduled Summary. The one count every "in Notification Center" caption says.
+  public var centerCount: Int { count - held.count }
   /// The stacks changed by the latest revisions (the revision that changed each), so a view
   /// can update what it shows instead of rebuilding it; bounded, see ``changedGroups(since:)``.
   private var changeLog: [(revision: Int, key: GroupKey)] = []

@@ -73,7 +73,7 @@ public enum SplitView {
     let focus = device.activeFocus.map { " · \($0.name)" } ?? ""
     let text =
       " \(index + 1) \(printable(pane.label)) │ \(device.isLocked ? "locked" : "unlocked")"
-      + " · \(device.store.count - device.store.heldCount) in NC\(focus)"
+      + " · \(device.store.centerCount) in NC\(focus)"
     let fitted = TextLayout.truncate(text, toColumns: max(0, rect.columns - 1))
     grid.write(fitted, at: Point(column: rect.column, row: rect.row), style: theme[.statusBar], role: .statusBar)
     if rect.column > 0 {
