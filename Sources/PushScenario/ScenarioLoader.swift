@@ -449,10 +449,11 @@ struct TimelineReader {
     let category = record.payload?.aps.category
     if let category, app.category(category) == nil, !knowsCategories { return }
     let isReply = reply != nil
-    let firstTextInput = app.category(category)?.actions.first(where: \.isTextInput)?.identifier
     guard
       let problem = ResponseProblem.check(
-        category: category, of: app, actionID: actionID ?? firstTextInput ?? "reply", isReply: isReply)
+        category: category, of: app,
+        actionID: NotificationCategory.replyAction(actionID, in: app.category(category)),
+        isReply: isReply)
     else { return }
     let push = "push \(number) (\(record.source))"
     let wanted = isReply ? "a reply" : "action \(actionID ?? "")"

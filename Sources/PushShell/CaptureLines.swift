@@ -18,7 +18,6 @@ package final class CaptureLines: CaptureLineSource {
 
   private let files: [File?]
   private let keepsCustomValues: Bool
-  private let defaultBundleID: String?
   /// A token tape reused from line to line: a line's tape grew from empty, by doubling, every
   /// time (a tenth of a long seek's allocations).
   private let scratch = Mutex<[JSONToken]>([])
@@ -26,14 +25,13 @@ package final class CaptureLines: CaptureLineSource {
   static let keptTokenCapacity = 4_096
 
   /// Opens every input that is a regular capture file (the others are kept whole by the reader).
-  package init(_ inputs: [ResolvedInput], keepsCustomValues: Bool, defaultBundleID: String?) {
+  package init(_ inputs: [ResolvedInput], keepsCustomValues: Bool) {
     files = inputs.map { input in
       guard let path = input.path, input.format == .capture, fileKind(path) == S_IFREG else { return nil }
       let descriptor = RawPath.openForReading(path)
       return descriptor >= 0 ? File(descriptor: descriptor, displayPath: input.displayPath) : nil
     }
     self.keepsCustomValues = keepsCustomValues
-    self.defaultBundleID = defaultBundleID
   }
 
   deinit {
@@ -82,14 +80,14 @@ package final class CaptureLines: CaptureLineSource {
       swap(&taken, &kept)
       return taken
     }
-    var record = PushReader.readCaptureLine(
+    // A capture line is never given the payload files' default app (``PushRecord/takesDefaultApp``).
+    let record = PushReader.readCaptureLine(
       Self.lastLine(bytes[0..<done]), lineNumber: line.line, source: file.displayPath,
       keepsCustomValues: keepsCustomValues, scratch: &tokens)
     // A pathological line's tape (up to a million tokens) is not kept for the session.
     if tokens.capacity <= Self.keptTokenCapacity {
       scratch.withLock { kept in if kept.capacity < tokens.capacity { swap(&kept, &tokens) } }
     }
-    if record.takesDefaultApp, let defaultBundleID { record.bundleID = defaultBundleID }
     return .device(.push(record))
   }
 }

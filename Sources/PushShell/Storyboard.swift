@@ -21,9 +21,7 @@ package enum Storyboard {
 
   /// The instants worth a frame: each timeline entry's, and each Scheduled Summary time from
   /// the start until a day after the last entry (kept only where a summary was released).
-  package static func candidateTimes(session: AppState, profiles: [DeviceProfile]) -> (
-    times: [SimInstant], summaryTimes: Set<SimInstant>
-  ) {
+  package static func candidateTimes(session: AppState, profiles: [DeviceProfile]) -> [SimInstant] {
     let start = session.initialDevice.now
     var times = session.timeline.map(\.at)
     let end = max(times.last ?? start, start)
@@ -38,7 +36,7 @@ package enum Storyboard {
       }
     }
     times += summaryTimes
-    return (Array(Set(times)).sorted(), summaryTimes)
+    return Array(Set(times)).sorted()
   }
 
   package static func moments(session: AppState, variants: [DeviceVariant], theme: Theme, limit: Int) -> [Sheet.Moment]
@@ -46,7 +44,7 @@ package enum Storyboard {
     var states = variants.map { $0.state(from: session) }
     let profiles = states.map(\.device.profile)
     let printers = profiles.map { ExplainPrinter(color: false, profile: $0) }
-    let (times, summaryTimes) = candidateTimes(session: session, profiles: profiles)
+    let times = candidateTimes(session: session, profiles: profiles)
     var moments: [Sheet.Moment] = []
     var cursor = 0
     let timeline = session.timeline

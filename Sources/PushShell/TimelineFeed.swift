@@ -114,7 +114,7 @@ package final class TimelineFeed: PlayAhead {
     // Service extensions change the push: their results are kept whole.
     let lines =
       hasExtensions
-      ? nil : CaptureLines(inputs, keepsCustomValues: keepsCustomValues, defaultBundleID: fallbackBundleID)
+      ? nil : CaptureLines(inputs, keepsCustomValues: keepsCustomValues)
     if makeDevice != nil { feed.shared.withLock { $0.isPlaying = true } }
     let thread = Thread {
       var placer = StreamingTimeline(defaultStart: defaultStart)

@@ -1,5 +1,4 @@
 import ArgumentParser
-import PushRender
 import PushShell
 
 #if canImport(Glibc)
@@ -56,14 +55,10 @@ struct Pushdeck: AsyncParsableCommand {
   }
 }
 
-/// The message of an error about what the inputs or the theme say, or nil for any other.
+/// The message of an error about what the inputs or the theme say (shell logic reports them as
+/// a `UsageError`; a theme's through ``ThemeLocator/commandLineTheme(_:)``), or nil for any other.
 private func inputProblem(_ error: any Error) -> String? {
-  switch error {
-  case let error as UsageError: error.message
-  case let error as ThemeLookupError: error.message
-  case let error as ThemeError: error.description
-  default: nil
-  }
+  (error as? UsageError)?.message
 }
 
 /// Runs shell logic inside a command's `validate()`: ArgumentParser reports only its own

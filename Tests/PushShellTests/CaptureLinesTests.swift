@@ -48,8 +48,7 @@ struct CaptureLinesTests {
     }
     try text.write(toFile: path, atomically: true, encoding: .utf8)
     let lines = CaptureLines(
-      [ResolvedInput(displayPath: "lines.jsonl", path: path, format: .capture)], keepsCustomValues: true,
-      defaultBundleID: nil)
+      [ResolvedInput(displayPath: "lines.jsonl", path: path, format: .capture)], keepsCustomValues: true)
     for index in references.indices.reversed() {
       #expect(Self.title(lines.event(of: references[index])) == "Push \(index)")
     }

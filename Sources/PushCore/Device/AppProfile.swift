@@ -184,6 +184,13 @@ public struct NotificationCategory: Equatable, Sendable {
     self.hiddenPreviewsBodyPlaceholder = hiddenPreviewsBodyPlaceholder
     self.summaryFormat = summaryFormat
   }
+
+  /// The action a reply goes to: the one named, else the category's first text-input action
+  /// (`reply:`'s `action: default`), else `reply`, which no category offers, so the response is
+  /// refused as a reply without a text-input action (``ResponseProblem``).
+  public static func replyAction(_ named: String?, in category: NotificationCategory?) -> String {
+    named ?? category?.actions.first(where: \.isTextInput)?.identifier ?? "reply"
+  }
 }
 
 /// An installed app as the simulated device knows it.

@@ -472,9 +472,8 @@ public enum DeliveryPolicy {
     focus.showsSilencedOnLockScreen && app.settings.lockScreen && (level != .passive || isLocked)
   }
 
-  /// Audio file extensions iOS plays as a notification sound (`.aiff`, `.wav` or `.caf` [§10]).
-  static let playableSoundExtensions: Set<String> = ["aiff", "aif", "wav", "caf"]
-  /// Audio file extensions it does not (an attachment may be MP3 or MPEG-4 audio; a sound may not).
+  /// Audio file extensions iOS does not play as a notification sound: it plays `.aiff`, `.wav`
+  /// and `.caf` [§10] (an attachment may be MP3 or MPEG-4 audio; a sound may not).
   static let unplayableSoundExtensions: Set<String> = ["mp3", "m4a", "aac", "mp4", "ogg", "oga", "opus", "flac", "wma"]
 
   /// The sound file's name, when its extension names an audio format iOS does not play as a

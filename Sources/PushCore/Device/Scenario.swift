@@ -168,7 +168,7 @@ public struct Scenario: Equatable, Sendable {
     case .reply(let ref, let actionID, let text):
       guard let id = resolve(ref, in: device), let stored = device.store[id] else { return nil }
       let category = device.app(stored.notification.bundleID)?.category(stored.notification.category)
-      let chosen = actionID ?? category?.actions.first(where: \.isTextInput)?.identifier ?? "reply"
+      let chosen = NotificationCategory.replyAction(actionID, in: category)
       return .action(id, actionID: chosen, text: text)
     }
   }
