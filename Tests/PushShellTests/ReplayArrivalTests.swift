@@ -1,5 +1,6 @@
 import PushCore
 import PushShell
+import PushTestSupport
 import PushUI
 import PushWire
 import Testing
@@ -11,16 +12,10 @@ struct ReplayArrivalTests {
   private let start = SimInstant(milliseconds: 1_795_430_000_000)  // 2026-11-23, after the demo's start
 
   private func capture(_ seconds: Int64, _ title: String) -> PushRecord {
-    let line =
-      #"{"at":\#(start.epochSeconds + Double(seconds)),"bundle":"com.example.chat","payload":{"aps":{"alert":"\#(title)"}}}"#
-    return PushReader.readCaptureLine(Array(line.utf8), lineNumber: 1, source: "s.jsonl")
+    TestRecords.captureLine(title, at: seconds, after: start)
   }
 
-  private func file(_ title: String) -> PushRecord {
-    PushReader.readPayloadFile(
-      Array(#"{"aps":{"alert":"\#(title)"}}"#.utf8), source: "\(title).json", format: .payload,
-      bundleID: "com.example.chat")
-  }
+  private func file(_ title: String) -> PushRecord { TestRecords.payloadFile(title) }
 
   /// When each push arrived on the replay's device, by title.
   private func replayed(_ records: [PushRecord]) -> [String: SimInstant] {

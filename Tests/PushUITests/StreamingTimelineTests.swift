@@ -1,4 +1,5 @@
 import PushCore
+import PushTestSupport
 import Testing
 
 @testable import PushUI
@@ -10,16 +11,10 @@ struct StreamingTimelineTests {
   private let start = SimInstant(milliseconds: 1_767_254_400_000)  // 2026-01-01 08:00 UTC
 
   private func capture(_ seconds: Int64, _ title: String) -> PushRecord {
-    let line =
-      #"{"at":\#(start.epochSeconds + Double(seconds)),"bundle":"com.example.chat","payload":{"aps":{"alert":"\#(title)"}}}"#
-    return PushReader.readCaptureLine(Array(line.utf8), lineNumber: 1, source: "s.jsonl")
+    TestRecords.captureLine(title, at: seconds, after: start)
   }
 
-  private func file(_ title: String) -> PushRecord {
-    PushReader.readPayloadFile(
-      Array(#"{"aps":{"alert":"\#(title)"}}"#.utf8), source: "\(title).json", format: .payload,
-      bundleID: "com.example.chat")
-  }
+  private func file(_ title: String) -> PushRecord { TestRecords.payloadFile(title) }
 
   @Test func placesRecordsAsTheWholeListDoes() {
     // A capture in time order (the streaming device starts at its first line, the whole list's
