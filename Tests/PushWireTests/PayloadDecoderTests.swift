@@ -330,6 +330,8 @@ private func codes(_ record: PushRecord) -> [DiagnosticCode] { record.diagnostic
     #expect(diagnostic.code == .trailingComma)
     #expect(diagnostic.location?.line == 41)
     #expect(diagnostic.location?.column == 62)
+    // The hint's place counts in the file too: it said "line 1" beside a location on line 41.
+    #expect(diagnostic.hint == "remove the comma at line 41, column 61 (JSON allows no trailing commas)")
     #expect(record.rawPayload.contains("\"bundle\""), "the rejected line is kept whole")
   }
 

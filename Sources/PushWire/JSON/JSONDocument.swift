@@ -31,7 +31,7 @@ public struct JSONDocument: Sendable {
   ) throws(JSONSyntaxError) {
     let result: Result<Void, JSONSyntaxError> = slice.withUnsafeBufferPointer { buffer in
       do throws(JSONSyntaxError) {
-        try JSONScanner.scan(buffer, into: &tokens, maxDepth: maxDepth)
+        try JSONScanner.scan(buffer, into: &tokens, maxDepth: maxDepth, firstLine: firstLine)
         return .success(())
       } catch {
         return .failure(error)

@@ -18,10 +18,12 @@ public enum JSONScanner {
   ///   - bytes: the UTF-8 text; a leading byte-order mark is skipped.
   ///   - tokens: the tape to fill; its capacity is reused.
   ///   - maxDepth: the nesting limit.
+  ///   - firstLine: the line the text starts on in its file (a capture's line), for the places
+  ///     messages and hints name ("remove the comma at line 435, column 76").
   /// - Throws: ``JSONSyntaxError`` for the first mistake found.
   public static func scan(
     _ bytes: UnsafeBufferPointer<UInt8>, into tokens: inout [JSONToken],
-    maxDepth: Int = defaultMaxDepth
+    maxDepth: Int = defaultMaxDepth, firstLine: Int = 1
   ) throws(JSONSyntaxError) {
     tokens.removeAll(keepingCapacity: true)
     guard bytes.count < Int(UInt32.max) else {
@@ -33,7 +35,7 @@ public enum JSONScanner {
       throw JSONSyntaxError(
         .emptyInput, at: 0, "the input is empty", hint: "a payload is a JSON object such as {\"aps\": {}}")
     }
-    var parser = Parser(base: base, count: bytes.count, maxDepth: maxDepth)
+    var parser = Parser(base: base, count: bytes.count, maxDepth: maxDepth, firstLine: firstLine)
     swap(&parser.tokens, &tokens)
     defer { swap(&parser.tokens, &tokens) }
     try parser.parseDocument()
@@ -70,13 +72,16 @@ private struct Parser {
   let base: UnsafePointer<UInt8>
   let count: Int
   let maxDepth: Int
+  /// The text's first line in its file, for the places messages name.
+  let firstLine: Int
   var position = 0
   var tokens: [JSONToken] = []
 
-  init(base: UnsafePointer<UInt8>, count: Int, maxDepth: Int) {
+  init(base: UnsafePointer<UInt8>, count: Int, maxDepth: Int, firstLine: Int) {
     self.base = base
     self.count = count
     self.maxDepth = maxDepth
+    self.firstLine = firstLine
   }
 
   mutating func parseDocument() throws(JSONSyntaxError) {
@@ -538,7 +543,8 @@ private struct Parser {
 
   /// "line L, column C" of a byte offset, for messages that point at a second place.
   func location(of offset: Int) -> String {
-    let location = TextLocation.of(offset: offset, in: UnsafeBufferPointer(start: base, count: count))
+    let location = TextLocation.of(
+      offset: offset, in: UnsafeBufferPointer(start: base, count: count), firstLine: firstLine)
     return "line \(location.line), column \(location.column)"
   }
 
