@@ -103,6 +103,7 @@ public final class AppLoop {
         }
       }
       afterTurn?(&state)
+      followState()
       let frame = render(
         state, size: Size(columns: state.terminalColumns, rows: state.terminalRows), theme: theme,
         sleepTheme: sleepTheme)
@@ -116,6 +117,15 @@ public final class AppLoop {
       }
     }
     return nil
+  }
+
+  /// The clock goes on from where the state went on its own: a live push that arrived while the
+  /// front end was back in time brought the state to where its journal is (``AppState/receive(_:)``),
+  /// ahead of the clock, whose ticks were then ignored until real time caught up (the clock stood
+  /// still for as long as the seek had gone back, and every push in between arrived at one time).
+  private func followState() {
+    guard state.now > clock.now() else { return }
+    clock.seek(to: state.now)
   }
 
   /// The event for terminal input: mouse presses hit what the last frame drew there.

@@ -27,6 +27,30 @@ struct AppLoopTests {
     #expect(terminal.frames.last?.textDump().contains("3 new messages") == true)
   }
 
+  /// When the state goes on ahead of the clock by itself (a live push that arrived while back in
+  /// time brings it to where its journal is), the clock goes on from there: it stood still until
+  /// real time caught up, and the pushes in between all arrived at one time (found by an
+  /// exploratory test of `run --listen`).
+  @Test func theClockGoesOnFromWhereTheStateWentOnItsOwn() {
+    let terminal = FakeTerminal(
+      size: Size(columns: 80, rows: 24), script: [nil, nil, .key(.character("]")), nil])
+    let state = AppState.demo()
+    let ahead = state.now + .minutes(10)
+    var moved = false
+    let loop = AppLoop(
+      state: state, screen: terminal, input: terminal,
+      clock: SimulationClock(start: state.now, mode: .manual), theme: .builtInDefault,
+      afterTurn: { state in
+        guard !moved else { return }
+        moved = true
+        _ = reduce(into: &state, .tick(ahead))
+      })
+    loop.run(maxTurns: 4)
+    // `]` moves the manual clock a minute on from 09:51, not from 09:41 (which the state, past
+    // it, would ignore).
+    #expect(loop.state.now == ahead + .minutes(1), "\(loop.state.now)")
+  }
+
   @Test func previousPushSeeksBackInOnePress() {
     let terminal = FakeTerminal(
       size: Size(columns: 80, rows: 24),
