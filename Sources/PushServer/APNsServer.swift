@@ -993,3 +993,20 @@ final class IdleConnectionCloser: ChannelInboundHandler {
     }
   }
 }
+
+extension APNsServer {
+  /// Why listening failed, said for a person: "address already in use: another program listens on
+  /// this port; …", not the system call's description (`bind(descriptor:ptr:bytes:): Address
+  /// already in use) (errno: 98)`, found by an exploratory test).
+  public static func listenFailure(_ error: any Error) -> String {
+    guard let failure = error as? IOError else { return "\(error)" }
+    let reason = String(cString: strerror(failure.errnoCode)).lowercased()
+    switch failure.errnoCode {
+    case EADDRINUSE:
+      return "\(reason): another program listens on this port; choose another port, or 0 for any free one"
+    case EACCES: return "\(reason): ports below 1024 need privileges; choose a port from 1024 up, or 0 for any free one"
+    case EADDRNOTAVAIL: return "\(reason): this machine has no such address; bind 127.0.0.1, ::1 or 0.0.0.0"
+    default: return reason
+    }
+  }
+}

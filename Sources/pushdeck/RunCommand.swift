@@ -203,7 +203,8 @@ struct RunCommand: AsyncParsableCommand {
             if exchange.status >= 400, !exchange.wasNotSaved { inbox.refuse(exchange) }
           })
       } catch {
-        FileHandle.standardError.write(Data("pushdeck: cannot listen on \(bind):\(listen): \(error)\n".utf8))
+        FileHandle.standardError.write(
+          Data("pushdeck: cannot listen on \(bind):\(listen): \(APNsServer.listenFailure(error))\n".utf8))
         throw ExitCode(2)
       }
       let address = bind.contains(":") ? "[\(bind)]" : bind

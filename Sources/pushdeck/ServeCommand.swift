@@ -133,7 +133,7 @@ struct ServeCommand: AsyncParsableCommand {
         log: log,
         notice: { text in FileHandleError.write(text + "\n") })
     } catch {
-      FileHandleError.write("pushdeck: cannot listen on \(bind):\(port): \(error)\n")
+      FileHandleError.write("pushdeck: cannot listen on \(bind):\(port): \(APNsServer.listenFailure(error))\n")
       throw ExitCode(2)
     }
     var channelServer: APNsServer?
@@ -148,7 +148,8 @@ struct ServeCommand: AsyncParsableCommand {
           log: log,
           notice: { text in FileHandleError.write(text + "\n") })
       } catch {
-        FileHandleError.write("pushdeck: cannot listen on \(bind):\(channelsPort): \(error)\n")
+        FileHandleError.write(
+          "pushdeck: cannot listen on \(bind):\(channelsPort): \(APNsServer.listenFailure(error))\n")
         await server.drain(timeout: .seconds(1))
         device.finish()
         try? await server.shutdown()
