@@ -777,10 +777,11 @@ final class APNsStreamHandler: ChannelInboundHandler {
       }
       sink(record, token, finish)
     case .rejected(_, let reason, let timestamp, _):
+      // Every answer names the push by its `apns-id`, the one sent or, when none was (or it was
+      // not a UUID), one made here, as APNs does: a provider that logs it on failures had none.
       var response = HPACKHeaders([(":status", String(outcome.status))])
-      if let id = request.first(name: "apns-id"), APNsHeaders.isCanonicalUUID(id) {
-        response.add(name: "apns-id", value: id)
-      }
+      let sent = request.first(name: "apns-id").flatMap { APNsHeaders.isCanonicalUUID($0) ? $0 : nil }
+      response.add(name: "apns-id", value: sent ?? UUID().uuidString.lowercased())
       log(exchange)
       send(context: context, headers: response, body: APNsRequest.errorBody(reason: reason, timestamp: timestamp))
     }

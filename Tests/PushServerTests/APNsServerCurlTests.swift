@@ -95,6 +95,8 @@ struct APNsServerCurlTests {
       #expect(response.status == rejection.status, "\(rejection.reason)")
       let json = try JSONSerialization.jsonObject(with: Data(response.body.utf8)) as? [String: String]
       #expect(json == ["reason": rejection.reason])
+      // A refusal carries an apns-id too, made when none was sent (or it was not a UUID).
+      #expect(APNsHeaders.isCanonicalUUID(response.header("apns-id") ?? ""), "\(rejection.reason)")
     }
     #expect(received.count == 0)
   }
