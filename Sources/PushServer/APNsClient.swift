@@ -123,7 +123,10 @@ public final class APNsClient: Sendable {
     } catch {
       responsePromise.fail(error)
       if let failure = connectionError.error { throw APNsClientError(message: Self.describeConnection(failure)) }
-      throw APNsClientError(message: "cannot open a stream: \(Self.describe(error))")
+      // An h2c client at a TLS endpoint: the server closes the connection at the first bytes,
+      // before any stream opens.
+      let hint = secure ? "" : " (a TLS endpoint closes an h2c connection: give --tls, with --cacert FILE)"
+      throw APNsClientError(message: "cannot open a stream: \(Self.describe(error))\(hint)")
     }
     var headers = HTTPHeaders()
     headers.add(name: "host", value: authority)
@@ -172,7 +175,17 @@ public final class APNsClient: Sendable {
       return
         "TLS handshake failed: the server's certificate is not trusted (give --cacert with the certificate pushdeck serve printed)"
     }
-    if error is NIOSSLError || text.contains("handshake") { return "TLS handshake failed: \(text)" }
+    // A TLS client at an h2c endpoint reads HTTP/2 bytes where a TLS record should be: said
+    // plainly, not as BoringSSL's error with its source path.
+    if text.contains("WRONG_VERSION_NUMBER") || text.contains("WRONG_VERSION") || text.contains("HTTP_REQUEST")
+      || text.contains("PACKET_LENGTH_TOO_LONG") || text.contains("RECORD_LENGTH_MISMATCH")
+    {
+      return
+        "TLS handshake failed: the server does not speak TLS (an h2c endpoint, such as pushdeck serve without --tls): drop --tls"
+    }
+    if error is NIOSSLError || text.contains("handshake") {
+      return "TLS handshake failed: \(text.split(separator: " at /").first.map(String.init) ?? text)"
+    }
     return "the connection failed: \(describe(error))"
   }
 

@@ -40,6 +40,10 @@ struct ServeTLSCLITests {
     ])
     #expect(untrusted.status == 2)
     #expect(untrusted.standardError.contains("the server's certificate is not trusted"), "\(untrusted.standardError)")
+    // An h2c push at the TLS endpoint is told to use --tls.
+    let plain = try PushdeckProcess.run(["push", "--port", String(server.port), "com.example.app", payload])
+    #expect(plain.status == 2)
+    #expect(plain.standardError.contains("give --tls"), "\(plain.standardError)")
     let first = server.stop()
     #expect(first.hasPrefix("pushdeck serve: listening on https://127.0.0.1:"), "\(first)")
     #expect(
@@ -58,6 +62,18 @@ struct ServeTLSCLITests {
     let second = server.stop()
     #expect(second.contains("TLS certificate \(certificate); trust it"), "\(second)")
     #expect(try String(contentsOfFile: certificate, encoding: .utf8) == pem)
+
+    // A TLS push at an h2c endpoint is told to drop --tls, not shown BoringSSL's error (with the
+    // path of its source file).
+    server = try ServeProcess(["--state", directory.appendingPathComponent("h2c.sqlite").path])
+    let wrong = try PushdeckProcess.run(["push", "--port", String(server.port), "--tls", "com.example.app", payload])
+    _ = server.stop()
+    #expect(wrong.status == 2)
+    #expect(
+      wrong.standardError.contains(
+        "the server does not speak TLS (an h2c endpoint, such as pushdeck serve without --tls): drop --tls"),
+      "\(wrong.standardError)")
+    #expect(!wrong.standardError.contains("BoringSSL"), "\(wrong.standardError)")
   }
 
   @Test(.requires(ExternalTools.hasOpenSSL, "openssl is not installed"))
