@@ -263,6 +263,11 @@ private func codes(_ record: PushRecord) -> [DiagnosticCode] { record.diagnostic
     ("com.exämple.app", "the non-ASCII character U+00E4 at character 7"),
     ("com/example", "'/' (U+002F) at character 4"),
     ("com.example.app\n", "a control character (U+000A) at character 16"),
+    // Too long to be any app's (an 8,000-character topic was answered 200).
+    (
+      "com." + String(repeating: "a", count: 252),
+      "apns-topic is 256 bytes; a bundle id with its push type's suffix is at most 255"
+    ),
   ])
   func aTopicWithCharactersNoBundleIdHasIsBadTopic(topic: String, described: String) throws {
     let (headers, diagnostics) = APNsHeaders.parse([(name: "apns-topic", value: topic)], bundleID: nil)
@@ -361,6 +366,14 @@ private func codes(_ record: PushRecord) -> [DiagnosticCode] { record.diagnostic
     #expect(diagnostic.message.contains("a space (U+0020) at character 6"), "\(diagnostic.message)")
     #expect(diagnostic.hint?.contains("com.example.app") == true)
     #expect(record.diagnostics.filter { $0.path == "bundle" }.count == 1, "not also reported as missing")
+
+    let long = line(
+      #"{"at": 1, "bundle": "com.\#(String(repeating: "a", count: 300))", "payload": {"aps": {"alert": "x"}}}"#)
+    #expect(long.bundleID == nil && !long.isValid)
+    #expect(long.diagnostics.contains { $0.path == "bundle" && $0.message.contains("is 304 bytes, not a bundle id") })
+    let longest = line(
+      #"{"at": 1, "bundle": "com.\#(String(repeating: "a", count: 251))", "payload": {"aps": {"alert": "x"}}}"#)
+    #expect(longest.isValid, "255 bytes: \(longest.diagnostics)")
 
     let control = line(#"{"at": 1, "bundle": "com.a\u0007b", "payload": {"aps": {"alert": "x"}}}"#)
     #expect(control.diagnostics.contains { $0.path == "bundle" && $0.message.contains("U+0007") })

@@ -255,6 +255,13 @@ public struct HeaderParser {
           "apns-topic \(JSONValue.quoted(String(topic.prefix(80)))) has \(BundleID.describe(character)) at character \(position); a topic is a bundle id and its push type's suffix",
           "APNs rejects the request (400 BadTopic).",
           hint: "send the app's bundle id (\(BundleID.allowedCharacters)), with the push type's suffix such as .voip")
+      } else if value.count > BundleID.maximumLength {
+        keep()
+        report(
+          .badTopic, name(), location(),
+          "apns-topic is \(value.count) bytes; a bundle id with its push type's suffix is at most \(BundleID.maximumLength)",
+          "APNs rejects the request (400 BadTopic).",
+          hint: "send the app's bundle id, with the push type's suffix such as .voip")
       } else {
         headers.topic = topic
       }
@@ -328,6 +335,12 @@ public struct HeaderParser {
 public enum BundleID {
   /// The characters a bundle id or topic may hold, for messages.
   public static let allowedCharacters = "letters A–Z and a–z, digits, '-', '_' and '.'"
+
+  /// The longest topic or bundle id read (bytes): a bundle id with the longest suffix
+  /// (`.push-type.liveactivity`) fits with room to spare. Longer text is no app's (an
+  /// 8,000-character topic was answered 200 and became a bundle id in the state, printed whole
+  /// by `replay`; found by an exploratory test). docs/DECISIONS.md, "Bundle ids and topics".
+  public static let maximumLength = 255
 
   /// The first character `text` may not hold, with its 1-based position in characters, or nil
   /// when every character is allowed (an empty text has none).

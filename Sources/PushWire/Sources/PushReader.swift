@@ -230,6 +230,11 @@ public enum PushReader {
               hint:
                 "write the app's bundle id, which holds only \(BundleID.allowedCharacters), for example \"bundle\": \"com.example.app\""
             )
+          } else if view.stringByteCount(valueIndex) > BundleID.maximumLength {
+            record.addEnvelopeError(
+              view, valueIndex, "bundle",
+              "\"bundle\" is \(bundle.utf8.count) bytes, not a bundle id: one is at most \(BundleID.maximumLength)",
+              hint: "write the app's bundle id, for example \"bundle\": \"com.example.app\"")
           } else {
             record.bundleID = bundle
           }
