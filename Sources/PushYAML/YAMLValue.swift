@@ -74,8 +74,11 @@ package struct YAMLValue {
   /// line indented to the same column that starts with the key (plain or quoted) and a colon,
   /// before a line indented less (the mapping's end). Nil when there is none (a flow mapping).
   static func repeatedKeyLine(_ key: String, after line: Int, column: Int, in text: String) -> Int? {
-    let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-    guard line >= 1, column >= 1 else { return nil }
+    // Split where YAML breaks lines (`\n`, `\r\n`, a lone `\r`), so the lines are the parser's:
+    // split at `\n` alone, a text with `\r` breaks had fewer lines than the parser's line number,
+    // and the range below trapped (found by the theme fuzzer).
+    let lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }
+    guard line >= 1, column >= 1, line <= lines.count else { return nil }
     let forms = [key + ":", "\"" + key + "\":", "'" + key + "':"]
     for index in line..<lines.count {
       let text = lines[index]

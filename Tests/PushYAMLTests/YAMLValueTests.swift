@@ -1,9 +1,30 @@
+import Foundation
 import PushYAML
 import Testing
 
 /// The YAML layer scenarios, profiles and themes share: located nodes, key paths, core scalars.
 struct YAMLValueTests {
   func parse(_ text: String) throws -> YAMLValue { try YAMLValue.parse(text, file: "d.yaml") }
+
+  /// A duplicate key in a text whose lines break at `\r` is located where it appears again; the
+  /// fuzzer's input (lone `\r` breaks, a duplicate key) trapped in a range the parser's line
+  /// number overran (`repeatedKeyLine`).
+  @Test func aDuplicateKeyInATextWithCarriageReturnsIsLocated() throws {
+    #expect {
+      try parse("name: a\rroles: {}\rname: b\r")
+    } throws: { error in
+      (error as? YAMLError)?.line == 3 && (error as? YAMLError)?.message.hasPrefix("duplicate key \"name\"") == true
+    }
+    #expect {
+      try parse("name: a\r\nroles: {}\r\nname: b\r\n")
+    } throws: { error in (error as? YAMLError)?.line == 3 }
+    let found = try #require(
+      Data(
+        base64Encoded:
+          "IyBQdXNoIyBQdXNoZGVjayBzaT10IA2TOiBhIGRuaXRkbmk9dCBQRGljdGlvbmFydVB1c2gjc2hkZWNrIHNs/////////2EgZG5pPXQgDZM6IGEgZG5pdHJt"
+      ))
+    #expect(throws: YAMLError.self) { try parse(String(decoding: found, as: UTF8.self)) }
+  }
 
   @Test func entriesLocateKeysAndValuesUnderTheirPaths() throws {
     let root = try parse("apps:\n  - bundle: a\n    settings: {banners: true}\n")
