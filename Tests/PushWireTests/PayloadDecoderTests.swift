@@ -115,6 +115,16 @@ private func codes(_ record: PushRecord) -> [DiagnosticCode] { record.diagnostic
     #expect(diagnostic?.severity != .error)
   }
 
+  /// A long placeholder is quoted by its first 80 characters (`push big.json` printed a
+  /// 4,100-character alert of X's whole in the warning; found by an exploratory test).
+  @Test func aLongPlaceholderIsQuotedShort() throws {
+    let record = read(#"{"aps": {"alert": "\#(String(repeating: "X", count: 4_100))"}}"#)
+    let warning = try #require(record.diagnostics.first { $0.code == .placeholderValue })
+    let quoted = "\"" + String(repeating: "X", count: 80) + "…\" looks like a template placeholder"
+    #expect(warning.message.hasPrefix(quoted), "\(warning.message.prefix(200))")
+    #expect(warning.message.count < 160)
+  }
+
   @Test func warningsSayWhatTheDeviceDoes() throws {
     let record = read(#"{"aps": {"alert": "x", "mutable-content": true}}"#)
     let warning = try #require(record.diagnostics.first)

@@ -329,7 +329,8 @@ public final class PayloadDecoder {
     guard Self.isPlaceholder(value) else { return }
     report(
       .placeholderValue, at: index, path: path(),
-      "\(JSONValue.quoted(value)) looks like a template placeholder, not a real \(what)",
+      // At most 80 characters of it: a 4,100-character alert of X's was quoted whole.
+      "\(JSONValue.quoted(value.count > 80 ? value.prefix(80) + "…" : value)) looks like a template placeholder, not a real \(what)",
       effect: what == "bundle id"
         ? "No installed app matches it, so the push is not delivered."
         : "The user sees the placeholder text as it is.",
