@@ -164,7 +164,7 @@ package struct Session {
     // device played ahead fit in memory at a million lines. With a state database the journal
     // keeps every record whole (the change set carries the payload's bytes).
     let lean = TimelineFeed.totalBytes(of: resolved) >= leanDeviceBytes
-    let makeDevice: @Sendable (SimInstant) -> DeviceSimulator? = { start in
+    let makeDevice: @Sendable (SimInstant) -> DeviceSimulator = { start in
       var device = DeviceSimulator(
         profile: streamedProfile(start: start, explicit: explicitProfile, option: profileOption))
       if lean {
@@ -180,8 +180,7 @@ package struct Session {
     let first = feed.take()
     if first.isDone, let failure = first.failure { throw UsageError(failure) }
     // The device played ahead is made the same way.
-    guard let device = makeDevice(start) else { throw UsageError("cannot make the device") }
-    var state = AppState(device: device)
+    var state = AppState(device: makeDevice(start))
     state.appendTimeline(first.entries)
     guard !first.isDone else { return (state, nil) }
     state.readingProgress = first.progress
@@ -227,12 +226,8 @@ package struct Session {
     var last: SimInstant?
     var failure: (any Error)?
 
-    // Whether `state` is made: asked on every record, where testing `state == nil` copied the
-    // whole state out of the closure's box (a memmove of it and a retain of all it holds).
-    var begun = false
-
     func begin() throws {
-      guard !begun, let start = placer.start else { return }
+      guard state == nil, let start = placer.start else { return }
       let profile = streamedProfile(start: start, explicit: explicitProfile, option: profileOption)
       var device = DeviceSimulator(profile: profile)
       device.keepsPayloadDetails = false
@@ -245,7 +240,6 @@ package struct Session {
       until = .some(try target(made))
       extensions = ServiceExtensionRegistry.withThumbnails(profile: profile)
       state = made
-      begun = true
     }
 
     func play() {

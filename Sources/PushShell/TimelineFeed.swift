@@ -104,7 +104,7 @@ package final class TimelineFeed: PlayAhead {
   ///   - checkpointsFrom: inputs of at least this many bytes keep checkpoints.
   package static func start(
     _ inputs: [ResolvedInput], bundle: String?, defaultStart: SimInstant, extensionProfile: DeviceProfile?,
-    makeDevice: (@Sendable (SimInstant) -> DeviceSimulator?)? = nil, checkpointsFrom: Int = checkpointMinimumBytes
+    makeDevice: (@Sendable (SimInstant) -> DeviceSimulator)? = nil, checkpointsFrom: Int = checkpointMinimumBytes
   ) -> TimelineFeed {
     useOneAllocatorArena()
     let feed = TimelineFeed(totalBytes: totalBytes(of: inputs))
@@ -137,8 +137,8 @@ package final class TimelineFeed: PlayAhead {
 
       func playAhead(_ entries: [TimelineEntry], done: Bool) {
         guard let makeDevice, !diverged else { return }
-        if ahead == nil, let start = placer.start, let device = makeDevice(start) {
-          ahead = AppState(device: device)
+        if ahead == nil, let start = placer.start {
+          ahead = AppState(device: makeDevice(start))
           ahead?.consumesArrivedTimeline = true
         }
         guard var state = ahead else { return }

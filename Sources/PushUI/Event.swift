@@ -363,8 +363,8 @@ extension AppState {
     let firstError = record.diagnostics.first { $0.severity == .error }
     let why = firstError.map { $0.code.rawValue } ?? "invalid payload"
     // Rejections can come hundreds a second on a fast clock: one does not push out a toast
-    // that has not been readable yet (the status line counts them all).
-    // A rejection that comes while it is fresh waits for it to leave, the latest one.
+    // that has not been readable yet, but waits for it to leave (the latest one; the status
+    // line counts them all).
     let text = "✗ Rejected \(record.source): \(why) · r inspects"
     if hasFreshToast { waitingToast = text } else { showToast(text) }
   }
@@ -438,12 +438,7 @@ extension AppState {
   /// Lets the toast go once its simulated time is up and, where real time is known (`run`), it
   /// has shown for ``toastMinimumWall``.
   mutating func expireToast() {
-    guard let toast, toast.expiresAt <= now else { return }
-    if let wall = wallElapsed {
-      // Not seen yet, or not for long enough.
-      guard let shown = toast.wallShownAt, wall.milliseconds &- shown.milliseconds >= toastMinimumWall.milliseconds
-      else { return }
-    }
+    guard let toast, toast.expiresAt <= now, !hasFreshToast else { return }
     toastLeft()
   }
 

@@ -182,11 +182,15 @@ public struct StreamingTimeline: Sendable {
   /// The device's start, once known (the first capture line, or ``finish()``).
   public private(set) var start: SimInstant?
   private let defaultStart: SimInstant
-  private var clock: ArrivalClock?
+  /// Placed from ``start`` once it is known (``begin(at:)``).
+  private var clock: ArrivalClock
   private var waiting: [PushRecord] = []
 
   /// Creates a timeline whose device starts at `defaultStart` when no record has a time.
-  public init(defaultStart: SimInstant) { self.defaultStart = defaultStart }
+  public init(defaultStart: SimInstant) {
+    self.defaultStart = defaultStart
+    clock = ArrivalClock(start: defaultStart)
+  }
 
   /// Places a record; returns the entries now placed (none while waiting for a start).
   public mutating func place(_ record: PushRecord) -> [TimelineEntry] {
@@ -227,7 +231,6 @@ public struct StreamingTimeline: Sendable {
   }
 
   private mutating func entry(_ record: PushRecord) -> TimelineEntry {
-    if clock == nil { clock = ArrivalClock(start: defaultStart) }
-    return TimelineEntry(at: clock!.arrival(of: record), event: .push(record))
+    TimelineEntry(at: clock.arrival(of: record), event: .push(record))
   }
 }

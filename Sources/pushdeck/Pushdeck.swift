@@ -40,7 +40,7 @@ struct Pushdeck: AsyncParsableCommand {
       // is not there) is said as `explain` says it, `pushdeck: file:line:column: …`, exit 2:
       // not after "Error:" with the usage text (it was, for render and storyboard), and not with
       // status 1 (storyboard's unknown theme).
-      if let message = inputProblem(error) {
+      if let message = (error as? UsageError)?.message {
         FileHandleError.write("pushdeck: \(terminalSafe(message))\n")
         Glibc.exit(2)
       }
@@ -53,12 +53,6 @@ struct Pushdeck: AsyncParsableCommand {
       exit(withError: error)
     }
   }
-}
-
-/// The message of an error about what the inputs or the theme say (shell logic reports them as
-/// a `UsageError`; a theme's through ``ThemeLocator/commandLineTheme(_:)``), or nil for any other.
-private func inputProblem(_ error: any Error) -> String? {
-  (error as? UsageError)?.message
 }
 
 /// Runs shell logic inside a command's `validate()`: ArgumentParser reports only its own

@@ -50,19 +50,15 @@ struct RenderCommand: ParsableCommand {
   /// The format asked for, else the one `-o FILE`'s extension names, else text (svg with
   /// --style phone).
   var format: Format {
-    (try? resolvedFormat()) ?? formatOption ?? (style == .phone ? .svg : .text)
+    OutputFormat.chosen(
+      given: formatOption, output: output, table: Self.formats, fallback: style == .phone ? .svg : .text)
   }
 
-  /// ``format``, refusing a `--format` that `-o FILE`'s extension contradicts.
-  func resolvedFormat() throws -> Format {
-    try OutputFormat.resolve(
-      given: formatOption, output: output,
-      table: [
-        "png": [.png], "svg": [.svg], "json": [.json], "txt": [.text, .ansi], "text": [.text, .ansi],
-        "ansi": [.ansi], "ans": [.ansi],
-      ],
-      fallback: style == .phone ? .svg : .text)
-  }
+  /// What an `-o FILE` extension asks for (``OutputFormat``).
+  static let formats: [String: [Format]] = [
+    "png": [.png], "svg": [.svg], "json": [.json], "txt": [.text, .ansi], "text": [.text, .ansi],
+    "ansi": [.ansi], "ans": [.ansi],
+  ]
 
   @Option(name: .long, help: "terminal (the cells, the default) or phone (an iPhone mockup: svg or png).")
   var style: Style = .terminal
@@ -124,7 +120,7 @@ struct RenderCommand: ParsableCommand {
     else {
       throw ValidationError("--size must look like 80x24, with columns and rows from 1 to 1000, not \(size)")
     }
-    _ = try resolvedFormat()
+    try OutputFormat.check(given: formatOption, output: output, table: Self.formats)
     let selectedTheme = try ThemeLocator.forCurrentProcess().commandLineTheme(theme)
     if style == .phone {
       try renderPhone(theme: selectedTheme)

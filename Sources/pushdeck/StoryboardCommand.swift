@@ -40,10 +40,7 @@ struct StoryboardCommand: ParsableCommand {
   var output: String?
 
   /// The format asked for, else the one `-o FILE`'s extension names, else svg.
-  var format: Format {
-    (try? OutputFormat.resolve(given: formatOption, output: output, table: Self.formats, fallback: .svg))
-      ?? formatOption ?? .svg
-  }
+  var format: Format { OutputFormat.chosen(given: formatOption, output: output, table: Self.formats, fallback: .svg) }
 
   static let formats: [String: [Format]] = ["svg": [.svg], "png": [.png], "html": [.html], "htm": [.html]]
 
@@ -74,7 +71,7 @@ struct StoryboardCommand: ParsableCommand {
     guard scale.isFinite, scale >= 0.1, scale <= 4 else {
       throw ValidationError("--scale must be 0.1 to 4, not \(scale)")
     }
-    _ = try OutputFormat.resolve(given: formatOption, output: output, table: Self.formats, fallback: .svg)
+    try OutputFormat.check(given: formatOption, output: output, table: Self.formats)
   }
 
   func run() throws {

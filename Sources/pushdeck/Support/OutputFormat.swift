@@ -13,17 +13,21 @@ enum OutputFormat {
   }
 
   /// The format to write: `--format` when given, else what the file's name implies, else
-  /// `fallback`. A `--format` the file's extension does not allow is refused, naming both
-  /// (`.txt` takes text or ansi; `.png` only png).
-  static func resolve<Format: RawRepresentable & Equatable>(
-    given: Format?, output: String?, table: [String: [Format]], fallback: Format
-  ) throws -> Format where Format.RawValue == String {
-    let implied = implied(by: output, table)
-    if let given, let implied, let output, !implied.contains(given), let first = implied.first {
-      throw ValidationError(
-        "-o \(output) names a \(first.rawValue) file, but --format is \(given.rawValue): "
-          + "drop --format (the name chooses it) or give a name that matches")
-    }
-    return given ?? implied?.first ?? fallback
+  /// `fallback`.
+  static func chosen<Format>(given: Format?, output: String?, table: [String: [Format]], fallback: Format) -> Format {
+    given ?? implied(by: output, table)?.first ?? fallback
+  }
+
+  /// Refuses a `--format` the file's extension does not allow, naming both (`.txt` takes text
+  /// or ansi; `.png` only png).
+  static func check<Format: RawRepresentable & Equatable>(
+    given: Format?, output: String?, table: [String: [Format]]
+  ) throws where Format.RawValue == String {
+    guard let given, let output, let implied = implied(by: output, table), !implied.contains(given),
+      let first = implied.first
+    else { return }
+    throw ValidationError(
+      "-o \(output) names a \(first.rawValue) file, but --format is \(given.rawValue): "
+        + "drop --format (the name chooses it) or give a name that matches")
   }
 }
