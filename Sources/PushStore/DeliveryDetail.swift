@@ -158,23 +158,79 @@ enum DeliveryDetail {
   }
 
   /// Appends packed values to a byte buffer that is reused from row to row.
-  struct Writer {
-    private(set) var bytes: [UInt8] = []
+  ///
+  /// The buffer is its own, not an `[UInt8]`: `Array.append(contentsOf:)` costs some seventy
+  /// instructions a call before it copies a byte, and a replay appends about sixty values a push
+  /// (docs/PERFORMANCE.md, "Issue 15, 26 Nov (fifth session)"). A copy of a writer shares the
+  /// buffer until either writes, as an array would: a write to a shared buffer copies it first.
+  struct Writer: Sendable {
+    /// The bytes, owned by one or more writers; never written while shared.
+    private final class Buffer: @unchecked Sendable {
+      let base: UnsafeMutablePointer<UInt8>
+      let capacity: Int
+
+      init(capacity: Int) {
+        self.capacity = capacity
+        base = .allocate(capacity: capacity)
+      }
+
+      deinit { base.deallocate() }
+    }
+
+    private var buffer = Buffer(capacity: 64)
+    /// How many bytes are written.
+    private(set) var count = 0
+
+    /// The bytes written, as an array (for tests and the migration; the journal reads them in
+    /// place through ``withUnsafeBytes(_:)``).
+    var bytes: [UInt8] { withUnsafeBytes { Array($0) } }
+
+    /// Calls `body` with the bytes written.
+    func withUnsafeBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+      try withExtendedLifetime(buffer) { try body(UnsafeRawBufferPointer(start: buffer.base, count: count)) }
+    }
+
+    /// Where the next `extra` bytes go: room made (and the buffer made this writer's own) first.
+    /// The caller advances ``count`` by what it wrote.
+    @inline(__always)
+    private mutating func end(reserving extra: Int) -> UnsafeMutablePointer<UInt8> {
+      if count + extra > buffer.capacity || !isKnownUniquelyReferenced(&buffer) {
+        regrow(toHold: count + extra)
+      }
+      return buffer.base + count
+    }
+
+    /// Moves the bytes to a buffer of its own that holds `needed` bytes, doubling as it grows.
+    private mutating func regrow(toHold needed: Int) {
+      let capacity = needed > buffer.capacity ? max(needed, buffer.capacity * 2) : buffer.capacity
+      let grown = Buffer(capacity: capacity)
+      grown.base.update(from: buffer.base, count: count)
+      buffer = grown
+    }
 
     /// Empties the buffer (keeping its capacity) and writes the format byte.
     mutating func start() {
-      bytes.removeAll(keepingCapacity: true)
-      bytes.append(DeliveryDetail.format)
+      count = 0
+      end(reserving: 1).pointee = DeliveryDetail.format
+      count = 1
     }
 
-    mutating func null() { bytes.append(0) }
+    mutating func null() {
+      end(reserving: 1).pointee = 0
+      count += 1
+    }
 
     /// Makes room for `count` bytes in all.
-    mutating func reserve(_ count: Int) { bytes.reserveCapacity(count) }
+    mutating func reserve(_ total: Int) {
+      if total > buffer.capacity { regrow(toHold: total) }
+    }
 
+    /// A tag and a little-endian word.
     private mutating func word(_ tag: UInt8, _ value: UInt64) {
-      bytes.append(tag)
-      withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+      let at = end(reserving: 9)
+      at.pointee = tag
+      UnsafeMutableRawPointer(at + 1).storeBytes(of: value.littleEndian, as: UInt64.self)
+      count += 9
     }
 
     mutating func int(_ value: Int64?) {
@@ -201,22 +257,31 @@ enum DeliveryDetail {
       utf8.withUnsafeBufferPointer { text($0) }
     }
 
-    /// Appends a blob (tag `4`; row buffers only, a `detail` holds none).
-    mutating func blob(_ value: [UInt8]) {
-      value.withUnsafeBufferPointer { span(4, $0) }
+    /// Appends another writer's bytes as a blob (tag `4`; row buffers only, a `detail` holds none).
+    mutating func blob(_ value: Writer) {
+      value.withUnsafeBytes {
+        span(4, UnsafeBufferPointer(start: $0.baseAddress?.assumingMemoryBound(to: UInt8.self), count: $0.count))
+      }
     }
 
     private mutating func text(_ utf8: UnsafeBufferPointer<UInt8>) { span(3, utf8) }
 
+    /// A tag, the length as a varint, and the bytes.
     private mutating func span(_ tag: UInt8, _ utf8: UnsafeBufferPointer<UInt8>) {
-      bytes.append(tag)
+      // A tag and at most ten bytes of length.
+      let at = end(reserving: 11 + utf8.count)
+      at.pointee = tag
       var length = utf8.count
+      var written = 1
       while length >= 0x80 {
-        bytes.append(UInt8(length & 0x7F) | 0x80)
+        at[written] = UInt8(length & 0x7F) | 0x80
         length >>= 7
+        written += 1
       }
-      bytes.append(UInt8(length))
-      bytes.append(contentsOf: utf8)
+      at[written] = UInt8(length)
+      written += 1
+      if let source = utf8.baseAddress { (at + written).update(from: source, count: utf8.count) }
+      count += written + utf8.count
     }
 
     /// Reasons as the JSON text `[{"code":…,"text":…},…]` (what ``JournalCoding/json(_:)-([Reason])``

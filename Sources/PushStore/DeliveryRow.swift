@@ -30,7 +30,7 @@ public struct PackedDeliveries: Sendable {
   }
 
   /// How many bytes the packed rows take.
-  var byteCount: Int { rows.bytes.count }
+  var byteCount: Int { rows.count }
 
   /// Packs a delivery; `rawPayload`, when given, is journaled as the notification's payload text.
   mutating func append(_ record: DeliveryRecord, rawPayload: ArraySlice<UInt8>? = nil) {
@@ -61,81 +61,84 @@ struct DeliveryPacker: Sendable {
   private var detail = DeliveryDetail.Writer()
 
   /// Appends the row's values, in the order of `DeviceJournal.deliveryColumns`.
+  ///
+  /// Every field is read through `record` in place (`record.notification?.title`): binding the
+  /// notification or the decision to a constant copied it, every string and array it holds,
+  /// and destroyed the copy again, on every push (docs/PERFORMANCE.md, "Issue 15, 26 Nov (fifth
+  /// session)").
   mutating func pack(
-    _ record: DeliveryRecord, reasonListID: Int64? = nil, rawPayload: ArraySlice<UInt8>? = nil,
+    _ record: borrowing DeliveryRecord, reasonListID: Int64? = nil, rawPayload: ArraySlice<UInt8>? = nil,
     into row: inout DeliveryDetail.Writer
   ) {
-    let decision = record.decision
-    let note = record.notification
+    let hasNote = record.notification != nil
     row.int(record.index)
     row.int(record.at.milliseconds)
     row.text(record.bundleID)
-    row.int(note?.id.rawValue)
-    row.text(decision.disposition.rawValue)
-    row.bool(decision.isStored && record.group != nil && note != nil)
-    row.text(note?.title)
-    row.text(note?.body)
-    if note != nil, let rawPayload { row.text(rawPayload) } else { row.text(note?.rawPayload) }
-    // The record's decision and notification are handed on, not read out again: each local
-    // copy of them retained and released every string they hold.
-    packDetail(record, decision: decision, note: note, reasonListID: reasonListID, hasRawPayload: rawPayload != nil)
-    row.blob(detail.bytes)
+    row.int(record.notification?.id.rawValue)
+    row.text(record.decision.disposition.rawValue)
+    row.bool(record.decision.isStored && record.group != nil && hasNote)
+    row.text(record.notification?.title)
+    row.text(record.notification?.body)
+    if hasNote, let rawPayload { row.text(rawPayload) } else { row.text(record.notification?.rawPayload) }
+    packDetail(record, reasonListID: reasonListID, hasRawPayload: rawPayload != nil)
+    row.blob(detail)
   }
 
   /// Packs the fields without a column of their own, in the order of ``DeliveryDetail/fields``.
-  private mutating func packDetail(
-    _ record: DeliveryRecord, decision: DeliveryDecision, note: PushNotification?, reasonListID: Int64?,
-    hasRawPayload: Bool
-  ) {
-    let rank = record.rank
-    let group = record.group
+  private mutating func packDetail(_ record: borrowing DeliveryRecord, reasonListID: Int64?, hasRawPayload: Bool) {
     detail.start()
     detail.text(record.source)
     detail.text(record.diagnostics.isEmpty ? "[]" : JournalCoding.json(record.diagnostics))
-    detail.text(surfacesText.json(decision.surfaces))
-    detail.bool(decision.playsSound)
-    detail.text(JournalCoding.text(decision.sound))
-    detail.int(decision.badge)
-    detail.text(decision.effectiveLevel.rawValue)
-    detail.int(decision.heldUntil?.milliseconds)
-    detail.int(decision.replaces?.rawValue)
-    detail.bool(decision.previewsHidden)
-    detail.text(callbacksText.json(decision.callbacks))
-    if let reasonListID { detail.int(reasonListID) } else { detail.reasons(decision.reasons) }
-    detail.text(group?.bundleID)
-    detail.text(group?.thread)
-    detail.int(group?.single?.rawValue)
+    detail.text(surfacesText.json(record.decision.surfaces))
+    detail.bool(record.decision.playsSound)
+    detail.text(JournalCoding.text(record.decision.sound))
+    detail.int(record.decision.badge)
+    detail.text(record.decision.effectiveLevel.rawValue)
+    detail.int(record.decision.heldUntil?.milliseconds)
+    detail.int(record.decision.replaces?.rawValue)
+    detail.bool(record.decision.previewsHidden)
+    detail.text(callbacksText.json(record.decision.callbacks))
+    if let reasonListID { detail.int(reasonListID) } else { detail.reasons(record.decision.reasons) }
+    detail.text(record.group?.bundleID)
+    detail.text(record.group?.thread)
+    detail.int(record.group?.single?.rawValue)
     detail.int(record.groupRank)
-    detail.double(rank?.level)
-    detail.double(rank?.relevance)
-    detail.double(rank?.engagement)
-    detail.double(rank?.communication)
-    detail.double(rank?.recency)
-    detail.text(note?.threadID)
-    detail.text(note?.subtitle)
-    detail.text(note?.category)
-    detail.text(note?.level.rawValue)
-    detail.double(note?.relevanceScore)
-    detail.text(JournalCoding.text(note?.sound))
-    detail.int(note?.badge)
-    detail.bool(note?.isContentAvailable)
-    detail.bool(note?.isMutableContent)
-    detail.text(note?.targetContentID)
-    detail.text(note?.filterCriteria)
-    detail.text(note?.collapseID)
-    detail.int(note?.receivedAt.milliseconds)
-    detail.text(note?.pushType.rawValue)
-    detail.int(note?.priority?.rawValue)
-    detail.int(note?.expiration?.milliseconds)
-    detail.text(note?.sender)
+    detail.double(record.rank?.level)
+    detail.double(record.rank?.relevance)
+    detail.double(record.rank?.engagement)
+    detail.double(record.rank?.communication)
+    detail.double(record.rank?.recency)
+    detail.text(record.notification?.threadID)
+    detail.text(record.notification?.subtitle)
+    detail.text(record.notification?.category)
+    detail.text(record.notification?.level.rawValue)
+    detail.double(record.notification?.relevanceScore)
+    detail.text(JournalCoding.text(record.notification?.sound))
+    detail.int(record.notification?.badge)
+    detail.bool(record.notification?.isContentAvailable)
+    detail.bool(record.notification?.isMutableContent)
+    detail.text(record.notification?.targetContentID)
+    detail.text(record.notification?.filterCriteria)
+    detail.text(record.notification?.collapseID)
+    detail.int(record.notification?.receivedAt.milliseconds)
+    detail.text(record.notification?.pushType.rawValue)
+    detail.int(record.notification?.priority?.rawValue)
+    detail.int(record.notification?.expiration?.milliseconds)
+    detail.text(record.notification?.sender)
     // Custom keys are read back from the raw payload; the field only holds them for a
     // notification without one.
-    detail.text(
-      note.flatMap {
-        $0.customKeys.isEmpty || hasRawPayload || !$0.rawPayload.isEmpty
-          ? nil : JSONValue.object($0.customKeys).compactText
-      })
-    detail.text(note.flatMap { JournalCoding.json($0.attachments) })
+    if let keys = record.notification?.customKeys, !keys.isEmpty, !hasRawPayload,
+      record.notification?.rawPayload.isEmpty == true
+    {
+      detail.text(JSONValue.object(keys).compactText)
+    } else {
+      detail.text(nil)
+    }
+    if let attachments = record.notification?.attachments {
+      detail.text(JournalCoding.json(attachments))
+    } else {
+      detail.text(nil)
+    }
   }
 }
 
@@ -146,7 +149,7 @@ enum DeliveryRow {
   /// Inserts every row; throws the database's error.
   static func insert(_ rows: PackedDeliveries, statement: SQLiteStatement, db: Database) throws {
     let columns = Int32(sqlite3_bind_parameter_count(statement))
-    try rows.rows.bytes.withUnsafeBytes { bytes in
+    try rows.rows.withUnsafeBytes { bytes in
       var values = DeliveryDetail.Values(bytes)
       for _ in 0..<rows.count {
         for column in 1...columns {

@@ -484,7 +484,7 @@ public struct DeviceSimulator: Sendable {
         // Decoding repairs a character cut at the limit (U+FFFD); controls stay for the viewer to show.
         delivery.rejectedText = String(decoding: bytes, as: UTF8.self)
       }
-      keep(delivery)
+      if keepsRecords { keep(delivery) }
       return delivery
     }
     let ignoredKeys = verdict.ignored.map { Reason(.keyIgnored, PushVerdict.ignoredText($0)) }
@@ -495,7 +495,7 @@ public struct DeviceSimulator: Sendable {
       var notification = PushNotification(
         record: record, id: id, receivedAt: now, app: app, sender: sender, keepsRawPayload: keepsPayloadDetails)
     else {
-      keep(delivery)
+      if keepsRecords { keep(delivery) }
       return delivery
     }
     var extensionReasons: [Reason] = []
@@ -513,7 +513,7 @@ public struct DeviceSimulator: Sendable {
       delivery.decision = receiveLiveActivity(
         notification, app: app, token: record.token?.lowercased(), channelID: channelID, index: index)
       delivery.decision.reasons.insert(contentsOf: ignoredKeys, at: 0)
-      keep(delivery)
+      if keepsRecords { keep(delivery) }
       return delivery
     }
     let hourAgo = now - .hours(1)
@@ -561,7 +561,9 @@ public struct DeviceSimulator: Sendable {
       delivery.groupRank =
         delivery.evicted.isEmpty ? store.groupRank(of: group, score: score) : store.groupRank(of: group)
     }
-    keep(delivery)
+    // Asked here, not only in `keep`: passing the local record to it copied it (every string
+    // and array it holds) on every push, kept or not.
+    if keepsRecords { keep(delivery) }
     return delivery
   }
 
