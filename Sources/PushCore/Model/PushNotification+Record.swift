@@ -51,39 +51,29 @@ extension PushNotification {
     if case .critical? = sound, requestedLevel == nil {
       level = .critical
     }
-    // Each field is set here, not through the memberwise initialiser: delegating built the
-    // notification in a temporary and copied it into `self`.
-    self.id = id
-    bundleID = record.bundleID ?? ""
-    threadID = record.payload!.aps.threadID
-    self.title = title
-    self.subtitle = subtitle
-    self.body = body
-    category = record.payload!.aps.category
-    self.level = level
-    relevanceScore = record.payload!.aps.relevanceScore.map { min(max($0, 0), 1) }
-    self.sound = sound
-    badge = record.payload!.aps.badge
-    isContentAvailable = record.payload!.aps.contentAvailable
-    isMutableContent = record.payload!.aps.mutableContent
-    targetContentID = record.payload!.aps.targetContentID
-    filterCriteria = record.payload!.aps.filterCriteria
-    collapseID = record.headers.collapseID
-    self.receivedAt = receivedAt
-    rawPayload = keepsRawPayload ? record.rawPayload : ""
+    // The fields are gathered first and boxed once (``PushNotification/Fields``).
+    var fields = Fields(
+      id: id, bundleID: record.bundleID ?? "", threadID: record.payload!.aps.threadID, title: title,
+      subtitle: subtitle, body: body, category: record.payload!.aps.category, level: level,
+      relevanceScore: record.payload!.aps.relevanceScore.map { min(max($0, 0), 1) }, sound: sound,
+      badge: record.payload!.aps.badge, isContentAvailable: record.payload!.aps.contentAvailable,
+      isMutableContent: record.payload!.aps.mutableContent, targetContentID: record.payload!.aps.targetContentID,
+      filterCriteria: record.payload!.aps.filterCriteria, collapseID: record.headers.collapseID,
+      receivedAt: receivedAt, rawPayload: keepsRawPayload ? record.rawPayload : "")
     // Not `?? PushType(rawValue: record.pushType)`: the autoclosure copied the record.
     if let type = record.headers.pushType {
-      pushType = type
+      fields.pushType = type
     } else {
-      pushType = PushType(rawValue: record.pushType) ?? .alert
+      fields.pushType = PushType(rawValue: record.pushType) ?? .alert
     }
-    priority = record.headers.priority
+    fields.priority = record.headers.priority
     // The header parser keeps only expirations in EpochRange; one set otherwise is ignored.
     if let expiration = record.headers.expiration, expiration > 0 {
-      self.expiration = SimInstant(exactlyEpochSeconds: Double(expiration))
+      fields.expiration = SimInstant(exactlyEpochSeconds: Double(expiration))
     }
-    self.sender = sender
-    liveActivity = record.payload!.aps.liveActivity
-    customKeys = record.payload!.customKeys
+    fields.sender = sender
+    fields.liveActivity = record.payload!.aps.liveActivity
+    fields.customKeys = record.payload!.customKeys
+    self.init(fields: fields)
   }
 }

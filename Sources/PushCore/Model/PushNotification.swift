@@ -27,58 +27,192 @@ public enum SoundRequest: Equatable, Sendable {
 ///
 /// Nothing past validation looks at raw JSON; the raw payload text is kept only for the
 /// inspector.
+///
+/// Its fields live in one box that copies share, and a change to a shared box copies it first
+/// (copy on write, as an array's elements): a push's notification goes into the delivery
+/// record, the store and the journal's batch, and a copy of two dozen fields retained and
+/// released every string and array among them each time (docs/PERFORMANCE.md, "Issue 15, 26 Nov
+/// (fifth session)").
 public struct PushNotification: Equatable, Sendable, Identifiable {
+  /// The stored fields (what the struct held before it was boxed).
+  struct Fields: Equatable, Sendable {
+    var id: NotificationID
+    var bundleID: String
+    var threadID: String? = nil
+    var title: String? = nil
+    var subtitle: String? = nil
+    var body: String? = nil
+    var category: String? = nil
+    var level: InterruptionLevel
+    var relevanceScore: Double? = nil
+    var sound: SoundRequest? = nil
+    var badge: Int? = nil
+    var isContentAvailable: Bool
+    var isMutableContent: Bool
+    var targetContentID: String? = nil
+    var filterCriteria: String? = nil
+    var collapseID: String? = nil
+    var receivedAt: SimInstant
+    var rawPayload: String
+    var pushType: PushType = .alert
+    var priority: PushPriority? = nil
+    var expiration: SimInstant? = nil
+    var sender: String? = nil
+    var liveActivity: LiveActivityContent? = nil
+    var customKeys: [JSONMember] = []
+    var attachments: [NotificationAttachment] = []
+  }
+
+  /// The box. Its field is read and written in place without the run-time exclusivity check
+  /// of a class property (a call on every read): it is written only through ``unique()``, by
+  /// the one notification that holds it.
+  final class Storage: @unchecked Sendable {
+    @exclusivity(unchecked) var fields: Fields
+
+    init(_ fields: Fields) { self.fields = fields }
+  }
+
+  private var storage: Storage
+
+  /// A notification whose fields are `fields`.
+  init(fields: Fields) { storage = Storage(fields) }
+
+  /// The box, made this notification's own first when another copy shares it.
+  private mutating func unique() -> Storage {
+    if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.fields) }
+    return storage
+  }
+
+  public static func == (lhs: PushNotification, rhs: PushNotification) -> Bool {
+    lhs.storage === rhs.storage || lhs.storage.fields == rhs.storage.fields
+  }
+
   /// The device-local identifier.
-  public var id: NotificationID
+  public var id: NotificationID {
+    get { storage.fields.id }
+    _modify { yield &unique().fields.id }
+  }
   /// The app's bundle identifier.
-  public var bundleID: String
+  public var bundleID: String {
+    get { storage.fields.bundleID }
+    _modify { yield &unique().fields.bundleID }
+  }
   /// `aps.thread-id`, used for grouping.
-  public var threadID: String?
+  public var threadID: String? {
+    get { storage.fields.threadID }
+    _modify { yield &unique().fields.threadID }
+  }
   /// The resolved title (from `title` or `title-loc-key`), if any.
-  public var title: String?
+  public var title: String? {
+    get { storage.fields.title }
+    _modify { yield &unique().fields.title }
+  }
   /// The resolved subtitle, if any.
-  public var subtitle: String?
+  public var subtitle: String? {
+    get { storage.fields.subtitle }
+    _modify { yield &unique().fields.subtitle }
+  }
   /// The resolved body, if any. A string `alert` becomes the body.
-  public var body: String?
+  public var body: String? {
+    get { storage.fields.body }
+    _modify { yield &unique().fields.body }
+  }
   /// `aps.category`.
-  public var category: String?
+  public var category: String? {
+    get { storage.fields.category }
+    _modify { yield &unique().fields.category }
+  }
   /// The interruption level; `active` when absent.
-  public var level: InterruptionLevel
+  public var level: InterruptionLevel {
+    get { storage.fields.level }
+    _modify { yield &unique().fields.level }
+  }
   /// `aps.relevance-score`, clamped to 0...1.
-  public var relevanceScore: Double?
+  public var relevanceScore: Double? {
+    get { storage.fields.relevanceScore }
+    _modify { yield &unique().fields.relevanceScore }
+  }
   /// The requested sound, if any.
-  public var sound: SoundRequest?
+  public var sound: SoundRequest? {
+    get { storage.fields.sound }
+    _modify { yield &unique().fields.sound }
+  }
   /// The requested badge, if any; 0 clears the badge.
-  public var badge: Int?
+  public var badge: Int? {
+    get { storage.fields.badge }
+    _modify { yield &unique().fields.badge }
+  }
   /// `aps.content-available == 1`.
-  public var isContentAvailable: Bool
+  public var isContentAvailable: Bool {
+    get { storage.fields.isContentAvailable }
+    _modify { yield &unique().fields.isContentAvailable }
+  }
   /// `aps.mutable-content == 1`.
-  public var isMutableContent: Bool
+  public var isMutableContent: Bool {
+    get { storage.fields.isMutableContent }
+    _modify { yield &unique().fields.isMutableContent }
+  }
   /// `aps.target-content-id`.
-  public var targetContentID: String?
+  public var targetContentID: String? {
+    get { storage.fields.targetContentID }
+    _modify { yield &unique().fields.targetContentID }
+  }
   /// `aps.filter-criteria`.
-  public var filterCriteria: String?
+  public var filterCriteria: String? {
+    get { storage.fields.filterCriteria }
+    _modify { yield &unique().fields.filterCriteria }
+  }
   /// The `apns-collapse-id` header, if any; becomes the request identifier.
-  public var collapseID: String?
+  public var collapseID: String? {
+    get { storage.fields.collapseID }
+    _modify { yield &unique().fields.collapseID }
+  }
   /// When the device received it.
-  public var receivedAt: SimInstant
+  public var receivedAt: SimInstant {
+    get { storage.fields.receivedAt }
+    _modify { yield &unique().fields.receivedAt }
+  }
   /// The payload exactly as received, for the inspector.
-  public var rawPayload: String
+  public var rawPayload: String {
+    get { storage.fields.rawPayload }
+    _modify { yield &unique().fields.rawPayload }
+  }
   /// `apns-push-type` (from the headers, or implied by the payload).
-  public var pushType: PushType = .alert
+  public var pushType: PushType {
+    get { storage.fields.pushType }
+    _modify { yield &unique().fields.pushType }
+  }
   /// `apns-priority`, when given.
-  public var priority: PushPriority?
+  public var priority: PushPriority? {
+    get { storage.fields.priority }
+    _modify { yield &unique().fields.priority }
+  }
   /// `apns-expiration` as an instant; nil when absent or 0.
-  public var expiration: SimInstant?
+  public var expiration: SimInstant? {
+    get { storage.fields.expiration }
+    _modify { yield &unique().fields.expiration }
+  }
   /// For a communication notification, the sender (as the app's service extension would set
   /// with `INSendMessageIntent`); nil for ordinary notifications.
-  public var sender: String?
+  public var sender: String? {
+    get { storage.fields.sender }
+    _modify { yield &unique().fields.sender }
+  }
   /// The Live Activity part of the payload, for `liveactivity` pushes.
-  public var liveActivity: LiveActivityContent?
+  public var liveActivity: LiveActivityContent? {
+    get { storage.fields.liveActivity }
+    _modify { yield &unique().fields.liveActivity }
+  }
   /// `launch-image`, `target-content-id` and other custom keys, kept whole for handlers.
-  public var customKeys: [JSONMember] = []
+  public var customKeys: [JSONMember] {
+    get { storage.fields.customKeys }
+    _modify { yield &unique().fields.customKeys }
+  }
   /// Files the app's service extension attached and the device accepted.
-  public var attachments: [NotificationAttachment] = []
+  public var attachments: [NotificationAttachment] {
+    get { storage.fields.attachments }
+    _modify { yield &unique().fields.attachments }
+  }
 
   /// Creates a notification; every content field defaults to absent.
   public init(
@@ -89,24 +223,12 @@ public struct PushNotification: Equatable, Sendable, Identifiable {
     targetContentID: String? = nil, filterCriteria: String? = nil, collapseID: String? = nil,
     receivedAt: SimInstant, rawPayload: String = ""
   ) {
-    self.id = id
-    self.bundleID = bundleID
-    self.threadID = threadID
-    self.title = title
-    self.subtitle = subtitle
-    self.body = body
-    self.category = category
-    self.level = level
-    self.relevanceScore = relevanceScore
-    self.sound = sound
-    self.badge = badge
-    self.isContentAvailable = isContentAvailable
-    self.isMutableContent = isMutableContent
-    self.targetContentID = targetContentID
-    self.filterCriteria = filterCriteria
-    self.collapseID = collapseID
-    self.receivedAt = receivedAt
-    self.rawPayload = rawPayload
+    storage = Storage(
+      Fields(
+        id: id, bundleID: bundleID, threadID: threadID, title: title, subtitle: subtitle, body: body,
+        category: category, level: level, relevanceScore: relevanceScore, sound: sound, badge: badge,
+        isContentAvailable: isContentAvailable, isMutableContent: isMutableContent, targetContentID: targetContentID,
+        filterCriteria: filterCriteria, collapseID: collapseID, receivedAt: receivedAt, rawPayload: rawPayload))
   }
 
   /// Whether the payload alerts, badges or plays a sound.
