@@ -194,35 +194,122 @@ public struct NotificationCategory: Equatable, Sendable {
 }
 
 /// An installed app as the simulated device knows it.
+///
+/// Its fields live in one copy-on-write box, as ``PushNotification``'s do: the policy reads the
+/// app's profile for every push, and a copy of its dozen strings, arrays and dictionaries
+/// retained and released each of them.
 public struct AppProfile: Equatable, Sendable {
+  /// The stored fields (what the struct held before it was boxed).
+  struct Fields: Equatable, Sendable {
+    var info: AppInfo
+    var authorization: AuthorizationStatus
+    var settings: AppNotificationSettings
+    var state: AppRunState
+    var foregroundPresentation: PresentationOptions?
+    var categories: [NotificationCategory]
+    var localizations: [String: String]
+    var hasServiceExtension: Bool
+    var serviceExtension: ServiceExtensionConfig? = nil
+    var backgroundRemoteNotifications: Bool
+    var criticalAlertsEntitled: Bool
+    var timeSensitiveEntitled: Bool
+    var liveActivityLayouts: [String: LiveActivityLayout] = [:]
+    var pushToStartToken: String? = nil
+    var channels: [BroadcastChannel] = []
+  }
+
+  /// The box; written only through ``unique()`` (see ``PushNotification/Storage``).
+  final class Storage: @unchecked Sendable {
+    @exclusivity(unchecked) var fields: Fields
+
+    init(_ fields: Fields) { self.fields = fields }
+  }
+
+  private var storage: Storage
+
+  /// The box, made this profile's own first when another copy shares it.
+  private mutating func unique() -> Storage {
+    if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.fields) }
+    return storage
+  }
+
+  public static func == (lhs: AppProfile, rhs: AppProfile) -> Bool {
+    lhs.storage === rhs.storage || lhs.storage.fields == rhs.storage.fields
+  }
+
   /// Name, bundle id and icon.
-  public var info: AppInfo
-  public var authorization: AuthorizationStatus
-  public var settings: AppNotificationSettings
-  public var state: AppRunState
+  public var info: AppInfo {
+    get { storage.fields.info }
+    _modify { yield &unique().fields.info }
+  }
+  public var authorization: AuthorizationStatus {
+    get { storage.fields.authorization }
+    _modify { yield &unique().fields.authorization }
+  }
+  public var settings: AppNotificationSettings {
+    get { storage.fields.settings }
+    _modify { yield &unique().fields.settings }
+  }
+  public var state: AppRunState {
+    get { storage.fields.state }
+    _modify { yield &unique().fields.state }
+  }
   /// What `willPresent` returns in the foreground; nil when the app does not implement it
   /// (then nothing is presented).
-  public var foregroundPresentation: PresentationOptions?
-  public var categories: [NotificationCategory]
+  public var foregroundPresentation: PresentationOptions? {
+    get { storage.fields.foregroundPresentation }
+    _modify { yield &unique().fields.foregroundPresentation }
+  }
+  public var categories: [NotificationCategory] {
+    get { storage.fields.categories }
+    _modify { yield &unique().fields.categories }
+  }
   /// `Localizable.strings`: key → format with `%@` / `%1$@` placeholders.
-  public var localizations: [String: String]
+  public var localizations: [String: String] {
+    get { storage.fields.localizations }
+    _modify { yield &unique().fields.localizations }
+  }
   /// Whether the app ships a Notification Service Extension.
-  public var hasServiceExtension: Bool
+  public var hasServiceExtension: Bool {
+    get { storage.fields.hasServiceExtension }
+    _modify { yield &unique().fields.hasServiceExtension }
+  }
   /// What the extension does, when the profile says (nil with `serviceExtension: true`).
-  public var serviceExtension: ServiceExtensionConfig? = nil
+  public var serviceExtension: ServiceExtensionConfig? {
+    get { storage.fields.serviceExtension }
+    _modify { yield &unique().fields.serviceExtension }
+  }
   /// Whether `UIBackgroundModes` contains `remote-notification`.
-  public var backgroundRemoteNotifications: Bool
+  public var backgroundRemoteNotifications: Bool {
+    get { storage.fields.backgroundRemoteNotifications }
+    _modify { yield &unique().fields.backgroundRemoteNotifications }
+  }
   /// Whether the app holds the critical-alerts entitlement (and the user consented).
-  public var criticalAlertsEntitled: Bool
+  public var criticalAlertsEntitled: Bool {
+    get { storage.fields.criticalAlertsEntitled }
+    _modify { yield &unique().fields.criticalAlertsEntitled }
+  }
   /// Whether the app has the time-sensitive capability.
-  public var timeSensitiveEntitled: Bool
+  public var timeSensitiveEntitled: Bool {
+    get { storage.fields.timeSensitiveEntitled }
+    _modify { yield &unique().fields.timeSensitiveEntitled }
+  }
   /// How its Live Activities draw their content-state, by `attributes-type`.
-  public var liveActivityLayouts: [String: LiveActivityLayout] = [:]
+  public var liveActivityLayouts: [String: LiveActivityLayout] {
+    get { storage.fields.liveActivityLayouts }
+    _modify { yield &unique().fields.liveActivityLayouts }
+  }
   /// The app's push-to-start token (`Activity.pushToStartTokenUpdates`), lowercase hex: a
   /// Live Activity `start` sent to another token starts nothing. Nil: any token starts one.
-  public var pushToStartToken: String? = nil
+  public var pushToStartToken: String? {
+    get { storage.fields.pushToStartToken }
+    _modify { yield &unique().fields.pushToStartToken }
+  }
   /// The broadcast channels the profile declares for the app (created when the device starts).
-  public var channels: [BroadcastChannel] = []
+  public var channels: [BroadcastChannel] {
+    get { storage.fields.channels }
+    _modify { yield &unique().fields.channels }
+  }
 
   /// Creates an installed app with iOS's defaults: authorized, in the background, presenting
   /// banners, list, sound and badge in the foreground.
@@ -234,17 +321,12 @@ public struct AppProfile: Equatable, Sendable {
     hasServiceExtension: Bool = false, backgroundRemoteNotifications: Bool = true,
     criticalAlertsEntitled: Bool = false, timeSensitiveEntitled: Bool = true
   ) {
-    self.info = info
-    self.authorization = authorization
-    self.settings = settings
-    self.state = state
-    self.foregroundPresentation = foregroundPresentation
-    self.categories = categories
-    self.localizations = localizations
-    self.hasServiceExtension = hasServiceExtension
-    self.backgroundRemoteNotifications = backgroundRemoteNotifications
-    self.criticalAlertsEntitled = criticalAlertsEntitled
-    self.timeSensitiveEntitled = timeSensitiveEntitled
+    storage = Storage(
+      Fields(
+        info: info, authorization: authorization, settings: settings, state: state,
+        foregroundPresentation: foregroundPresentation, categories: categories, localizations: localizations,
+        hasServiceExtension: hasServiceExtension, backgroundRemoteNotifications: backgroundRemoteNotifications,
+        criticalAlertsEntitled: criticalAlertsEntitled, timeSensitiveEntitled: timeSensitiveEntitled))
   }
 
   /// The bundle id.

@@ -78,7 +78,7 @@ public enum DeliveryPolicy {
           .appNotInstalled, "\(notification.bundleID) is not installed on this device, so nothing is delivered."))
       return decision
     }
-    var deciding = Deciding(notification: notification, app: app, context: context, decision: decision)
+    var deciding = Deciding(notification: notification, app: app, context: context, decision: consume decision)
     // Room for the usual reasons and surfaces at once (in the decision the stages write, so no
     // other copy holds them): grown one by one, the two arrays were allocated two to three times
     // for every push (heaptrack).
@@ -88,7 +88,10 @@ public enum DeliveryPolicy {
       stage(&deciding)
       if deciding.isDecided { break }
     }
-    return deciding.decision
+    // Taken out of the decision in progress, not copied from it (a copy retained its lists).
+    var decided = DeliveryDecision(disposition: .delivered)
+    swap(&decided, &deciding.decision)
+    return decided
   }
 
   /// The decision in progress: what it depends on, and what is decided so far.
@@ -345,21 +348,21 @@ public enum DeliveryPolicy {
 
   /// The closing reason of a notification that may alert: where it shows and whether it sounds.
   static func deliveredNormally(_ deciding: inout Deciding) {
-    let decision = deciding.decision
+    // Read in place: a copy of the decision retained and released its lists.
     // Built by appending into one buffer (docs/PERFORMANCE.md, Delivery decisions).
     var text = deciding.app.info.displayName
     text.reserveCapacity(text.utf8.count + 96)
     text += deciding.context.focus == nil ? " may alert: " : " may alert through the Focus: "
-    if decision.surfaces.isEmpty {
+    if deciding.decision.surfaces.isEmpty {
       text += "nothing shows"
     } else {
       text += "it shows "
-      for (place, surface) in decision.surfaces.enumerated() {
+      for (place, surface) in deciding.decision.surfaces.enumerated() {
         if place > 0 { text += " and " }
         text += surface.words
       }
     }
-    text += decision.playsSound ? " and plays its sound." : " without sound."
+    text += deciding.decision.playsSound ? " and plays its sound." : " without sound."
     deciding.finish(deciding.stored, .deliveredNormally, text)
   }
 

@@ -531,7 +531,6 @@ public struct DeviceSimulator: Sendable {
       let at = (decision.reasons.firstIndex { $0.code == .serviceExtensionRuns }).map { $0 + 1 } ?? 0
       decision.reasons.insert(contentsOf: extensionReasons, at: at)
     }
-    delivery.decision = decision
     if decision.disposition == .silent {
       silentHistory[bundleID, default: []].append(now)
       silentHistory[bundleID]?.removeAll { $0 <= hourAgo }
@@ -554,12 +553,17 @@ public struct DeviceSimulator: Sendable {
         interned.share(&stored)
       }
       let score = store.insert(stored)
+      // Moved into the record, not copied (a copy retained its lists), before making room adds
+      // to its reasons.
+      delivery.decision = consume decision
       makeRoom(for: stored.id, in: &delivery)
       delivery.group = group
       delivery.rank = rank
       // The stack's score from the insertion, unless making room moved it.
       delivery.groupRank =
         delivery.evicted.isEmpty ? store.groupRank(of: group, score: score) : store.groupRank(of: group)
+    } else {
+      delivery.decision = consume decision
     }
     // Asked here, not only in `keep`: passing the local record to it copied it (every string
     // and array it holds) on every push, kept or not.

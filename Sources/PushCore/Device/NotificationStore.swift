@@ -107,12 +107,19 @@ public struct StoredNotification: Equatable, Sendable, Identifiable {
     surfaces.contains(.lockScreen) || surfaces.contains(.banner)
   }
 
+  /// Whether the store keeps the notification's raw payload and custom keys (false after
+  /// ``dropPayloadDetails()``).
+  public private(set) var keepsPayloadDetails = true
+
   /// Drops what only the journal needs: the raw payload, custom keys and the reasons (codes
   /// and texts). A replay that journals every delivery keeps its million notifications this
   /// way; the state database has all of them.
+  ///
+  /// The notification itself is left as it is and the store leaves its payload and keys out
+  /// when it packs it: changing it here copied it (every field), because the delivery record
+  /// holds the same notification.
   public mutating func dropPayloadDetails() {
-    notification.rawPayload = ""
-    notification.customKeys = []
+    keepsPayloadDetails = false
     decision.reasons = []
   }
 }

@@ -645,13 +645,16 @@ struct NotificationTable: Sendable {
     let surfaces = ShortList(decision.surfaces, code: \.code)
     let callbacks = ShortList(decision.callbacks, code: \.code)
     var extras: Extras?
-    if !rankIsDerived || decision.heldUntil != nil || decision.replaces != nil || !note.rawPayload.isEmpty
-      || !note.customKeys.isEmpty || note.liveActivity != nil || !decision.reasons.isEmpty
+    let keepsDetails = stored.keepsPayloadDetails
+    if !rankIsDerived || decision.heldUntil != nil || decision.replaces != nil
+      || (keepsDetails && (!note.rawPayload.isEmpty || !note.customKeys.isEmpty)) || note.liveActivity != nil
+      || !decision.reasons.isEmpty
       || note.filterCriteria != nil || groupForm == 3 || !note.attachments.isEmpty || surfaces == nil
       || callbacks == nil || ownText != nil
     {
       extras = Extras(
-        rawPayload: note.rawPayload, customKeys: note.customKeys, liveActivity: note.liveActivity,
+        rawPayload: keepsDetails ? note.rawPayload : "", customKeys: keepsDetails ? note.customKeys : [],
+        liveActivity: note.liveActivity,
         reasons: decision.reasons, filterCriteria: note.filterCriteria,
         group: groupForm == 3 ? stored.group : nil, rank: rankIsDerived ? nil : stored.rank,
         decisionHeldUntil: decision.heldUntil, replaces: decision.replaces, attachments: note.attachments,

@@ -69,13 +69,13 @@ public struct PushNotification: Equatable, Sendable, Identifiable {
   final class Storage: @unchecked Sendable {
     @exclusivity(unchecked) var fields: Fields
 
-    init(_ fields: Fields) { self.fields = fields }
+    init(_ fields: consuming Fields) { self.fields = fields }
   }
 
   private var storage: Storage
 
   /// A notification whose fields are `fields`.
-  init(fields: Fields) { storage = Storage(fields) }
+  init(fields: consuming Fields) { storage = Storage(fields) }
 
   /// The box, made this notification's own first when another copy shares it.
   private mutating func unique() -> Storage {
