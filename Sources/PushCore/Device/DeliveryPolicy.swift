@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The state of the device that a delivery decision depends on, besides the app itself.
 public struct DeliveryContext: Equatable, Sendable {
   /// When the push arrives.
@@ -348,22 +350,50 @@ public enum DeliveryPolicy {
 
   /// The closing reason of a notification that may alert: where it shows and whether it sounds.
   static func deliveredNormally(_ deciding: inout Deciding) {
-    // Read in place: a copy of the decision retained and released its lists.
-    // Built by appending into one buffer (docs/PERFORMANCE.md, Delivery decisions).
-    var text = deciding.app.info.displayName
-    text.reserveCapacity(text.utf8.count + 96)
-    text += deciding.context.focus == nil ? " may alert: " : " may alert through the Focus: "
-    if deciding.decision.surfaces.isEmpty {
+    // The app's name, then the same few words for every push that shows in the same places
+    // with or without sound: those are built once and kept (``alertTexts``), so a push costs
+    // one concatenation instead of six appends (docs/PERFORMANCE.md, "Issue 15, 26 Nov (fifth
+    // session)"). Read in place: a copy of the decision retained and released its lists.
+    let throughFocus = deciding.context.focus != nil
+    let playsSound = deciding.decision.playsSound
+    var key: UInt64 = (throughFocus ? 2 : 0) | (playsSound ? 1 : 0)
+    var keyed = deciding.decision.surfaces.count <= 12
+    for surface in deciding.decision.surfaces where keyed {
+      guard let index = Surface.allCases.firstIndex(of: surface) else {
+        keyed = false
+        break
+      }
+      key = key << 4 | UInt64(index + 1)
+    }
+    let words: String
+    if keyed, let known = alertTexts.withLock({ $0[key] }) {
+      words = known
+    } else {
+      words = alertWords(
+        surfaces: deciding.decision.surfaces, throughFocus: throughFocus, playsSound: playsSound)
+      if keyed { alertTexts.withLock { $0[key] = words } }
+    }
+    deciding.finish(deciding.stored, .deliveredNormally, deciding.app.info.displayName + words)
+  }
+
+  /// What follows the app's name in a ``ReasonCode/deliveredNormally`` reason, by the places it
+  /// shows, Focus and sound (a few dozen texts at most).
+  private static let alertTexts = Mutex<[UInt64: String]>([:])
+
+  /// " may alert: it shows as a banner and in Notification Center and plays its sound."
+  static func alertWords(surfaces: [Surface], throughFocus: Bool, playsSound: Bool) -> String {
+    var text = throughFocus ? " may alert through the Focus: " : " may alert: "
+    if surfaces.isEmpty {
       text += "nothing shows"
     } else {
       text += "it shows "
-      for (place, surface) in deciding.decision.surfaces.enumerated() {
+      for (place, surface) in surfaces.enumerated() {
         if place > 0 { text += " and " }
         text += surface.words
       }
     }
-    text += deciding.decision.playsSound ? " and plays its sound." : " without sound."
-    deciding.finish(deciding.stored, .deliveredNormally, text)
+    text += playsSound ? " and plays its sound." : " without sound."
+    return text
   }
 
   static func decideSilent(
