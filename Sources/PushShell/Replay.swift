@@ -23,7 +23,17 @@ package struct Replay {
   /// The reason lists the replay has stored, shared by its batches.
   package let reasonLists: ReasonLists?
   package var pushes = 0
-  package var dispositions: [Disposition: Int] = [:]
+  /// How many pushes ended each way, by ``Disposition``'s position in `allCases` (an array: a
+  /// dictionary hashed the case's raw text on every push).
+  private var dispositionCounts = [Int](repeating: 0, count: Disposition.allCases.count)
+  /// How many pushes ended each way (none left out).
+  package var dispositions: [Disposition: Int] {
+    var counts: [Disposition: Int] = [:]
+    for (index, disposition) in Disposition.allCases.enumerated() where dispositionCounts[index] > 0 {
+      counts[disposition] = dispositionCounts[index]
+    }
+    return counts
+  }
   /// Older notifications removed because Notification Center was full.
   package var evicted = 0
   /// When each push arrives (``ArrivalClock``, the rule every command places pushes by), from
@@ -122,7 +132,7 @@ package struct Replay {
     }
     // Read through the optional: binding it with `if let` copied the whole record.
     if let disposition = delivery?.decision.disposition {
-      dispositions[disposition, default: 0] += 1
+      dispositionCounts[Disposition.allCases.firstIndex(of: disposition)!] += 1
       evicted += delivery?.evicted.count ?? 0
     }
     pushes += 1
