@@ -76,10 +76,47 @@ package struct InputIdentity {
   }
 
   /// Whether a saved progress row is this file as it was then: the same first bytes, no
-  /// shorter than what was saved, and the saved offset at a line's start.
+  /// shorter than what was saved, and the saved offset at a line's start or at the end of a last
+  /// line that had no newline yet (see ``resumePosition(after:)``).
   package func matches(_ progress: JournalBatch.SourceProgress) -> Bool {
     hash(ofFirst: progress.headBytes) == progress.headHash && progress.offset <= size
-      && startsALine(at: progress.offset)
+      && resumePosition(after: progress) != nil
+  }
+
+  /// Where reading goes on after a saved row: at its offset when that is a line's start.
+  ///
+  /// A row saved at the end of a file whose last line had no newline (a capture still being
+  /// written, or one written without a final newline) ends inside a line once the file grows.
+  /// When the next byte is that line's newline, the line was whole: reading goes on after it.
+  /// Otherwise the line was cut short and has been written on since: it is read again from its
+  /// start (it was rejected as cut short, so nothing of it was delivered). Before, such a row
+  /// matched nothing and the whole capture was replayed again, delivering every push twice.
+  package func resumePosition(after progress: JournalBatch.SourceProgress) -> CapturePosition? {
+    let offset = progress.offset
+    guard offset >= 0, offset <= size else { return nil }
+    if startsALine(at: offset) { return CapturePosition(line: progress.line, offset: offset) }
+    guard progress.line > 0 else { return nil }
+    var byte: UInt8 = 0
+    guard pread(descriptor, &byte, 1, off_t(offset)) == 1 else { return nil }
+    if byte == UInt8(ascii: "\n") { return CapturePosition(line: progress.line, offset: offset + 1) }
+    guard let start = lineStart(before: offset) else { return nil }
+    return CapturePosition(line: progress.line - 1, offset: start)
+  }
+
+  /// The offset of the start of the line that holds the byte before `offset`: just after the
+  /// newline before it, or 0.
+  private func lineStart(before offset: Int64) -> Int64? {
+    var end = offset
+    var chunk = [UInt8](repeating: 0, count: 64 << 10)
+    while end > 0 {
+      let begin = max(0, end - Int64(chunk.count))
+      let wanted = Int(end - begin)
+      let count = chunk.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, wanted, off_t(begin)) }
+      guard count == wanted else { return nil }
+      if let newline = chunk[..<wanted].lastIndex(of: UInt8(ascii: "\n")) { return begin + Int64(newline) + 1 }
+      end = begin
+    }
+    return 0
   }
 
   /// A progress row for this file, nothing of it read yet.

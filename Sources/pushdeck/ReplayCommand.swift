@@ -137,6 +137,11 @@ struct ReplayCommand: ParsableCommand {
       if let identity {
         var (progress, isKnown) = replayed.progress(of: identity)
         if isKnown && !again && progress.offset > 0 {
+          // After its last saved line: a row saved at the end of a line that had no newline yet
+          // goes on after that newline, or reads the line again when it was cut short.
+          if input.format == .capture, let resume = identity.resumePosition(after: progress) {
+            (progress.line, progress.offset) = (resume.line, resume.offset)
+          }
           if progress.offset == identity.size {
             if input.format == .capture {
               err.line(

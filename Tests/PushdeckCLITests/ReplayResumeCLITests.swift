@@ -142,6 +142,57 @@ struct ReplayResumeCLITests {
     #expect(titles == (1...150).map { "n\($0)" })
   }
 
+  /// A capture replayed while its writer was half-way through a line (its last line cut short,
+  /// no newline) used to be replayed whole once the line was finished: the saved offset was no
+  /// longer a line's start, so the state knew nothing of it and delivered every push twice.
+  @Test func aCaptureReplayedMidLineResumesAtThatLineOnceItIsWritten() throws {
+    let directory = try PushdeckProcess.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let state = directory.appendingPathComponent("device.sqlite").path
+    let capture = directory.appendingPathComponent("live.jsonl")
+    let cut = Self.line(11)
+    let half = cut.index(cut.startIndex, offsetBy: cut.count / 2)
+    try (Self.capture(1...10) + cut[..<half]).write(to: capture, atomically: true, encoding: .utf8)
+    let first = try PushdeckProcess.run(["replay", "--state", state, capture.path])
+    #expect(first.status == 1, "the cut line is rejected: \(first.standardError)")
+    #expect(try Self.rows(state) == 11)
+    let handle = try FileHandle(forWritingTo: capture)
+    try handle.seekToEnd()
+    try handle.write(contentsOf: Data((cut[half...] + "\n" + Self.capture(12...12)).utf8))
+    try handle.close()
+    let resumed = try PushdeckProcess.run(["replay", "--state", state, "--format", "json", capture.path])
+    #expect(resumed.status == 0, "\(resumed.standardError)")
+    #expect(resumed.standardError.contains("resumed at line 11 of"), "\(resumed.standardError)")
+    #expect(resumed.standardOutput.contains(#""pushes":2"#), "\(resumed.standardOutput)")
+    #expect(try Self.rows(state) == 13)
+    let journal = try DeviceJournal.open(at: state)
+    defer { try? journal.close() }
+    let bodies = try journal.restore().notifications.map { $0.notification.body }
+    #expect(bodies == (1...12).map { "n\($0)" })
+  }
+
+  /// A capture written without a final newline and then appended to goes on after its last
+  /// line, which the append ends: that line is not delivered a second time.
+  @Test func aCaptureWithoutAFinalNewlineResumesAfterItsLastLineOnceItGrows() throws {
+    let directory = try PushdeckProcess.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let state = directory.appendingPathComponent("device.sqlite").path
+    let capture = directory.appendingPathComponent("capture.jsonl")
+    try String(Self.capture(1...10).dropLast()).write(to: capture, atomically: true, encoding: .utf8)
+    #expect(try PushdeckProcess.run(["replay", "--state", state, capture.path]).status == 0)
+    let again = try PushdeckProcess.run(["replay", "--state", state, capture.path])
+    #expect(again.standardError.contains("is already in the state (10 lines)"), "\(again.standardError)")
+    let handle = try FileHandle(forWritingTo: capture)
+    try handle.seekToEnd()
+    try handle.write(contentsOf: Data(("\n" + Self.capture(11...12)).utf8))
+    try handle.close()
+    let resumed = try PushdeckProcess.run(["replay", "--state", state, "--format", "json", capture.path])
+    #expect(resumed.status == 0, "\(resumed.standardError)")
+    #expect(resumed.standardError.contains("resumed at line 11 of"), "\(resumed.standardError)")
+    #expect(resumed.standardOutput.contains(#""pushes":2"#), "\(resumed.standardOutput)")
+    #expect(try Self.rows(state) == 12)
+  }
+
   @Test func standardInputIsAStreamSavedAsLinesArrive() async throws {
     let directory = try PushdeckProcess.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
