@@ -91,11 +91,14 @@ package struct DiagnosticPrinter: Sendable {
   /// The source line of a syntax error with a caret under the column.
   package func excerpt(for diagnostic: Diagnostic, in record: PushRecord) -> String? {
     guard diagnostic.path == nil, let location = diagnostic.location, record.payload == nil else { return nil }
-    let lines = record.rawPayload.split(separator: "\n", omittingEmptySubsequences: false)
+    // Lines are cut at each "\n" scalar, as the parser counts them: a String's Characters would
+    // take "\r\n" for one and never cut a CRLF file's lines. The "\r" ending a line is not shown.
+    let lines = record.rawPayload.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false)
     let lineIndex = record.line == nil ? location.line - 1 : 0
     guard lineIndex >= 0, lineIndex < lines.count else { return nil }
-    let scalars = Array(lines[lineIndex].unicodeScalars)
-    let column = max(0, location.column - 1)
+    var scalars = Array(lines[lineIndex])
+    if scalars.last == "\r" { scalars.removeLast() }
+    let column = min(max(0, location.column - 1), scalars.count)
     let start = max(0, column - 50)
     let end = min(scalars.count, column + 30)
     guard start <= end else { return nil }

@@ -56,6 +56,26 @@ struct ValidateCLITests {
     #expect(lines.contains { $0.hasPrefix("  hint: remove the comma at line 3, column 17") })
   }
 
+  /// A file saved with Windows line endings gets the same excerpt as one with "\n": the lines
+  /// were cut at Swift Characters, which take "\r\n" for one, so a multi-line CRLF file showed
+  /// no excerpt at all and a one-line one showed its "\u{D}\u{A}".
+  @Test func aCRLFFileGetsItsLineAndCaretLikeAnyOther() throws {
+    let crlf = directory.appendingPathComponent("crlf.apns")
+    try "{\r\n  \"aps\": {\r\n    \"alert\": \"x\",\r\n  }\r\n}\r\n".write(to: crlf, atomically: true, encoding: .utf8)
+    let output = try PushdeckProcess.run(["validate", crlf.path])
+    #expect(output.status == 1)
+    let lines = output.standardOutput.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    #expect(lines.first == "\(crlf.path):4:3: error[TrailingComma]: trailing comma before '}'")
+    #expect(lines.dropFirst().prefix(2) == ["   |   }", "   |   ^"], "\(output.standardOutput)")
+    let oneLine = directory.appendingPathComponent("one-line.json")
+    try "{\"aps\": {\"alert\": \"x\"}, \"y\": [1, 2,]}\r\n".write(to: oneLine, atomically: true, encoding: .utf8)
+    let single = try PushdeckProcess.run(["validate", oneLine.path])
+    #expect(
+      single.standardOutput.contains("   | {\"aps\": {\"alert\": \"x\"}, \"y\": [1, 2,]}\n"), "\(single.standardOutput)"
+    )
+    #expect(!single.standardOutput.contains("\\u{D}"), "\(single.standardOutput)")
+  }
+
   @Test func directoriesAreReadRecursivelyAndInOrder() throws {
     let output = try PushdeckProcess.run(["validate", "--format", "json", directory.path])
     #expect(output.status == 1)
