@@ -232,12 +232,16 @@ struct PushCommand: AsyncParsableCommand {
     throw ExitCode(1)
   }
 
+  /// The file's bytes, or standard input's for "-". Read as `validate` reads a payload file, so a
+  /// FIFO or `<(…)` works too: `FileManager.contents(atPath:)` gave nil for them, and its failure
+  /// said "no such file" for a file that was there.
   private func readBody(_ file: String) throws -> [UInt8] {
     if file == "-" { return [UInt8](FileHandle.standardInput.readDataToEndOfFile()) }
-    guard let data = FileManager.default.contents(atPath: file) else {
-      throw Failure("cannot read \(file): no such file, or it is not readable")
+    do throws(InputProblem) {
+      return try readWholeFile(file, limit: PushReader.maximumFileBytes)
+    } catch {
+      throw Failure("cannot read \(error.path): \(error.message)")
     }
-    return [UInt8](data)
   }
 
   private func send() async throws {
@@ -250,15 +254,7 @@ struct PushCommand: AsyncParsableCommand {
       return
     }
     let file = arguments.last!
-    let body: [UInt8]
-    if file == "-" {
-      body = [UInt8](FileHandle.standardInput.readDataToEndOfFile())
-    } else {
-      guard let data = FileManager.default.contents(atPath: file) else {
-        throw Failure("cannot read \(file): no such file, or it is not readable")
-      }
-      body = [UInt8](data)
-    }
+    let body = try readBody(file)
     let type = pushType.flatMap(PushType.init(rawValue:))
     let bundle = arguments.count == 2 ? arguments[0] : Self.simulatorTargetBundle(body)
     guard let topic = topic ?? bundle.map({ $0 + (type?.topicSuffix ?? "") }) else {

@@ -2,6 +2,10 @@ import Foundation
 import PushTestSupport
 import Testing
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// `pushdeck push` against `pushdeck serve`, both as a developer runs them.
 @Suite(
   .requires(PushdeckProcess.binary != nil, "the pushdeck binary was not built"),
@@ -77,6 +81,29 @@ struct PushCLITests {
     #expect(recorded.split(separator: "\n").count == 1)
     #expect(recorded.contains(#""apns-collapse-id":"greeting""#), "\(recorded)")
     #expect(recorded.contains(#""apns-priority":"5""#), "\(recorded)")
+  }
+
+  /// A payload from a FIFO or a process substitution (`pushdeck push APP <(make-payload)`) is
+  /// sent like a file's: `FileManager.contents(atPath:)` gave nothing for it, and push said
+  /// "no such file, or it is not readable" about a file that was there.
+  @Test func pushSendsAPayloadReadFromAFIFO() throws {
+    let directory = try PushdeckProcess.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let server = try ServeProcess(["--ephemeral"])
+    defer { server.stop() }
+    let fifo = directory.appendingPathComponent("payload.json").path
+    #expect(mkfifo(fifo, 0o600) == 0)
+    let writer = Thread {
+      guard let handle = FileHandle(forWritingAtPath: fifo) else { return }
+      handle.write(Data(#"{"aps": {"alert": "from a pipe"}}"#.utf8))
+      try? handle.close()
+    }
+    writer.start()
+    let sent = try PushdeckProcess.run(["push", "--port", String(server.port), "com.example.app", fifo])
+    #expect(sent.status == 0, "\(sent.standardError)")
+    #expect(sent.standardOutput.hasPrefix("200 apns-id="), "\(sent.standardOutput)")
+    let log = server.stop()
+    #expect(log.contains("200 apns-id="), "\(log)")
   }
 
   @Test func pushExplainsWhatIsMissing() throws {
