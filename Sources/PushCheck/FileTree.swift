@@ -26,6 +26,22 @@ enum FileTree {
     return String(data: data, encoding: .utf8)
   }
 
+  /// The text with each "\r\n" as "\n": a snapshot checked out with Windows line endings
+  /// (`core.autocrlf`, an editor's choice) holds the same screen. Before, it never matched and its
+  /// diff showed the whole file as one removed line (a Character takes "\r\n" for one).
+  static func unixLineEndings(_ text: String) -> String {
+    guard text.utf8.contains(UInt8(ascii: "\r")) else { return text }
+    var scalars = String.UnicodeScalarView()
+    var pendingReturn = false
+    for scalar in text.unicodeScalars {
+      if pendingReturn && scalar != "\n" { scalars.append("\r") }
+      pendingReturn = scalar == "\r"
+      if !pendingReturn { scalars.append(scalar) }
+    }
+    if pendingReturn { scalars.append("\r") }
+    return String(scalars)
+  }
+
   /// Writes text to a file (creating its directory), atomically; a problem's description, or nil.
   static func write(_ text: String, to path: String) -> String? {
     let url = URL(fileURLWithPath: path)

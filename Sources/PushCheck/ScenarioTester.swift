@@ -261,7 +261,7 @@ public struct ScenarioTester: Sendable {
       let shown = moment.text(screen: screen, columns: columns, rows: rows) + "\n"
       let label = "\(path) (\(screen.rawValue) screen, \(columns)x\(rows))"
       if update {
-        let old = FileTree.read(fullPath)
+        let old = FileTree.read(fullPath).map(FileTree.unixLineEndings)
         if old == shown { return result(true, label, "unchanged") }
         if let problem = FileTree.write(shown, to: fullPath) {
           return result(false, "to record \(label)", "cannot write it: \(problem)")
@@ -270,7 +270,7 @@ public struct ScenarioTester: Sendable {
           expectation: expectation, outcome: .recorded, expected: label, got: old == nil ? "new" : "updated",
           details: [], name: name)
       }
-      guard let recorded = FileTree.read(fullPath) else {
+      guard let recorded = FileTree.read(fullPath).map(FileTree.unixLineEndings) else {
         return result(
           false, label, "no such file",
           ["record it with: pushdeck test --update \(expectation.file)"])

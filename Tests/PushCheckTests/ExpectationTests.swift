@@ -344,6 +344,38 @@ struct ScenarioTesterTests {
     #expect(changed.details.contains { $0.hasPrefix("+") && $0.contains("Order shipped") })
     #expect(changed.details.contains { $0.hasPrefix("@@ ") })
   }
+
+  /// A snapshot checked out with Windows line endings (core.autocrlf) is the same screen, and a
+  /// changed one is diffed line by line: before, it never held and its diff was one line, the
+  /// whole file with its "\u{D}\u{A}"s, since a Character takes "\r\n" for one.
+  @Test func aSnapshotWithWindowsLineEndingsHoldsAndIsDiffedByLine() throws {
+    let directory = try ScenarioDirectory([
+      "shop.yaml": shopProfile + """
+
+        timeline:
+          - push: {bundle: com.example.shop, payload: {aps: {alert: {title: Order shipped, body: On its way}}}}
+          - after: 1m
+            expect: {snapshot: {file: snapshots/shop.txt, size: 60x16}}
+        """
+    ])
+    defer { directory.remove() }
+    let path = directory.path("shop.yaml")
+    #expect(ScenarioTester(update: true).test(path: path).results.first?.outcome == .recorded)
+    let file = URL(fileURLWithPath: directory.path("snapshots/shop.txt"))
+    let text = try String(contentsOf: file, encoding: .utf8)
+    let crlf = text.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\r\n")
+    try Data(crlf.utf8).write(to: file)
+    #expect(ScenarioTester().test(path: path).results.first?.outcome == .held)
+    let unchanged = ScenarioTester(update: true).test(path: path).results.first
+    #expect(unchanged?.got == "unchanged")
+
+    try Data(crlf.replacingOccurrences(of: "Order shipped", with: "Order lost").utf8).write(to: file)
+    let changed = try #require(ScenarioTester().test(path: path).failures.first)
+    #expect(changed.got == "a different screen")
+    let removed = changed.details.filter { $0.hasPrefix("-") && !$0.hasPrefix("---") }
+    #expect(removed.count == 1 && removed[0].contains("Order lost"), "\(changed.details)")
+    #expect(!changed.details.contains { $0.contains("\r") }, "\(changed.details)")
+  }
 }
 
 /// The report formats: exact GitHub escaping, JUnit XML's structure, Markdown.
