@@ -27,9 +27,12 @@ struct Pushdeck: AsyncParsableCommand {
   /// Runs the command, mapping usage errors to exit status 2 (ArgumentParser's default is 64)
   /// so that every Pushdeck command has the same contract: 0 fine, 1 findings, 2 usage or I/O.
   static func main() async {
+    // The subcommand parsed, once it is: a usage error its run() finds names its own usage.
+    var parsed: ParsableCommand.Type?
     do {
       // The arguments with their bytes kept: a file name that is not UTF-8 still opens (RawPath).
       var command = try parseAsRoot(RunCommand.defaultingListenPort(Array(RawPath.arguments().dropFirst())))
+      parsed = type(of: command)
       if var asyncCommand = command as? AsyncParsableCommand {
         try await asyncCommand.run()
       } else {
@@ -46,12 +49,28 @@ struct Pushdeck: AsyncParsableCommand {
       }
       let code = exitCode(for: error)
       if code.rawValue == 64 {
-        let message = fullMessage(for: error)
-        FileHandleError.write(message + "\n")
+        FileHandleError.write(usageMessage(for: error, in: parsed) + "\n")
         Glibc.exit(2)
       }
       exit(withError: error)
     }
+  }
+}
+
+extension Pushdeck {
+  /// The message of a usage error with the usage of the command it is about. ArgumentParser
+  /// knows that command for a mistake it finds while parsing; for a `ValidationError` thrown by a
+  /// subcommand's `run()` (`render --size 0x0`) it printed the root's "Usage: pushdeck
+  /// <subcommand>" and "See 'pushdeck --help'", which say nothing of the option at fault.
+  static func usageMessage(for error: Error, in command: ParsableCommand.Type?) -> String {
+    guard error is ValidationError, let command, command != Pushdeck.self,
+      let name = command.configuration.commandName
+    else { return fullMessage(for: error) }
+    return """
+      Error: \(message(for: error))
+      Usage: \(usageString(for: command))
+        See 'pushdeck \(name) --help' for more information.
+      """
   }
 }
 

@@ -102,4 +102,18 @@ struct RenderCLITests {
     #expect(try render(["--at", "tomorrowish"]).status == 2)
     #expect(try render(["Examples/messaging.yaml", "--profile", "nope"]).status == 2)
   }
+
+  /// A usage error that a subcommand's run() finds names that subcommand's usage and help, as
+  /// one ArgumentParser finds does: it printed "Usage: pushdeck <subcommand>" and "See 'pushdeck
+  /// --help'", neither of which tells what --size or --at take.
+  @Test func aUsageErrorFoundWhileRunningNamesTheSubcommandsUsage() throws {
+    for arguments in [["--size", "0x0"], ["--at", "25:00"]] {
+      let output = try render(arguments)
+      #expect(output.status == 2)
+      let lines = output.standardError.split(separator: "\n").map(String.init)
+      #expect(lines.first?.hasPrefix("Error: --\(arguments[0].dropFirst(2)) ") == true, "\(output.standardError)")
+      #expect(lines.contains("Usage: pushdeck render [<options>] [<inputs> ...]"), "\(output.standardError)")
+      #expect(lines.contains("  See 'pushdeck render --help' for more information."), "\(output.standardError)")
+    }
+  }
 }
