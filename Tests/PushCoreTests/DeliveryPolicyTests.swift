@@ -271,6 +271,50 @@ func decide(
     #expect(decide(note(badge: 5), app { $0.settings.badges = false }).badge == nil)
   }
 
+  /// A badge or a sound without text shows nothing anywhere [§1.2, §1.4]: it was delivered as a
+  /// banner and a blank "Notification" card in Notification Center.
+  @Test func aBadgeOrASoundWithoutTextShowsNothing() {
+    let badgeOnly = decide(note(sound: nil, badge: 7, title: nil, body: nil), app())
+    #expect(badgeOnly.surfaces.isEmpty)
+    #expect(!badgeOnly.isStored)
+    #expect(badgeOnly.badge == 7)
+    #expect(badgeOnly.disposition == .deliveredQuietly)
+    #expect(badgeOnly.reasonCodes == [.badgeApplied, .soundNotRequested, .nothingToRead])
+
+    let soundOnly = decide(note(title: nil, body: nil), app(), DeliveryContext(now: now, isLocked: true))
+    #expect(soundOnly.surfaces.isEmpty)
+    #expect(!soundOnly.isStored)
+    #expect(soundOnly.playsSound)
+    #expect(soundOnly.disposition == .delivered)
+
+    // A Focus that silences the app silences its sound; nothing is held for a summary.
+    let focused = decide(note(badge: 2, title: nil, body: nil), app(), DeliveryContext(now: now, focus: work))
+    #expect(focused.surfaces.isEmpty && !focused.playsSound && focused.badge == 2)
+    let summary = decide(
+      note(badge: 2, title: nil, body: nil), app { $0.settings.delivery = .scheduledSummary },
+      DeliveryContext(now: now, summaryTimes: [TimeOfDay(hour: 18, minute: 0)]))
+    #expect(summary.disposition != .heldForSummary && summary.heldUntil == nil && summary.surfaces.isEmpty)
+    // Provisional delivery has no card to add either.
+    #expect(decide(note(badge: 2, title: nil, body: nil), app(.provisional)).surfaces.isEmpty)
+    // With text it shows as before.
+    #expect(decide(note(badge: 7), app()).surfaces == [.banner, .notificationCenter])
+  }
+
+  /// A decision that shows nowhere keeps nothing in Notification Center [§4.3, §4.4]: the app's
+  /// willPresent listing nothing, or banners and Notification Center off.
+  @Test func aNotificationThatShowsNowhereIsNotKept() {
+    let foreground = decide(note(), app(state: .foreground) { $0.foregroundPresentation = [.sound] })
+    #expect(foreground.surfaces.isEmpty && !foreground.isStored)
+    let allOff = decide(
+      note(),
+      app {
+        $0.settings.banners = false
+        $0.settings.notificationCenter = false
+      })
+    #expect(allOff.surfaces.isEmpty && !allOff.isStored)
+    #expect(decide(note(), app()).isStored)
+  }
+
   @Test func serviceExtensionRunsOnlyWithOneAndVisibleContent() {
     #expect(
       decide(note(mutableContent: true), app { $0.hasServiceExtension = true }).callbacks.contains(.serviceExtension))

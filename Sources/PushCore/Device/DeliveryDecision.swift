@@ -79,6 +79,8 @@ public enum ReasonCode: String, Sendable, CaseIterable, Codable {
   case silentBudgetExceeded
   case notificationCenterFull
   case nothingToShow
+  /// A push with a badge or a sound and no title, subtitle or body: nothing shows on screen.
+  case nothingToRead
   case foregroundWillPresent
   case foregroundNotPresented
   case criticalAlert
@@ -173,10 +175,13 @@ public struct DeliveryDecision: Equatable, Sendable {
     self.reasons = reasons
   }
 
-  /// Whether the notification is kept in Notification Center (now or at the summary).
+  /// Whether the notification is kept in Notification Center (now or at the summary): a
+  /// disposition that keeps it, and somewhere it shows. One that shows nowhere (a badge or a
+  /// sound without text; a foreground app whose willPresent lists nothing; banners, the lock
+  /// screen and Notification Center all off) is not kept: it was, as a card in Notification Center.
   public var isStored: Bool {
     switch disposition {
-    case .delivered, .deliveredQuietly, .replaced, .heldForSummary: true
+    case .delivered, .deliveredQuietly, .replaced, .heldForSummary: !surfaces.isEmpty
     case .silent, .dropped, .rejected: false
     }
   }

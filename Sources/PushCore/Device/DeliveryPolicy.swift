@@ -135,12 +135,12 @@ public enum DeliveryPolicy {
   /// The stages for an installed app, in order (reference sections in brackets): background
   /// pushes [§9], pushes with nothing to show [§1.4], authorization [§4.1, §4.2], the interruption
   /// level [§5], the service extension [§10], waking the app [§9], collapsing [§13], the
-  /// foreground [§4.4], provisional delivery [§4.2], the badge [§13], the Scheduled Summary [§8],
-  /// the Focus [§6], passive notifications [§5], then where it shows [§4.3], its sound [§13],
-  /// its previews [§4.3] and the closing reason.
+  /// foreground [§4.4], provisional delivery [§4.2], the badge [§13], a push without text
+  /// [§1.4], the Scheduled Summary [§8], the Focus [§6], passive notifications [§5], then where
+  /// it shows [§4.3], its sound [§13], its previews [§4.3] and the closing reason.
   static let stages: [Stage] = [
     silentPush, nothingToShow, authorization, interruptionLevel, serviceExtension, contentAvailableWake, collapse,
-    foreground, provisional, badge, scheduledSummary, focus, passive, alertSurfaces, sound, previews,
+    foreground, provisional, badge, withoutText, scheduledSummary, focus, passive, alertSurfaces, sound, previews,
     deliveredNormally,
   ]
 
@@ -250,7 +250,8 @@ public enum DeliveryPolicy {
   /// Provisional authorization delivers quietly to Notification Center only.
   static func provisional(_ deciding: inout Deciding) {
     guard deciding.app.authorization == .provisional else { return }
-    deciding.decision.surfaces = [.notificationCenter]
+    // A push with nothing to read has no card to put there (``withoutText``).
+    deciding.decision.surfaces = deciding.notification.hasVisibleContent ? [.notificationCenter] : []
     deciding.finish(
       .deliveredQuietly, .provisionalQuietDelivery,
       "Provisional authorization: delivered quietly to Notification Center only, with Keep… and Turn Off.")
@@ -259,6 +260,41 @@ public enum DeliveryPolicy {
   /// The badge, as the settings allow (``applyBadge``).
   static func badge(_ deciding: inout Deciding) {
     applyBadge(deciding.notification, app: deciding.app, decision: &deciding.decision)
+  }
+
+  /// A push with a badge or a sound but no text (no title, subtitle or body) shows nothing: no
+  /// banner, nothing on the lock screen or in Notification Center, so nothing is held for a
+  /// summary either. Its badge is set (``badge``) and its sound plays as its level, the Focus and
+  /// the settings allow (reference §1.2, §1.4: a push alerts, badges and/or plays a sound, in
+  /// any combination). Before, it showed as a blank "Notification" card, banner included.
+  static func withoutText(_ deciding: inout Deciding) {
+    guard !deciding.notification.hasVisibleContent else { return }
+    let (app, context, level) = (deciding.app, deciding.context, deciding.level)
+    var silencedBy: String?
+    if level == .passive {
+      silencedBy = "it is passive"
+    } else if let focus = context.focus {
+      // Whether the Focus lets it through, without the reasons that speak of where it shows.
+      var scratch = DeliveryDecision(disposition: .delivered)
+      if focusSilences(
+        deciding.notification, level: level, app: app, focus: focus, isLocked: context.isLocked, decision: &scratch)
+        == true
+      {
+        silencedBy = "\(focus.name) silences \(app.info.displayName)"
+      }
+    }
+    if silencedBy == nil {
+      applySound(deciding.notification, level: level, app: app, context: context, decision: &deciding.decision)
+    }
+    deciding.decision.surfaces = []
+    let plays = deciding.decision.playsSound
+    var text = "The push has no title, subtitle or body: nothing shows on screen or in Notification Center"
+    if let silencedBy, deciding.notification.sound != nil {
+      text += ", and no sound plays (\(silencedBy))."
+    } else {
+      text += plays ? "; its sound plays." : "."
+    }
+    deciding.finish(plays ? .delivered : .deliveredQuietly, .nothingToRead, text)
   }
 
   /// An app in the Scheduled Summary holds passive and active notifications until the next
