@@ -300,6 +300,22 @@ func decide(
     #expect(decide(note(badge: 7), app()).surfaces == [.banner, .notificationCenter])
   }
 
+  /// A VoIP push (or any push type that is not a user notification) goes to PushKit or its
+  /// extension and shows nothing, alert or not [§2.3, §3]: it was a banner and a stored card.
+  @Test func aPushTypeThatIsNotAUserNotificationShowsNothing() {
+    for type in [PushType.voip, .pushtotalk, .fileprovider, .location, .widgets, .controls, .complication, .mdm] {
+      var voip = note(badge: 3)
+      voip.pushType = type
+      let decision = decide(voip, app(), DeliveryContext(now: now, isLocked: true))
+      #expect(decision.surfaces.isEmpty && !decision.isStored, "\(type)")
+      #expect(decision.reasonCodes == [.notAUserNotification], "\(type)")
+      #expect(!decision.playsSound && decision.badge == nil, "\(type)")
+    }
+    var alert = note()
+    alert.pushType = .alert
+    #expect(decide(alert, app()).surfaces == [.banner, .notificationCenter])
+  }
+
   /// A decision that shows nowhere keeps nothing in Notification Center [§4.3, §4.4]: the app's
   /// willPresent listing nothing, or banners and Notification Center off.
   @Test func aNotificationThatShowsNowhereIsNotKept() {

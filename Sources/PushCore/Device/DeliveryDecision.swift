@@ -81,6 +81,9 @@ public enum ReasonCode: String, Sendable, CaseIterable, Codable {
   case nothingToShow
   /// A push with a badge or a sound and no title, subtitle or body: nothing shows on screen.
   case nothingToRead
+  /// A push type that is not a user notification (voip, pushtotalk, fileprovider, location,
+  /// widgets, controls, complication, mdm): it goes to its framework or extension, nothing shows.
+  case notAUserNotification
   case foregroundWillPresent
   case foregroundNotPresented
   case criticalAlert

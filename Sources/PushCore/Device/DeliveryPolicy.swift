@@ -132,17 +132,41 @@ public enum DeliveryPolicy {
   /// One step of the decision: reads the decision in progress and adds to it, or ends it.
   typealias Stage = @Sendable (inout Deciding) -> Void
 
-  /// The stages for an installed app, in order (reference sections in brackets): background
-  /// pushes [§9], pushes with nothing to show [§1.4], authorization [§4.1, §4.2], the interruption
+  /// The stages for an installed app, in order (reference sections in brackets): push types that
+  /// are not user notifications [§2.3, §3], background pushes [§9], pushes with nothing to show [§1.4], authorization [§4.1, §4.2], the interruption
   /// level [§5], the service extension [§10], waking the app [§9], collapsing [§13], the
   /// foreground [§4.4], provisional delivery [§4.2], the badge [§13], a push without text
   /// [§1.4], the Scheduled Summary [§8], the Focus [§6], passive notifications [§5], then where
   /// it shows [§4.3], its sound [§13], its previews [§4.3] and the closing reason.
   static let stages: [Stage] = [
-    silentPush, nothingToShow, authorization, interruptionLevel, serviceExtension, contentAvailableWake, collapse,
+    otherPushType, silentPush, nothingToShow, authorization, interruptionLevel, serviceExtension, contentAvailableWake,
+    collapse,
     foreground, provisional, badge, withoutText, scheduledSummary, focus, passive, alertSurfaces, sound, previews,
     deliveredNormally,
   ]
+
+  /// A push whose `apns-push-type` is not a user notification (VoIP, Push to Talk, File Provider,
+  /// location, widgets, controls, complication, MDM) goes to the framework or extension that
+  /// registered for it: iOS shows nothing of it, alert or not, and it is not kept (reference
+  /// §2.3's table, §3: only alert and background pushes are app notifications). Before, a VoIP
+  /// push with an alert was a banner and a card in Notification Center.
+  static func otherPushType(_ deciding: inout Deciding) {
+    let receiver: String
+    switch deciding.notification.pushType {
+    case .alert, .background, .liveactivity: return
+    case .voip: receiver = "the app's PushKit delegate, which must report a call to CallKit"
+    case .pushtotalk: receiver = "the app's Push to Talk channel (PTChannelManager)"
+    case .fileprovider: receiver = "the app's File Provider extension"
+    case .location: receiver = "the app's Location Push Service Extension"
+    case .widgets: receiver = "WidgetKit, which reloads the app's widgets"
+    case .controls: receiver = "the app's controls, which reload"
+    case .complication: receiver = "the paired Apple Watch's complication"
+    case .mdm: receiver = "the device management service"
+    }
+    deciding.finish(
+      .delivered, .notAUserNotification,
+      "A \(deciding.notification.pushType.rawValue) push goes to \(receiver): iOS shows nothing of it, alert or not.")
+  }
 
   /// A background push (content-available only) is decided by ``decideSilent``.
   static func silentPush(_ deciding: inout Deciding) {
