@@ -16,47 +16,70 @@ struct ActionSheetView {
     let app = state.appInfo(notification.bundleID)
     let columns = anchor.map { min($0.columns, grid.width) } ?? min(grid.width - 8, 56)
     let inner = columns - 4
-    var lines: [(String, StyleRole)] = []
+    // The notification as iOS lifts it: title, subtitle and up to two lines of body.
+    var header: [(String, StyleRole)] = []
     if let title = notification.title, !title.isEmpty {
-      lines.append((TextLayout.truncate(title, toColumns: inner), .cardTitle))
+      header.append((TextLayout.truncate(title, toColumns: inner), .cardTitle))
+    }
+    if let subtitle = notification.subtitle, !subtitle.isEmpty {
+      header.append((TextLayout.truncate(subtitle, toColumns: inner), .cardSubtitle))
     }
     if let body = notification.body, !body.isEmpty {
-      lines += TextLayout.wrap(body, toColumns: inner, maxLines: 2).map { ($0, .cardBody) }
+      header += TextLayout.wrap(body, toColumns: inner, maxLines: 2).map { ($0, .cardBody) }
     }
-    lines.append((String(repeating: "─", count: inner), .cardBorder))
     let actions = state.actions(for: sheet.notification)
-    var highlightedLine: Int?
-    var actionLines: [Int: Int] = [:]
+    var choices: [(String, StyleRole, action: Int?)] = []
     switch sheet.stage {
     case .choosing:
       if actions.isEmpty {
-        lines.append(("No actions: the category registers none", .cardMeta))
+        choices.append(("No actions: the category registers none", .cardMeta, nil))
       }
       for (index, action) in actions.enumerated() {
         var text = action.title
         if action.isTextInput { text += " ✎" }
         if action.options.contains(.authenticationRequired) { text += " 🔒" }
-        if index == sheet.highlighted { highlightedLine = lines.count }
-        actionLines[lines.count] = index
-        lines.append(
+        choices.append(
           (
             TextLayout.truncate(text, toColumns: inner - 2),
-            action.options.contains(.destructive) ? .destructiveAction : .actionButton
+            action.options.contains(.destructive) ? .destructiveAction : .actionButton, index
           ))
       }
     case .confirmUnlock(let actionID):
       let title = actions.first { $0.identifier == actionID }?.title ?? actionID
-      lines.append(("🔒 Unlock iPhone to use “\(title)”?", .warning))
-      lines.append(("Enter unlocks and continues · Esc cancels", .cardMeta))
+      choices.append(("🔒 Unlock iPhone to use “\(title)”?", .warning, nil))
+      choices.append(("Enter unlocks and continues · Esc cancels", .cardMeta, nil))
     case .reply(let actionID, let text):
       let action = actions.first { $0.identifier == actionID }
       let placeholder = action?.textInputPlaceholder ?? "Reply"
       let shown = text.isEmpty ? placeholder : text
       // Keep the end of long replies in view, measured in columns.
       let field = TextLayout.truncateLeading(shown, toColumns: inner - 4)
-      lines.append(("▏" + field + (text.isEmpty ? "" : "█"), text.isEmpty ? .cardMeta : .cardBody))
-      lines.append(("Enter \(action?.textInputButtonTitle ?? "Send") · Esc cancels", .cardMeta))
+      choices.append(("▏" + field + (text.isEmpty ? "" : "█"), text.isEmpty ? .cardMeta : .cardBody, nil))
+      choices.append(("Enter \(action?.textInputButtonTitle ?? "Send") · Esc cancels", .cardMeta, nil))
     }
+    // On a short terminal the sheet must still show every choice it lets the user make: the
+    // notification's lines give way first (body, subtitle, title), then the actions scroll
+    // with the highlighted one in view, a line saying how many more are above or below (a
+    // sheet cut at the screen's foot let ↑ highlight, and Enter run, a destructive action
+    // that was not drawn; found by an exploratory test at 50x12).
+    let room = max(3, grid.height - 3)
+    while !header.isEmpty, header.count + 1 + choices.count > room { header.removeLast() }
+    var lines = header
+    lines.append((String(repeating: "─", count: inner), .cardBorder))
+    var highlightedLine: Int?
+    var actionLines: [Int: Int] = [:]
+    let shown = ActionSheetView.window(
+      count: choices.count, around: min(max(sheet.highlighted, 0), max(choices.count - 1, 0)),
+      rows: room - lines.count)
+    if shown.lowerBound > 0 { lines.append(("↑ \(shown.lowerBound) more", .cardMeta)) }
+    for (text, role, action) in choices[shown] {
+      if let action {
+        if action == sheet.highlighted, case .choosing = sheet.stage { highlightedLine = lines.count }
+        actionLines[lines.count] = action
+      }
+      lines.append((text, role))
+    }
+    if shown.upperBound < choices.count { lines.append(("↓ \(choices.count - shown.upperBound) more", .cardMeta)) }
     let rows = lines.count + 2
     let top = anchor.map { min($0.row, grid.height - rows) } ?? (grid.height - rows) / 2
     let rect = Rect(
@@ -81,6 +104,18 @@ struct ActionSheetView {
           maxColumns: inner)
       }
     }
+  }
+
+  /// The choices shown when `rows` rows cannot hold all `count`: a run around `index`, with a
+  /// row kept for each "more" line it needs.
+  static func window(count: Int, around index: Int, rows: Int) -> Range<Int> {
+    guard count > rows else { return 0..<count }
+    // Near either end one "more" line is enough.
+    if index < rows - 1 { return 0..<max(1, rows - 1) }
+    if index >= count - (rows - 1) { return max(0, count - rows + 1)..<count }
+    let visible = max(1, rows - 2)
+    let first = min(max(1, index - visible / 2), count - 1 - visible)
+    return first..<(first + visible)
   }
 }
 
