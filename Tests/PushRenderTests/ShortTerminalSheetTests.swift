@@ -86,4 +86,16 @@ struct ShortTerminalSheetTests {
     }
   }
 
+  @Test func theOpenedNotificationsButtonRowsFollowOneBlankLine() {
+    var state = shopState()
+    _ = reduce(into: &state, .command(.openSelected))
+    let lines = text(frame(state, columns: 50, rows: 24)).split(separator: "\n").map(String.init)
+    let buttonRows = lines.indices.filter { lines[$0].contains("[ ") }
+    #expect(buttonRows.count >= 2, "ten actions take several rows at 50 columns:\n\(lines.joined(separator: "\n"))")
+    guard let first = buttonRows.first, let last = buttonRows.last else { return }
+    #expect(buttonRows == Array(first...last), "no blank line between rows of buttons: \(buttonRows)")
+    let inner = { (line: String) in line.filter { $0 != "│" && $0 != "|" && $0 != " " } }
+    #expect(inner(lines[first - 1]).isEmpty, "a blank line above the buttons")
+    #expect(lines[first - 2].contains("Your order is on its way"))
+  }
 }

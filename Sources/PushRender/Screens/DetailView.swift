@@ -52,6 +52,10 @@ struct DetailView {
     // Space is not limited here: up to 10 of the category's actions, in order.
     let actions = state.actions(for: id, space: .unlimited)
     if !actions.isEmpty {
+      // One blank line between the content and the buttons, however many rows they take
+      // (it was appended before the last row only, so two rows of buttons had none above
+      // them and a blank between them; found by an exploratory test).
+      lines.append(("", .cardBody))
       var row = ""
       for action in actions {
         let chip = "[ \(action.title) ]"
@@ -61,7 +65,6 @@ struct DetailView {
         }
         row += (row.isEmpty ? "" : " ") + chip
       }
-      lines.append(("", .cardBody))
       lines.append((TextLayout.truncate(row, toColumns: inner), .actionButton))
     }
     let offset = state.device.profile.utcOffsetSeconds
