@@ -142,18 +142,28 @@ public struct LockScreenView: Sendable {
     // only counted, so a frame costs the same with a thousand stacks as with ten.
     let selectionIndex = state.screen == .lock ? max(state.lockSelection, 0) : 0
     let cardLimit = display == .list ? min(stacks.count, selectionIndex + available / 3 + 2) : stacks.count
-    let omitted = stacks.count - cardLimit
     let cards = cards(stacks: Array(stacks.prefix(cardLimit)), totalStacks: stacks.count)
     let stackCards = display == .list ? cardLimit : (display == .stack && !stacks.isEmpty ? 1 : 0)
     let columns = min(width - 4, 66)
     var measure = CardMeasure(cards: cards, columns: columns)
-    // The Live Activity and summary cards come first and always show; the stacks' cards after.
+    // The Live Activity and summary cards come first and show while the selection fits under
+    // them; the stacks' cards after.
     let fixed = cards.count - stackCards
-    let first = display == .list ? measure.scrollOffset(fixed: fixed, available: available) : 0
-    let visible = Array(0..<fixed) + Array((fixed + first)..<cards.count)
+    let visible = display == .list ? measure.visibleCards(fixed: fixed, available: available) : Array(cards.indices)
     let (placed, used) = measure.place(visible, available: available)
-    let countText = countLine(
-      display: display, stacks: stacks, remaining: visible.count - placed.count + omitted, columns: columns)
+    // The count line counts the stacks below the last one drawn: those that did not fit and
+    // those never laid out. (It took the last N stacks for N cards not placed, Live Activity
+    // and summary cards included, so on a short terminal it counted and named stacks that
+    // were drawn; found by an exploratory test.)
+    let hiddenFrom: Int
+    switch display {
+    case .count: hiddenFrom = 0
+    case .stack: hiddenFrom = placed.contains { $0.index >= fixed } ? stacks.count : 0
+    case .list:
+      let firstStack = visible.first { $0 >= fixed }.map { $0 - fixed } ?? stacks.count
+      hiddenFrom = placed.last.map { $0.index >= fixed ? $0.index - fixed + 1 : firstStack } ?? firstStack
+    }
+    let countText = countLine(display: display, hidden: stacks[hiddenFrom...], columns: columns)
     // Laid out first, then drawn from the bottom up: since iOS 16 notifications gather at the
     // bottom of the lock screen, under the clock's free space.
     let countRows = countText == nil ? 0 : (placed.isEmpty ? 1 : 2)
@@ -170,18 +180,16 @@ public struct LockScreenView: Sendable {
       countLine: countText.map { ($0, top + shift + used + (placed.isEmpty ? 0 : 1)) })
   }
 
-  /// What is not drawn, counted on a line under the cards: the stacks that did not fit, or in
-  /// Display As ▸ Count every notification; nil when there is nothing to count.
-  private func countLine(
-    display: LockScreenDisplay, stacks: [NotificationGroup], remaining: Int, columns: Int
-  ) -> String? {
+  /// What is not drawn, counted on a line under the cards: the `hidden` stacks, below the
+  /// cards drawn (in Display As ▸ Count, every stack); nil when there is nothing to count.
+  private func countLine(display: LockScreenDisplay, hidden hiddenGroups: ArraySlice<NotificationGroup>, columns: Int)
+    -> String?
+  {
+    let count = hiddenGroups.reduce(0) { $0 + $1.count }
     if display == .count {
-      let count = stacks.reduce(0) { $0 + $1.count }
       return count > 0 ? PluralFormat.counted(count, "Notification") : nil
     }
-    guard remaining > 0 else { return nil }
-    let hiddenGroups = stacks.suffix(max(0, min(stacks.count, remaining)))
-    let count = hiddenGroups.reduce(0) { $0 + $1.count }
+    guard count > 0 else { return nil }
     // Names until the line is full: more could not show.
     var names: [String] = []
     var nameColumns = 0
@@ -257,15 +265,28 @@ private struct CardMeasure {
     return true
   }
 
-  /// How many stacks' cards to scroll past so the selected one is on screen: stacks above it
-  /// are dropped while it does not fit below the `fixed` cards.
-  mutating func scrollOffset(fixed: Int, available: Int) -> Int {
-    guard let selected = cards.firstIndex(where: \.isSelected), selected > fixed else { return 0 }
+  /// The cards to lay out so the selected stack's is on screen once the selection has moved
+  /// down the list: stacks above it are dropped while it does not fit below the `fixed` cards
+  /// (Live Activities, the summary), then those too, from the top, as iOS scrolls them away
+  /// with the list. (They always stayed, and on a short terminal the selected card was pushed
+  /// off the screen behind them: ↓ selected stacks that were never drawn; found by an
+  /// exploratory test at 60x20 with a Live Activity.) With the first stack selected, the list
+  /// is at its top, as the lock screen opens and `render` draws it: the fixed cards first.
+  mutating func visibleCards(fixed: Int, available: Int) -> [Int] {
+    guard let selected = cards.firstIndex(where: \.isSelected), selected > fixed else {
+      return Array(cards.indices)
+    }
     var start = fixed
     while start < selected, !fit(Array(0..<fixed) + Array(start...selected), leadingGap: 0, budget: available - 2) {
       start += 1
     }
-    return start - fixed
+    var fixedStart = 0
+    while fixedStart < fixed,
+      !fit(Array(fixedStart..<fixed) + Array(start...selected), leadingGap: 0, budget: available - 2)
+    {
+      fixedStart += 1
+    }
+    return Array(fixedStart..<fixed) + Array(start..<cards.count)
   }
 
   /// Places the `visible` cards top to bottom in `available` rows, each after a one-row gap,
