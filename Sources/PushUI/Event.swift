@@ -481,7 +481,7 @@ extension AppState {
     case .toggleExpand:
       toggleExpand()
     case .openSelected:
-      if let id = selectedNotification { screen = .detail(id) }
+      if let id = selectedNotification { openDetail(id) }
     case .clearSelected:
       var effects: [Effect] = []
       if let id = selectedNotification {
@@ -603,6 +603,17 @@ extension AppState {
     } else {
       screen = .lock
     }
+  }
+
+  /// Opens a notification in full. Its banner goes, as when the banner itself is tapped: it
+  /// stayed over the opened notification, covering its first rows (for five seconds, and with
+  /// a manual clock until time moved; found by an exploratory test).
+  private mutating func openDetail(_ id: NotificationID) {
+    screen = .detail(id)
+    guard banners.contains(where: { !$0.isLiveActivity && $0.notification == id }) else { return }
+    let front = banners.first?.notification
+    banners.removeAll { !$0.isLiveActivity && $0.notification == id }
+    if front == id, !banners.isEmpty { banners[0].shownAt = now }
   }
 
   private mutating func leaveDetailIfGone() {
@@ -756,7 +767,7 @@ extension AppState {
     }
     switch screen {
     case .lock:
-      if let id = selectedNotification { screen = .detail(id) }
+      if let id = selectedNotification { openDetail(id) }
     case .center:
       let rows = centerRows()
       guard centerSelection < rows.count else { return [] }
@@ -765,9 +776,9 @@ extension AppState {
         _ = group
         toggleExpand()
       case .stack(let group):
-        if let id = group.notifications.first?.id { screen = .detail(id) }
+        if let id = group.notifications.first?.id { openDetail(id) }
       case .item(_, let stored):
-        screen = .detail(stored.id)
+        openDetail(stored.id)
       }
     case .detail(let id):
       return tap(id)

@@ -275,4 +275,17 @@ struct InteractionGoldenTests {
     _ = reduce(into: &state, .tick(DemoScenario.start + .seconds(26)))
     #expect(state.currentBanner == nil)
   }
+
+  @Test func openingTheNotificationOfTheBannerOnScreenTakesItsBannerAway() throws {
+    var state = demoWithBanner()
+    let banner = try #require(state.currentBanner)
+    state.lockSelection = try #require(
+      state.lockScreenStacks().firstIndex { $0.notifications.contains { $0.id == banner.notification } })
+    _ = reduce(into: &state, .command(.openSelected))
+    #expect(state.screen == .detail(banner.notification))
+    #expect(state.currentBanner == nil, "the banner stayed over its own opened notification")
+    // The opened notification's box is the first thing under the status bar: no banner over it.
+    let lines = rows(frame(state))
+    #expect(lines[1].allSatisfy { $0 == " " } && lines[2].contains("╭"), "\(lines.prefix(4))")
+  }
 }
