@@ -462,14 +462,16 @@ struct Drawer {
     let app = state.appInfo(activity.bundleID)
     Icon.draw(&b, app: app, x: x + 10, y: m.islandTop + 7, size: 23)
     // The compact trailing view has room for a time or a number (an ETA, a score) more than
-    // for words: the face's relative time where the layout has one.
+    // for words: the face's relative time where the layout has one, in its shortest form
+    // ("in 18 min" was cut to "in…" there, so the island never showed the time; found by an
+    // exploratory test of food-delivery.yaml).
     let fields = Self.contentFields(activity)
     let shown = face(activity)
     let trailing =
-      shown.time.map { RelativeTime.describeEither($0, now: state.now) }
+      shown.time.map { RelativeTime.compact($0, now: state.now) }
       ?? (fields.first { Double($0.1) != nil } ?? fields.first)?.1 ?? shown.detail ?? ""
     b.text(
-      TextMetrics.truncate(SVGText.clean(trailing), size: 14, maxWidth: side - 12, bold: true), x: x + width - 12,
+      TextMetrics.truncate(SVGText.clean(trailing), size: 14, maxWidth: side - 8, bold: true), x: x + width - 10,
       y: m.islandTop + 24, size: 14, weight: 600, fill: activity.isStale(at: state.now) ? "#FF9F0A" : "#30D158",
       anchor: .end, role: "island-trailing")
   }

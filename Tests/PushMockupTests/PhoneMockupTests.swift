@@ -198,6 +198,34 @@ struct PhoneMockupTests {
     #expect(!reading.texts("time").contains { $0.hasSuffix("h ago") }, "not dated at its arrival, 14 h before")
   }
 
+  /// The Dynamic Island's compact trailing side shows a Live Activity's time whole, in its
+  /// shortest form: "in 18 min" did not fit its 28 pt and always read "in…".
+  @Test func theDynamicIslandShowsALiveActivitysTimeWhole() throws {
+    var base = device(locked: false)
+    var profile = base.profile
+    profile.apps[1].liveActivityLayouts["DeliveryAttributes"] = LiveActivityLayout(
+      title: LiveActivityText("{status}"), time: LiveActivityTime(key: "etaMinutes", unit: .minutes))
+    base = DeviceSimulator(profile: profile)
+    let start = base.now
+    let seconds = Int(start.milliseconds / 1000)
+    let live = DeviceEvent.push(
+      PushReader.readPayloadFile(
+        Array(
+          #"{"aps":{"timestamp":\#(seconds),"event":"start","attributes-type":"DeliveryAttributes","attributes":{"orderNumber":"5821"},"content-state":{"status":"pickedUp","etaMinutes":18},"alert":{"title":"Order","body":"Picked up"}}}"#
+            .utf8), source: "live.json", format: .payload, bundleID: "com.example.chat",
+        headers: [("apns-push-type", "liveactivity"), ("apns-topic", "com.example.chat.push-type.liveactivity")]))
+    var state = AppState(device: base, timeline: [TimelineEntry(at: start, event: live)])
+    _ = reduce(into: &state, .tick(start + .seconds(1)))
+    _ = reduce(into: &state, .command(.openCenter))
+    let reading = try SVGReading(PhoneMockup(state: state, theme: .builtInDefault).svgDocument())
+    #expect(state.device.liveActivities.count == 1, "\(state.device.store.count)")
+    #expect(reading.texts("island-trailing") == ["17m"], "\(reading.texts("island-trailing"))")
+    // Past its time, it counts the other way, as SwiftUI's relative text does.
+    _ = reduce(into: &state, .tick(start + .minutes(54)))
+    let later = try SVGReading(PhoneMockup(state: state, theme: .builtInDefault).svgDocument())
+    #expect(later.texts("island-trailing") == ["36m"], "\(later.texts("island-trailing"))")
+  }
+
   @Test func aSimpleLockScreenMatchesItsGolden() {
     let svg = PhoneMockup(state: state([bankAlert, chat]), theme: .builtInDefault).svgDocument(title: "golden")
     let result = Golden.check(svg, named: "phone_lock_two_pushes.svg", in: goldens)

@@ -20,4 +20,15 @@ public enum RelativeTime {
     if seconds < 86_400 { return "in \(seconds / 3600) h" }
     return "in \(seconds / 86_400) d"
   }
+
+  /// The shortest form, for a Live Activity's compact view in the Dynamic Island: "18m", "2h",
+  /// "3d", "now", either side of `now` (as SwiftUI's `Text(_:style: .relative)` counts both
+  /// ways). The island's trailing side has room for three or four characters.
+  public static func compact(_ instant: SimInstant, now: SimInstant) -> String {
+    let seconds = abs((instant - now).milliseconds / 1000)
+    if seconds < 60 { return "now" }
+    if seconds < 3600 { return "\(seconds / 60)m" }
+    if seconds < 86_400 { return "\(seconds / 3600)h" }
+    return "\(seconds / 86_400)d"
+  }
 }
