@@ -369,6 +369,26 @@ func decide(
     }
   }
 
+  /// A critical alert's sound dictionary on a push delivered as something else is an ordinary
+  /// sound: without the entitlement explain said "delivered as active" and then "Sound:
+  /// critical alarm.caf at 50%" (found by an exploratory test).
+  @Test func aCriticalSoundOnANotificationThatIsNotCriticalIsAnOrdinarySound() {
+    let unlocked = DeliveryContext(now: now, isLocked: false)
+    let downgraded = decide(note(level: .critical, sound: .critical(name: "alarm.caf", volume: 0.5)), app(), unlocked)
+    #expect(downgraded.effectiveLevel == .active)
+    #expect(downgraded.sound == .named("alarm.caf") && downgraded.playsSound)
+    let active = decide(note(sound: .critical(name: "default", volume: 1)), app(), unlocked)
+    #expect(active.sound == .systemDefault)
+    let silent = decide(
+      note(level: .critical, sound: .critical(name: "alarm.caf", volume: 0.5)), app(),
+      DeliveryContext(now: now, isSilentMode: true))
+    #expect(!silent.playsSound, "only a critical alert overrides the Ring/Silent switch")
+    let entitled = decide(
+      note(level: .critical, sound: .critical(name: "alarm.caf", volume: 0.5)),
+      app { $0.criticalAlertsEntitled = true }, unlocked)
+    #expect(entitled.sound == .critical(name: "alarm.caf", volume: 0.5))
+  }
+
   @Test func nextSummaryIsTheFirstTimeAfterNow() {
     // 1970-01-01T00:16:40Z; summaries at 08:00 and 18:00 UTC.
     let context = DeliveryContext(

@@ -609,10 +609,15 @@ public enum DeliveryPolicy {
         Reason(.criticalAlert, "A critical alert plays its sound even in silent mode and Do Not Disturb."))
       return
     }
-    guard let sound = requested else {
+    guard var sound = requested else {
       decision.reasons.append(Reason(.soundNotRequested, "The payload asks for no sound."))
       return
     }
+    // A critical sound on a notification that is not critical (no entitlement or permission,
+    // or another level) is an ordinary sound: its name at the ringer's volume, and the Ring/
+    // Silent switch and the Sounds setting apply [§5, §13]. (It was kept as "critical
+    // alarm.caf at 50%" on a push explain had just said was delivered as active.)
+    if case .critical(let name, _) = sound { sound = name == "default" ? .systemDefault : .named(name) }
     guard app.settings.sounds else {
       decision.reasons.append(Reason(.soundsDisabled, "Sounds are off for \(app.info.displayName): no sound."))
       return
