@@ -114,17 +114,31 @@ struct Drawer {
     let summary = state.summaryNotifications()
     if !summary.isEmpty { items.append(.summary(summary, height: summaryHeight(summary))) }
     let stacks = state.lockScreenStacks()
-    // Only stacks that can be on screen are laid out (each takes at least 66 pt).
-    let limit = min(stacks.count, Int((bottom - top) / 66) + 1)
-    for group in stacks.prefix(limit) {
+    // Display As, as the terminal draws it: List lays out each stack (only those that can be
+    // on screen: each takes at least 66 pt), Stack piles them all behind the selected one,
+    // Count draws none and says how many. (The mockups always drew the list, so a profile's
+    // `displayAs: count` showed its notifications in the picture and not in the terminal;
+    // found by an exploratory test.)
+    let display = state.device.profile.lockScreenDisplay
+    let total = display == .list ? 0 : stacks.reduce(0) { $0 + $1.count }
+    let piled: [NotificationGroup]
+    switch display {
+    case .list: piled = Array(stacks.prefix(min(stacks.count, Int((bottom - top) / 66) + 1)))
+    case .stack:
+      let selection = state.screen == .lock ? state.lockSelection : 0
+      piled = stacks.isEmpty ? [] : [stacks[max(0, min(selection, stacks.count - 1))]]
+    case .count: piled = []
+    }
+    let limit = display == .list ? piled.count : stacks.count
+    for group in piled {
       guard let front = group.notifications.first else { continue }
       let notification = state.displayed(front, threadCount: group.count)
       items.append(
         .platter(
           .layout(
             notification: notification, app: state.appInfo(front.notification.bundleID), now: state.now,
-            datedAt: front.deliveredAt, width: width, behind: group.count - 1, label: label(for: notification),
-            buttons: buttons(for: front.id))))
+            datedAt: front.deliveredAt, width: width, behind: display == .stack ? total - 1 : group.count - 1,
+            label: label(for: notification), buttons: buttons(for: front.id))))
     }
     var shown: [Item] = []
     var used = 0.0
@@ -143,7 +157,13 @@ struct Drawer {
       shown.append(item)
       used += gap + item.height
     }
-    let hiddenCount = stacks.suffix(max(0, hiddenStacks)).reduce(0) { $0 + $1.count }
+    let pileShown = shown.contains { if case .platter = $0 { true } else { false } }
+    let hiddenCount =
+      switch display {
+      case .list: stacks.suffix(max(0, hiddenStacks)).reduce(0) { $0 + $1.count }
+      case .stack: pileShown ? 0 : total
+      case .count: total
+      }
     let moreHeight = hiddenCount > 0 ? 30.0 : 0
     // Anchored at the bottom, as iOS 16+ lists notifications above the quick buttons.
     var y = bottom - used - moreHeight
@@ -159,7 +179,8 @@ struct Drawer {
     }
     if hiddenCount > 0 {
       let noun = hiddenCount == 1 ? "notification" : "notifications"
-      let text = "\(hiddenCount) more \(noun)"
+      // Count says "5 Notifications", as iOS's Display As ▸ Count does and the terminal.
+      let text = display == .count ? "\(hiddenCount) \(noun.capitalized)" : "\(hiddenCount) more \(noun)"
       let pill = TextMetrics.width(text, size: 13, bold: true) + 24
       let center = bottom - 13
       b.rect(

@@ -226,6 +226,32 @@ struct PhoneMockupTests {
     #expect(later.texts("island-trailing") == ["36m"], "\(later.texts("island-trailing"))")
   }
 
+  /// The lock screen's Display As reaches the picture as it does the terminal: Count draws no
+  /// notification, only how many; Stack piles every stack behind one front card.
+  @Test func displayAsCountAndStackShowInThePicture() throws {
+    func svg(_ display: LockScreenDisplay) throws -> SVGReading {
+      var base = device()
+      var profile = base.profile
+      profile.lockScreenDisplay = display
+      base = DeviceSimulator(profile: profile)
+      let start = base.now
+      let timeline = [bankAlert, chat].enumerated().map {
+        TimelineEntry(at: start + .seconds(Int64($0.offset + 1)), event: $0.element)
+      }
+      var state = AppState(device: base, timeline: timeline)
+      _ = reduce(into: &state, .tick(start + .seconds(2)))
+      return try SVGReading(PhoneMockup(state: state, theme: .builtInDefault).svgDocument())
+    }
+    let count = try svg(.count)
+    #expect(count.texts("title").isEmpty, "\(count.texts("title"))")
+    #expect(count.texts("overflow") == ["2 Notifications"])
+    let stack = try svg(.stack)
+    #expect(stack.texts("title").count == 1, "one front card: \(stack.texts("title"))")
+    #expect(stack.texts.contains { $0.text == "1 more notification" })
+    let list = try svg(.list)
+    #expect(Set(list.texts("title")) == ["Was this you?", "Ana"])
+  }
+
   @Test func aSimpleLockScreenMatchesItsGolden() {
     let svg = PhoneMockup(state: state([bankAlert, chat]), theme: .builtInDefault).svgDocument(title: "golden")
     let result = Golden.check(svg, named: "phone_lock_two_pushes.svg", in: goldens)
