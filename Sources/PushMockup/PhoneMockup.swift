@@ -107,9 +107,19 @@ struct Palette {
     platterOpacity = isDark ? 0.78 : 0.82
     ink = isDark ? "#FFFFFF" : "#000000"
     secondaryInk = isDark ? "#AEAEB2" : "#5B5B62"
-    timeSensitive = theme[.timeSensitiveLabel].foreground?.hexString ?? "#FF9F0A"
-    focus = theme[.focusIndicator].foreground?.hexString ?? "#BF5AF2"
-    link = theme[.actionButton].foreground?.hexString ?? "#0A84FF"
+    timeSensitive = Self.accent(theme[.timeSensitiveLabel])?.hexString ?? "#FF9F0A"
+    focus = Self.accent(theme[.focusIndicator])?.hexString ?? "#BF5AF2"
+    link = Self.accent(theme[.actionButton])?.hexString ?? "#0A84FF"
+  }
+
+  /// The colour a role lends the picture's text. A role the terminal draws as a chip (its
+  /// foreground on a background of its own, as high-contrast's black on magenta Focus and
+  /// black on yellow Time Sensitive) lends its background: its foreground is meant for the
+  /// chip, and on the picture's dark pill and platter it was black on black (found by an
+  /// exploratory test: `render --style phone --theme high-contrast` showed no Focus name and
+  /// no TIME SENSITIVE label).
+  static func accent(_ style: Style) -> Color? {
+    style.background ?? style.foreground
   }
 
   static func luminance(_ color: Color) -> Double {

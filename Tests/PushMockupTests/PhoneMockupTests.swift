@@ -252,6 +252,23 @@ struct PhoneMockupTests {
     #expect(Set(list.texts("title")) == ["Was this you?", "Ana"])
   }
 
+  /// A theme whose Focus and Time Sensitive roles are chips (high-contrast: black on magenta,
+  /// black on yellow) gives the picture their background colour: their black foreground was
+  /// drawn on the black Focus pill and the dark platter, invisible.
+  @Test func aChipStyledRoleLendsThePictureItsBackground() throws {
+    let theme = try #require(try Theme.builtIn(named: "high-contrast"))
+    let svg = PhoneMockup(state: state([bankAlert, chat], focus: "dnd"), theme: theme).svgDocument()
+    let focus = try #require(svg.range(of: #"<text[^>]*data-role="focus""#, options: .regularExpression))
+    let label = try #require(svg.range(of: #"<text[^>]*data-role="label""#, options: .regularExpression))
+    #expect(!svg[focus].contains(##"fill="#000000""##), "\(svg[focus])")
+    #expect(!svg[label].contains(##"fill="#000000""##), "\(svg[label])")
+    #expect(svg[focus].contains("fill=\"\(theme[.focusIndicator].background?.hexString ?? "?")\""))
+    // A plain foreground is used as it is.
+    let light = try #require(try Theme.builtIn(named: "light"))
+    let lightSVG = PhoneMockup(state: state([bankAlert], focus: "dnd"), theme: light).svgDocument()
+    #expect(lightSVG.contains(##"fill="#6b2fd6" text-anchor="middle" data-role="focus""##))
+  }
+
   @Test func aSimpleLockScreenMatchesItsGolden() {
     let svg = PhoneMockup(state: state([bankAlert, chat]), theme: .builtInDefault).svgDocument(title: "golden")
     let result = Golden.check(svg, named: "phone_lock_two_pushes.svg", in: goldens)
