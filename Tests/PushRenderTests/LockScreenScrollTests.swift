@@ -91,4 +91,19 @@ struct LockScreenScrollTests {
     state.lockSelection = 0
     #expect(frame(state, columns: 60, rows: 26).textDump().contains("Live"))
   }
+
+  /// On a short terminal the count line is on the toast's row: a toast hides it whole rather
+  /// than leave its ends on either side of the toast's words.
+  @Test func aToastOverTheCountLineHidesItWhole() throws {
+    var state = state()
+    let rows = 19
+    let before = frame(state, columns: 60, rows: rows).textDump().split(separator: "\n").map(String.init)
+    let countRow = try #require(before.firstIndex { $0.contains("＋") }, "\(before.joined(separator: "\n"))")
+    #expect(countRow == rows - 2, "the count line is on the toast's row at this size")
+    state.showToast("Back to 09:41")
+    let after = frame(state, columns: 60, rows: rows).textDump().split(separator: "\n").map(String.init)
+    let line = after[rows - 2]
+    #expect(line.contains("Back to 09:41"))
+    #expect(!line.contains("＋") && !line.contains("more") && !line.contains("·"), "\(line)")
+  }
 }

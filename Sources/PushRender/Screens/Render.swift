@@ -82,6 +82,17 @@ public func render(_ state: AppState, size: Size, theme: Theme, sleepTheme: Them
   if let toast = state.toast {
     // Beside a pane, on the phone's half: across the whole width it covered the pane's border.
     let width = splitsInspector ? size.columns / 2 : size.columns
+    // On a short terminal the lock screen's count line is on the toast's row: the toast hides
+    // it whole, where it left the line's ends around its own words ("＋ 4 Scheduled Summary:
+    // 1 notification  Shop"; found by an exploratory test with run --compare).
+    let row = size.rows - 2
+    for column in 0..<width where grid[column, row].role == .overflow {
+      let cell = Rect(column: column, row: row, columns: 1, rows: 1)
+      grid.fill(cell, style: theme[.background], role: .background)
+      if let color = theme.wallpaperColor(row: row, of: size.rows) {
+        grid.restyle(cell, style: Style(background: color))
+      }
+    }
     let text = TextLayout.truncate(" \(toast.text) ", toColumns: width - 2)
     let columns = DisplayWidth.columns(of: text)
     grid.write(
