@@ -133,12 +133,15 @@ struct Drawer {
     for group in piled {
       guard let front = group.notifications.first else { continue }
       let notification = state.displayed(front, threadCount: group.count)
-      items.append(
-        .platter(
-          .layout(
-            notification: notification, app: state.appInfo(front.notification.bundleID), now: state.now,
-            datedAt: front.deliveredAt, width: width, behind: display == .stack ? total - 1 : group.count - 1,
-            label: label(for: notification), buttons: buttons(for: front.id))))
+      var platter = Platter.layout(
+        notification: notification, app: state.appInfo(front.notification.bundleID), now: state.now,
+        datedAt: front.deliveredAt, width: width, behind: display == .stack ? total - 1 : group.count - 1,
+        label: label(for: notification), buttons: buttons(for: front.id))
+      platter.stackSummary =
+        display == .stack
+        ? PluralFormat.counted(total - 1, "more notification")
+        : state.stackSummary(front: front, hiddenCount: group.count - 1)
+      items.append(.platter(platter))
     }
     var shown: [Item] = []
     var used = 0.0
@@ -424,11 +427,15 @@ struct Drawer {
         y += 34
       case .stack(let group):
         guard let front = group.notifications.first else { continue }
+        // Under the pile the category's summary format, as the terminal's stack card words it
+        // (the picture said "2 more notifications" where the terminal said "2 more messages";
+        // found by an exploratory test).
         let shown = state.displayed(front)
-        let platter = Platter.layout(
+        var platter = Platter.layout(
           notification: shown, app: state.appInfo(front.notification.bundleID), now: state.now,
           datedAt: front.deliveredAt, width: width, behind: group.count - 1, label: label(for: shown),
           buttons: buttons(for: front.id))
+        platter.stackSummary = state.stackSummary(front: front, hiddenCount: group.count - 1)
         guard y + platter.totalHeight <= bottom - 30 else { return more(&b, rows.count - index, y: bottom - 10) }
         platter.draw(&b, x: m.listMargin, y: y, palette: palette)
         y += platter.totalHeight + m.listGap

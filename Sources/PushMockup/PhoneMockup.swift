@@ -137,6 +137,9 @@ struct Platter {
   var time: String
   var label: (text: String, color: String)?
   var behind: Int
+  /// The line under the cards behind, as the terminal words it (the category's
+  /// `summaryFormat`); "N more notifications" when nil.
+  var stackSummary: String? = nil
   var buttons: [String]
   /// A line at the platter's foot, inside it: a banner's "N more queued".
   var footer: String?
@@ -203,7 +206,8 @@ struct Platter {
       if behind > 1 { peek(inset: 20, from: y + height + 18, to: y + height + 26, fade: 0.5) }
       let noun = behind == 1 ? "notification" : "notifications"
       b.text(
-        "\(behind) more \(noun)", x: x + width / 2, y: y + height + 13, size: 11, weight: 500,
+        SVGText.clean(stackSummary ?? "\(behind) more \(noun)"), x: x + width / 2, y: y + height + 13, size: 11,
+        weight: 500,
         fill: palette.secondaryInk, anchor: .middle, role: "stack-count")
     }
     b.rect(x: x, y: y, width: width, height: height, radius: m.platterRadius, fill: fill, opacity: opacity)

@@ -269,6 +269,42 @@ struct PhoneMockupTests {
     #expect(lightSVG.contains(##"fill="#6b2fd6" text-anchor="middle" data-role="focus""##))
   }
 
+  /// A stack's platter words its pile as the terminal's card does, with the category's summary
+  /// format, on the lock screen and in Notification Center (its hidden preview's placeholder
+  /// counts the thread on both).
+  @Test func aStackUsesTheCategorysSummaryFormatAndThreadCountAsTheTerminalDoes() throws {
+    var base = device()
+    var profile = base.profile
+    profile.apps[1].settings.showPreviews = .whenUnlocked
+    profile.apps[1].categories = [
+      NotificationCategory(
+        identifier: "MSG", options: [.hiddenPreviewsShowTitle],
+        hiddenPreviewsBodyPlaceholder: PluralFormat(one: "%u new message", other: "%u new messages"),
+        summaryFormat: PluralFormat(one: "%u more message", other: "%u more messages"))
+    ]
+    base = DeviceSimulator(profile: profile)
+    let start = base.now
+    let pushes = ["Lunch?", "12:30?", "ok"].map {
+      push(
+        #"{"aps":{"alert":{"title":"Ana","body":"\#($0)"},"thread-id":"ana","category":"MSG"}}"#,
+        bundle: "com.example.chat")
+    }
+    var state = AppState(
+      device: base,
+      timeline: pushes.enumerated().map { TimelineEntry(at: start + .seconds(Int64($0.offset + 1)), event: $0.element) }
+    )
+    _ = reduce(into: &state, .tick(start + .seconds(4)))
+    let terminal = render(state, size: Size(columns: 80, rows: 24), theme: .builtInDefault).textDump()
+    #expect(terminal.contains("3 new messages") && terminal.contains("2 more messages"), "\(terminal)")
+    let lock = try SVGReading(PhoneMockup(state: state, theme: .builtInDefault).svgDocument())
+    #expect(lock.texts("stack-count") == ["2 more messages"])
+    #expect(lock.texts("body") == ["3 new messages"])
+    _ = reduce(into: &state, .command(.openCenter))
+    let center = try SVGReading(PhoneMockup(state: state, theme: .builtInDefault).svgDocument())
+    #expect(center.texts("stack-count") == ["2 more messages"])
+    #expect(center.texts("body") == ["3 new messages"], "\(center.texts("body"))")
+  }
+
   @Test func aSimpleLockScreenMatchesItsGolden() {
     let svg = PhoneMockup(state: state([bankAlert, chat]), theme: .builtInDefault).svgDocument(title: "golden")
     let result = Golden.check(svg, named: "phone_lock_two_pushes.svg", in: goldens)
