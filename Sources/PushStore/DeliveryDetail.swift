@@ -220,7 +220,7 @@ enum DeliveryDetail {
       count += 1
     }
 
-    /// Makes room for `count` bytes in all.
+    /// Makes room for `total` bytes in all.
     mutating func reserve(_ total: Int) {
       if total > buffer.capacity { regrow(toHold: total) }
     }

@@ -265,6 +265,50 @@ func decide(
       "reasons: \(decision.reasonCodes)")
   }
 
+  /// The words after the app's name are kept by a key of the places, Focus and sound: every
+  /// combination's reason reads as if built afresh, whichever came first (two combinations once
+  /// shared a key, and the second was told the first's words).
+  @Test(arguments: [false, true])
+  func everyNormalDeliveryIsWordedForItsOwnPlacesAndSound(reversed: Bool) {
+    var cases: [(PushNotification, AppProfile, DeliveryContext)] = []
+    for locked in [false, true] {
+      for focus in [false, true] {
+        for sound in [false, true] {
+          for banners in [false, true] {
+            for lockScreen in [false, true] {
+              for center in [false, true] {
+                let profile = app { profile in
+                  profile.settings.banners = banners
+                  profile.settings.lockScreen = lockScreen
+                  profile.settings.notificationCenter = center
+                  profile.info = AppInfo(
+                    bundleID: "com.example.allowed", displayName: "App\(cases.count)", iconGlyph: "A")
+                }
+                let context = DeliveryContext(
+                  now: now, isLocked: locked,
+                  focus: focus
+                    ? FocusMode(id: "work", name: "Work", kind: .work, allowedApps: ["com.example.allowed"]) : nil)
+                cases.append(
+                  (note(sound: sound ? .systemDefault : nil, bundle: "com.example.allowed"), profile, context))
+              }
+            }
+          }
+        }
+      }
+    }
+    var checked = 0
+    for (notification, profile, context) in reversed ? cases.reversed() : cases {
+      let decision = decide(notification, profile, context)
+      guard let reason = decision.reasons.last, reason.code == .deliveredNormally else { continue }
+      let words = DeliveryPolicy.alertWords(
+        surfaces: decision.surfaces, throughFocus: context.focus != nil, playsSound: decision.playsSound)
+      #expect(reason.text == profile.info.displayName + words)
+      checked += 1
+    }
+    // Enough kinds of delivery to meet every collision the key could have.
+    #expect(checked >= 24)
+  }
+
   @Test func badgeZeroClearsAndBadgesOffLeavesItAlone() {
     #expect(decide(note(badge: 0), app()).badge == 0)
     #expect(decide(note(badge: 0), app()).reasonCodes.contains(.badgeCleared))

@@ -416,7 +416,10 @@ public enum DeliveryPolicy {
     // session)"). Read in place: a copy of the decision retained and released its lists.
     let throughFocus = deciding.context.focus != nil
     let playsSound = deciding.decision.playsSound
-    var key: UInt64 = (throughFocus ? 2 : 0) | (playsSound ? 1 : 0)
+    // A marker bit above the two flags: without it, flags 01 read as a leading banner (code 1),
+    // and "no Focus, sound, [notificationCenter]" shared a key with "no Focus, no sound,
+    // [banner, notificationCenter]" (found in review). 3 + 12 × 4 bits.
+    var key: UInt64 = 0b100 | (throughFocus ? 2 : 0) | (playsSound ? 1 : 0)
     var keyed = deciding.decision.surfaces.count <= 12
     for surface in deciding.decision.surfaces where keyed {
       guard let index = Surface.allCases.firstIndex(of: surface) else {

@@ -92,6 +92,11 @@ public struct StoredNotification: Equatable, Sendable, Identifiable {
 
   public var id: NotificationID { notification.id }
 
+  public static func == (lhs: StoredNotification, rhs: StoredNotification) -> Bool {
+    lhs.notification == rhs.notification && lhs.decision == rhs.decision && lhs.group == rhs.group
+      && lhs.rank == rhs.rank && lhs.heldUntil == rhs.heldUntil
+  }
+
   /// When the user sees it: at arrival, or, when it waited for a Scheduled Summary, at the
   /// summary's delivery (so a summary delivered a minute ago reads "now", not the arrival).
   public var deliveredAt: SimInstant {
@@ -107,17 +112,19 @@ public struct StoredNotification: Equatable, Sendable, Identifiable {
     surfaces.contains(.lockScreen) || surfaces.contains(.banner)
   }
 
-  /// Whether the store keeps the notification's raw payload and custom keys (false after
-  /// ``dropPayloadDetails()``).
+  /// Whether the store, when it packs this value, keeps the notification's raw payload and
+  /// custom keys: false only between ``dropPayloadDetails()`` and the store's packing (a
+  /// notification read back from the store is always true, its payload empty if dropped). Not
+  /// part of `==`.
   public private(set) var keepsPayloadDetails = true
 
-  /// Drops what only the journal needs: the raw payload, custom keys and the reasons (codes
-  /// and texts). A replay that journals every delivery keeps its million notifications this
-  /// way; the state database has all of them.
+  /// Makes the store keep less of it: not the raw payload, custom keys and reasons (codes and
+  /// texts), which only the journal needs. A replay that journals every delivery keeps its
+  /// million notifications this way; the state database has all of them.
   ///
-  /// The notification itself is left as it is and the store leaves its payload and keys out
-  /// when it packs it: changing it here copied it (every field), because the delivery record
-  /// holds the same notification.
+  /// The reasons go at once; the notification itself is left as it is and the store leaves its
+  /// payload and keys out when it packs it: emptying them here copied the notification (every
+  /// field), because the delivery record holds the same one.
   public mutating func dropPayloadDetails() {
     keepsPayloadDetails = false
     decision.reasons = []
