@@ -21,13 +21,14 @@ package final class BackgroundCommitter: Sendable {
   private let reportsProgress: Bool
   private let saved = Atomic<Int>(0)
 
-  /// The reason lists the journal's batches share (new ones numbered after the journal's).
+  /// The reason lists and source paths the journal's batches share (new ones numbered after the
+  /// journal's).
   package let reasonLists: ReasonLists
 
   package init(journal: DeviceJournal, reportsProgress: Bool = false) throws(StoreError) {
     self.journal = journal
     self.reportsProgress = reportsProgress
-    reasonLists = ReasonLists(firstID: try journal.nextReasonListID())
+    reasonLists = try ReasonLists(continuing: journal)
   }
 
   /// The first commit that failed, if any; later batches are not written.

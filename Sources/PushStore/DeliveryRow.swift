@@ -19,6 +19,8 @@ public struct PackedDeliveries: Sendable {
   private(set) var removals: [JournalBatch.Removal] = []
   /// Reason lists met for the first time, to store before the rows: (id, JSON).
   private(set) var newReasonLists: [(id: Int64, json: String)] = []
+  /// Source files met for the first time, to store in `source_file` before the rows.
+  private(set) var newSourceFiles: [(id: Int64, path: String)] = []
   private var packer = DeliveryPacker()
   /// The shared reason lists, when the rows name them by id.
   private let reasonLists: ReasonLists?
@@ -41,12 +43,16 @@ public struct PackedDeliveries: Sendable {
       removals.append(JournalBatch.Removal(id: evicted, at: record.at, reason: "evicted"))
     }
     var reasonListID: Int64?
+    var sourceFileID: Int64?
     if let reasonLists {
-      let (id, isNew) = reasonLists.id(for: record.decision.reasons)
-      if let id, isNew { newReasonLists.append((id, JournalCoding.json(record.decision.reasons))) }
-      reasonListID = id
+      let ids = reasonLists.ids(for: record.decision.reasons, sourceFile: record.sourceFile)
+      if let id = ids.list, ids.isNewList { newReasonLists.append((id, JournalCoding.json(record.decision.reasons))) }
+      if let file = ids.file, ids.isNewFile { newSourceFiles.append((file, record.sourceFile)) }
+      reasonListID = ids.list
+      sourceFileID = ids.file
     }
-    packer.pack(record, reasonListID: reasonListID, rawPayload: rawPayload, into: &rows)
+    packer.pack(
+      record, reasonListID: reasonListID, sourceFileID: sourceFileID, rawPayload: rawPayload, into: &rows)
     count += 1
   }
 }
@@ -57,6 +63,8 @@ public struct PackedDeliveries: Sendable {
 struct DeliveryPacker: Sendable {
   private var surfacesText = ListTexts<Surface>()
   private var callbacksText = ListTexts<AppCallback>()
+  private let levels = KnownCases<InterruptionLevel>()
+  private let pushTypes = KnownCases<PushType>()
   /// The `detail` being packed, its buffer reused from row to row.
   private var detail = DeliveryDetail.Writer()
 
@@ -67,8 +75,8 @@ struct DeliveryPacker: Sendable {
   /// and destroyed the copy again, on every push (docs/PERFORMANCE.md, "Issue 15, 26 Nov (fifth
   /// session)").
   mutating func pack(
-    _ record: borrowing DeliveryRecord, reasonListID: Int64? = nil, rawPayload: ArraySlice<UInt8>? = nil,
-    into row: inout DeliveryDetail.Writer
+    _ record: borrowing DeliveryRecord, reasonListID: Int64? = nil, sourceFileID: Int64? = nil,
+    rawPayload: ArraySlice<UInt8>? = nil, into row: inout DeliveryDetail.Writer
   ) {
     let hasNote = record.notification != nil
     row.int(record.index)
@@ -80,24 +88,47 @@ struct DeliveryPacker: Sendable {
     row.text(record.notification?.title)
     row.text(record.notification?.body)
     if hasNote, let rawPayload { row.text(rawPayload) } else { row.text(record.notification?.rawPayload) }
-    packDetail(record, reasonListID: reasonListID, hasRawPayload: rawPayload != nil)
+    packDetail(record, reasonListID: reasonListID, sourceFileID: sourceFileID, hasRawPayload: rawPayload != nil)
     row.blob(detail)
   }
 
+  /// Packs a sound as `JournalCoding.text(_:)` writes it, the system sound as a known text.
+  private mutating func sound(_ sound: SoundRequest?) {
+    if case .systemDefault = sound {
+      detail.known(DeliveryDetail.defaultSound)
+    } else {
+      detail.text(JournalCoding.text(sound))
+    }
+  }
+
   /// Packs the fields without a column of their own, in the order of ``DeliveryDetail/fields``.
-  private mutating func packDetail(_ record: borrowing DeliveryRecord, reasonListID: Int64?, hasRawPayload: Bool) {
+  private mutating func packDetail(
+    _ record: borrowing DeliveryRecord, reasonListID: Int64?, sourceFileID: Int64?, hasRawPayload: Bool
+  ) {
     detail.start()
-    detail.text(record.source)
-    detail.text(record.diagnostics.isEmpty ? "[]" : JournalCoding.json(record.diagnostics))
-    detail.text(surfacesText.json(record.decision.surfaces))
+    // The path once in `source_file` and the line here, when the rows share a table of paths;
+    // else the text `PATH:LINE`.
+    if let sourceFileID {
+      detail.source(file: sourceFileID, line: record.sourceLine)
+    } else {
+      detail.text(record.source)
+    }
+    if record.diagnostics.isEmpty {
+      detail.known(DeliveryDetail.emptyList)
+    } else {
+      detail.text(JournalCoding.json(record.diagnostics))
+    }
+    let surfaces = surfacesText.json(record.decision.surfaces)
+    detail.text(surfaces.text, known: surfaces.known)
     detail.bool(record.decision.playsSound)
-    detail.text(JournalCoding.text(record.decision.sound))
+    sound(record.decision.sound)
     detail.int(record.decision.badge)
-    detail.text(record.decision.effectiveLevel.rawValue)
+    detail.text(record.decision.effectiveLevel.rawValue, known: levels.known(record.decision.effectiveLevel))
     detail.int(record.decision.heldUntil?.milliseconds)
     detail.int(record.decision.replaces?.rawValue)
     detail.bool(record.decision.previewsHidden)
-    detail.text(callbacksText.json(record.decision.callbacks))
+    let callbacks = callbacksText.json(record.decision.callbacks)
+    detail.text(callbacks.text, known: callbacks.known)
     if let reasonListID { detail.int(reasonListID) } else { detail.reasons(record.decision.reasons) }
     detail.text(record.group?.bundleID)
     detail.text(record.group?.thread)
@@ -111,9 +142,13 @@ struct DeliveryPacker: Sendable {
     detail.text(record.notification?.threadID)
     detail.text(record.notification?.subtitle)
     detail.text(record.notification?.category)
-    detail.text(record.notification?.level.rawValue)
+    if let level = record.notification?.level {
+      detail.text(level.rawValue, known: levels.known(level))
+    } else {
+      detail.text(nil)
+    }
     detail.double(record.notification?.relevanceScore)
-    detail.text(JournalCoding.text(record.notification?.sound))
+    sound(record.notification?.sound)
     detail.int(record.notification?.badge)
     detail.bool(record.notification?.isContentAvailable)
     detail.bool(record.notification?.isMutableContent)
@@ -121,7 +156,11 @@ struct DeliveryPacker: Sendable {
     detail.text(record.notification?.filterCriteria)
     detail.text(record.notification?.collapseID)
     detail.int(record.notification?.receivedAt.milliseconds)
-    detail.text(record.notification?.pushType.rawValue)
+    if let pushType = record.notification?.pushType {
+      detail.text(pushType.rawValue, known: pushTypes.known(pushType))
+    } else {
+      detail.text(nil)
+    }
     detail.int(record.notification?.priority?.rawValue)
     detail.int(record.notification?.expiration?.milliseconds)
     detail.text(record.notification?.sender)
@@ -139,6 +178,20 @@ struct DeliveryPacker: Sendable {
     } else {
       detail.text(nil)
     }
+  }
+}
+
+/// The position in ``DeliveryDetail/knownTexts`` of each case's raw value, found once, so a row
+/// names a level or push type without hashing its text.
+struct KnownCases<Element: RawRepresentable & CaseIterable & Equatable & Sendable>: Sendable
+where Element.RawValue == String {
+  private let cases = Array(Element.allCases)
+  private let positions = Element.allCases.map { DeliveryDetail.knownTexts.firstIndex(of: $0.rawValue) }
+
+  /// The case's raw value's position in ``DeliveryDetail/knownTexts``, if it is there.
+  func known(_ element: Element) -> Int? {
+    for index in cases.indices where cases[index] == element { return positions[index] }
+    return nil
   }
 }
 
@@ -164,6 +217,8 @@ enum DeliveryRow {
           case .blob(let blob):
             let base = blob.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!
             sqlite3_bind_blob(statement, column, base, Int32(blob.count), nil)
+          case .source, .known:
+            throw JournalCoding.Malformed(detail: "a packed delivery row holds a detail's value as a column")
           case nil: throw JournalCoding.Malformed(detail: "a packed delivery row ends early")
           }
         }
@@ -180,40 +235,47 @@ enum DeliveryRow {
   }
 }
 
-/// The JSON text of short lists of a few enum cases, remembered by a number made of the cases'
+/// The JSON text of short lists of a few enum cases, and its position in
+/// ``DeliveryDetail/knownTexts`` if it is one, remembered by a number made of the cases'
 /// positions, so a row looks its lists up without hashing them.
 struct ListTexts<Element: RawRepresentable & CaseIterable & Equatable & Sendable>: Sendable
 where Element.RawValue == String {
-  private var known: [(key: UInt64, text: String)] = []
+  private var known: [(key: UInt64, text: String, known: Int?)] = []
 
-  /// The list as a JSON array of its raw values.
-  mutating func json(_ list: [Element]) -> String {
+  /// The list as a JSON array of its raw values, and that text's position in
+  /// ``DeliveryDetail/knownTexts``.
+  mutating func json(_ list: [Element]) -> (text: String, known: Int?) {
     let cases = Element.allCases
     var key: UInt64 = 1
     if list.count <= 12 && cases.count < 31 {
       for element in list {
         key = key << 5 | UInt64(cases.distance(from: cases.startIndex, to: cases.firstIndex(of: element)!) + 1)
       }
-      for entry in known where entry.key == key { return entry.text }
+      for entry in known where entry.key == key { return (entry.text, entry.known) }
     } else {
       key = 0
     }
     let text = JournalCoding.json(list.map(\.rawValue))
-    if key != 0 && known.count < 64 { known.append((key, text)) }
-    return text
+    let position = DeliveryDetail.knownTexts.firstIndex(of: text)
+    if key != 0 && known.count < 64 { known.append((key, text, position)) }
+    return (text, position)
   }
 }
 
 /// The reason lists a replay has stored in `reason_list`, by content, so a list that repeats (a
 /// million pushes give a few tens of thousands of distinct lists) is written once and each row
-/// names it by id.
+/// names it by id; and, the same way, the paths of the inputs its rows came from, stored once in
+/// `source_file` (schema version 8) so a row's `source` is a path id and a line.
 ///
 /// Used by one thread, the one that packs deliveries, so its lock is never contended (one
 /// uncontended lock a push); it is there so the sharing with the commit queue is checked.
-/// At most ``limit`` lists are remembered; rows with others carry their reasons inline.
+/// At most ``limit`` lists are remembered; rows with others carry their reasons inline. At most
+/// ``sourceFileLimit`` paths are; rows from others carry their source as text.
 public final class ReasonLists: Sendable {
   /// How many distinct lists are remembered.
   public static let limit = 65_536
+  /// How many distinct source paths are remembered.
+  public static let sourceFileLimit = 4_096
 
   /// The lists met so far, found by their fingerprint in an open-addressing table of slots
   /// (a `Dictionary` hashed each 64-bit fingerprint again with SipHash, and copied out the
@@ -226,6 +288,26 @@ public final class ReasonLists: Sendable {
     /// free slots, and each is compared in full.
     var slots = [Int32](repeating: 0, count: 1 << 10)
     var nextID: Int64
+    /// The source paths met so far, and the next one's id.
+    var files: [String: Int64] = [:]
+    var nextFileID: Int64
+    /// The last path asked for and its id: a replay's rows name one input at a time, so most
+    /// pushes compare their path with it (the same string: a pointer comparison) and hash nothing.
+    var lastFile: (path: String, id: Int64)?
+
+    mutating func fileID(for path: String) -> (id: Int64?, isNew: Bool) {
+      if let lastFile, lastFile.path == path { return (lastFile.id, false) }
+      if let id = files[path] {
+        lastFile = (path, id)
+        return (id, false)
+      }
+      guard files.count < ReasonLists.sourceFileLimit else { return (nil, false) }
+      let id = nextFileID
+      nextFileID += 1
+      files[path] = id
+      lastFile = (path, id)
+      return (id, true)
+    }
 
     /// The slot where `fingerprint`'s probe starts.
     func start(_ fingerprint: UInt64) -> Int {
@@ -265,15 +347,41 @@ public final class ReasonLists: Sendable {
 
   private let table: Mutex<Table>
 
-  /// Starts numbering new lists at `firstID` (``DeviceJournal/nextReasonListID()``).
-  public init(firstID: Int64) {
-    table = Mutex(Table(nextID: firstID))
+  /// Starts numbering new lists at `firstID` (``DeviceJournal/nextReasonListID()``); knows the
+  /// source paths already stored (``DeviceJournal/sourceFiles()``) and numbers new ones after them.
+  public init(firstID: Int64, sourceFiles: [Int64: String]) {
+    var table = Table(nextID: firstID, nextFileID: (sourceFiles.keys.max() ?? 0) + 1)
+    for (id, path) in sourceFiles { table.files[path] = min(id, table.files[path] ?? id) }
+    self.table = Mutex(table)
+  }
+
+  /// Numbers new lists and paths after those `journal` holds.
+  public convenience init(continuing journal: DeviceJournal) throws(StoreError) {
+    self.init(firstID: try journal.nextReasonListID(), sourceFiles: try journal.sourceFiles())
   }
 
   /// The list's id, and whether it is new (to be stored); nil when it is new and the table is full.
   func id(for reasons: [Reason]) -> (id: Int64?, isNew: Bool) {
     let fingerprint = Self.fingerprint(reasons)
     return table.withLock { $0.id(for: reasons, fingerprint: fingerprint) }
+  }
+
+  /// The list's id and the source path's, each with whether it is new (to be stored), under one
+  /// lock; nil when it is new and its table is full.
+  func ids(for reasons: [Reason], sourceFile: String) -> (list: Int64?, isNewList: Bool, file: Int64?, isNewFile: Bool)
+  {
+    let fingerprint = Self.fingerprint(reasons)
+    return table.withLock { table in
+      let list = table.id(for: reasons, fingerprint: fingerprint)
+      let file = table.fileID(for: sourceFile)
+      return (list.id, list.isNew, file.id, file.isNew)
+    }
+  }
+
+  /// The source path's id, and whether it is new (to be stored); nil when it is new and the
+  /// table is full.
+  func sourceFileID(for path: String) -> (id: Int64?, isNew: Bool) {
+    table.withLock { $0.fileID(for: path) }
   }
 
   /// A 64-bit fingerprint of the codes and texts, eight bytes at a step: the lists are looked up

@@ -348,6 +348,10 @@ public final class DeviceJournal: Sendable {
         let list = try db.cachedStatement(sql: "INSERT INTO reason_list(id, reasons) VALUES (?, ?)")
         for (id, json) in packed.newReasonLists { try list.execute(arguments: [id, json]) }
       }
+      if !packed.newSourceFiles.isEmpty {
+        let file = try db.cachedStatement(sql: "INSERT INTO source_file(id, path) VALUES (?, ?)")
+        for (id, path) in packed.newSourceFiles { try file.execute(arguments: [id, path]) }
+      }
       let insert = try db.cachedStatement(sql: insertDelivery)
       try DeliveryRow.insert(packed, statement: insert.sqliteStatement, db: db)
       try appendRemovals(packed.removals, into: db)
@@ -584,6 +588,20 @@ public final class DeviceJournal: Sendable {
   public func nextReasonListID() throws(StoreError) -> Int64 {
     try guarded { () throws in
       try queue.read { db in try Int64.fetchOne(db, sql: "SELECT COALESCE(MAX(id), 0) + 1 FROM reason_list") ?? 1 }
+    }
+  }
+
+  /// The source paths delivery rows name by id (the `source_file` table, schema version 8).
+  public func sourceFiles() throws(StoreError) -> [Int64: String] {
+    try guarded { () throws in
+      try queue.read { db in
+        var files: [Int64: String] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT id, path FROM source_file") {
+          var reader = ColumnReader(row: row)
+          files[try reader.int64("id")] = try reader.string("path")
+        }
+        return files
+      }
     }
   }
 

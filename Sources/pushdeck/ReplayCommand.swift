@@ -170,18 +170,14 @@ struct ReplayCommand: ParsableCommand {
       }
       do throws(InputProblem) {
         // Custom keys are not materialised: the journal keeps them in the raw payload. Each
-        // record's source is made on the decoding threads, not on this one; its payload's text
-        // is never made (the journal writes the bytes as they came).
+        // record's source is never made as text: the journal stores its path once and its line
+        // (schema version 8); nor is its payload's text (the journal writes the bytes as they came).
         // The device is slower than decoding, so the decoded records wait: jobs of 1 MiB, not
         // 4, keep fewer of them in memory.
         try readRecords(
           from: input, keepsCustomValues: false, defaultBundleID: fallbackBundleID, jobBytes: Self.jobBytes,
           start: start, position: { replay.advance(to: $0) }, idle: { replay.idle() },
-          transform: { record in
-            var prepared = record
-            prepared.prepareSource()
-            return prepared
-          }
+          transform: { $0 }
         ) { record in replay.push(record) }
         if let identity, input.format != .capture {
           // A payload file is one push: read whole, it is done.

@@ -16,7 +16,7 @@ import Testing
   static func replay(into journal: DeviceJournal, batches count: Int) throws -> DeviceSimulator {
     var device = DeviceSimulator(profile: DeviceProfile(start: start), restoring: try journal.restore())
     device.keepsRecords = false
-    let lists = ReasonLists(firstID: try journal.nextReasonListID())
+    let lists = try ReasonLists(continuing: journal)
     let padding = String(repeating: "x", count: 3_000)
     let first = device.receivedCount + (try journal.restore().deliveryCount)
     for index in 0..<count {

@@ -85,6 +85,64 @@ import Testing
     }
   }
 
+  /// Packs values as a format 1 detail, as schema versions 3 to 7 wrote it: the format byte
+  /// `1`, integers and doubles in 8 bytes, text as text.
+  static func packFixedWidth(_ values: [DatabaseValue]) throws -> [UInt8] {
+    var bytes: [UInt8] = [DeliveryDetail.fixedWidthFormat]
+    for value in values {
+      switch value.storage {
+      case .null: bytes.append(0)
+      case .int64(let number):
+        bytes.append(1)
+        withUnsafeBytes(of: number.littleEndian) { bytes.append(contentsOf: $0) }
+      case .double(let number):
+        bytes.append(2)
+        withUnsafeBytes(of: number.bitPattern.littleEndian) { bytes.append(contentsOf: $0) }
+      case .string(let text):
+        bytes.append(3)
+        var length = text.utf8.count
+        while length >= 0x80 {
+          bytes.append(UInt8(length & 0x7F) | 0x80)
+          length >>= 7
+        }
+        bytes.append(UInt8(length))
+        bytes.append(contentsOf: text.utf8)
+      case .blob: throw JournalCoding.Malformed(detail: "a detail value is a blob")
+      }
+    }
+    return bytes
+  }
+
+  /// Rewrites a current state file as schema version 7 wrote it: every `detail` in format 1
+  /// (sources as `PATH:LINE` text), the partial index `delivery_in_center`, no `source_file`.
+  static func rewriteAsVersionSeven(_ path: String) throws {
+    try rewrite(
+      path, asVersion: 7,
+      copying: [
+        "meta", "event", "engagement", "badge", "live_activity", "device_state", "reason_list", "removal",
+        "source_progress", "channel",
+      ]
+    ) { db in
+      let files = try Dictionary(
+        uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT id, path FROM current.source_file").map { row in
+          (row["id"] as Int64, row["path"] as String)
+        })
+      let columns = [
+        "seq", "at_ms", "bundle_id", "notification_id", "disposition", "is_stored", "title", "body",
+        "raw_payload",
+      ]
+      let insert = try db.makeStatement(
+        sql: "INSERT INTO main.delivery(\((columns + ["detail"]).joined(separator: ", "))) VALUES ("
+          + Array(repeating: "?", count: columns.count + 1).joined(separator: ", ") + ")")
+      for row in try Row.fetchAll(db, sql: "SELECT * FROM current.delivery ORDER BY seq") {
+        let detail: Data = row["detail"]
+        let values = try detail.withUnsafeBytes { try DeliveryDetail.unpack($0, sourceFiles: files) }
+        try insert.execute(
+          arguments: StatementArguments(columns.map { row[$0] as DatabaseValue } + [Data(try packFixedWidth(values))]))
+      }
+    }
+  }
+
   /// A state file journaled by ``DeviceJournalTests/journaledDevice(into:)`` and closed: its
   /// directory (for the caller to remove), its path, the device and what the file restores.
   static func journaledFile() throws -> (
@@ -270,7 +328,7 @@ import Testing
     var expected: [[Reason]] = []
     for session in 0..<2 {
       let journal = try DeviceJournal.open(at: path)
-      let lists = ReasonLists(firstID: try journal.nextReasonListID())
+      let lists = try ReasonLists(continuing: journal)
       var batch = JournalBatch(packsDeliveries: true, reasonLists: lists)
       for n in 0..<4 {
         let line = session * 4 + n
@@ -334,5 +392,208 @@ import Testing
     }
     #expect(values == [JournalCoding.json(reasons).databaseValue, "[]".databaseValue])
     #expect(try JournalCoding.reasons(JournalCoding.json(reasons)) == reasons)
+  }
+
+  /// Version 8 drops `delivery_in_center`, adds `source_file` and writes details in format 2:
+  /// a version 7 file, its details in format 1, migrates without rewriting a row, restores the
+  /// same device, and takes format 2 rows beside its old ones.
+  @Test func aVersionSevenStateIsMigratedAndReadsBothDetailFormats() throws {
+    let (directory, path, original, before) = try Self.journaledFile()
+    defer { directory.remove() }
+    try Self.rewriteAsVersionSeven(path)
+    let legacy = try DatabaseQueue(path: path)
+    let old = try legacy.read { db in
+      (
+        index: try Bool.fetchOne(
+          db, sql: "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE name = 'delivery_in_center')") ?? false,
+        files: try db.tableExists("source_file"),
+        formats: try Set(Data.fetchAll(db, sql: "SELECT detail FROM delivery").map { $0.first }),
+        rows: try Row.fetchAll(db, sql: "SELECT * FROM delivery ORDER BY seq")
+      )
+    }
+    try legacy.close()
+    #expect(old.index && !old.files)
+    #expect(old.formats == [DeliveryDetail.fixedWidthFormat])
+
+    let reopened = try Self.expectItRestores(path, as: before, original: original)
+    let migratedFile = try DatabaseQueue(path: path)
+    let migrated = try migratedFile.read { db in
+      (
+        index: try Bool.fetchOne(
+          db, sql: "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE name = 'delivery_in_center')") ?? true,
+        files: try db.tableExists("source_file"),
+        rows: try Row.fetchAll(db, sql: "SELECT * FROM delivery ORDER BY seq"),
+        inCenter: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM in_center")
+      )
+    }
+    try migratedFile.close()
+    #expect(!migrated.index && migrated.files)
+    // No row was rewritten: the format 1 details are still there, byte for byte.
+    #expect(migrated.rows == old.rows)
+    #expect(migrated.inCenter == before.notifications.count)
+
+    // New rows, packed as a replay packs them, go in beside the old ones in format 2.
+    var device = DeviceSimulator(profile: original.profile, restoring: try reopened.restore())
+    var batch = JournalBatch(packsDeliveries: true, reasonLists: try ReasonLists(continuing: reopened))
+    device.apply(
+      .push(push(#"{"aps": {"alert": {"title": "Cy", "body": "new"}, "thread-id": "cy"}}"#, line: 40)),
+      at: at(60), journalingInto: &batch)
+    try reopened.commit(batch)
+    let after = try reopened.restore()
+    #expect(after.notifications.count == before.notifications.count + 1)
+    #expect(DeviceSimulator(profile: original.profile, restoring: after).store == device.store)
+    try reopened.close()
+    let check = try DatabaseQueue(path: path)
+    defer { try? check.close() }
+    let formats = try check.read { db in
+      try Set(Data.fetchAll(db, sql: "SELECT detail FROM delivery").map { $0.first })
+    }
+    #expect(formats == [DeliveryDetail.fixedWidthFormat, DeliveryDetail.format])
+  }
+
+  /// A replay's rows name their input's path by id: stored once in `source_file`, read back as
+  /// the `PATH:LINE` text a row of version 7 held, and known again by the next session.
+  @Test func aReplaysSourcePathIsStoredOnceAndReadBack() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let path = directory.file("device.sqlite")
+    var device = DeviceSimulator(profile: .standard(start: start))
+    for session in 0..<2 {
+      let journal = try DeviceJournal.open(at: path)
+      var batch = JournalBatch(packsDeliveries: true, reasonLists: try ReasonLists(continuing: journal))
+      for n in 0..<3 {
+        let line = session * 3 + n + 1
+        device.apply(
+          .push(push(#"{"aps": {"alert": "n\#(line)"}}"#, line: line)), at: at(Int64(line)), journalingInto: &batch)
+      }
+      try journal.commit(batch)
+      try journal.close()
+    }
+    let queue = try DatabaseQueue(path: path)
+    defer { try? queue.close() }
+    let (files, details) = try queue.read { db in
+      (
+        try Row.fetchAll(db, sql: "SELECT id, path FROM source_file"),
+        try Data.fetchAll(db, sql: "SELECT detail FROM delivery ORDER BY seq")
+      )
+    }
+    #expect(files.count == 1 && (files[0]["path"] as String) == "t.jsonl")
+    let table = [files[0]["id"] as Int64: files[0]["path"] as String]
+    let sources = try details.map { detail in
+      try detail.withUnsafeBytes { try DeliveryDetail.unpack($0, sourceFiles: table) }[0]
+    }
+    #expect(sources == (1...6).map { "t.jsonl:\($0)".databaseValue })
+    // Without the table the id cannot be read: damage, not a guess.
+    #expect(throws: JournalCoding.Malformed.self) {
+      try details[0].withUnsafeBytes { try DeliveryDetail.unpack($0) }
+    }
+  }
+
+  @Test func compactDetailsReadBackValueForValue() throws {
+    let numbers: [Int64] = [0, 1, -1, 63, 64, -64, -65, 127, 128, 1_767_225_603_856, .max, .min]
+    let doubles: [Double] = [
+      0, -0.0, 2, -4, 0.075, 490_896.0010711111, 9_007_199_254_740_993, -0x1p63, .infinity,
+      -.infinity, .greatestFiniteMagnitude, .leastNonzeroMagnitude,
+    ]
+    var writer = DeliveryDetail.Writer()
+    writer.start()
+    for number in numbers { writer.int(number) }
+    for number in doubles { writer.double(number) }
+    writer.bool(true)
+    writer.bool(false)
+    writer.bool(nil)
+    writer.source(file: 3, line: 900_001)
+    writer.source(file: 1 << 40, line: nil)
+    writer.source(file: 2, line: 0)
+    writer.text("café")
+    writer.double(.nan)
+    let bytes = writer.bytes
+    let files: [Int64: String] = [3: "/work/capture.jsonl", 1 << 40: "demo.yaml", 2: "x:y"]
+    let values = try bytes.withUnsafeBytes { try DeliveryDetail.unpackValues($0, sourceFiles: files) }
+    var expected: [DatabaseValue] = numbers.map { $0.databaseValue }
+    expected += doubles.map { $0.databaseValue }
+    let flags: [DatabaseValue] = [Int64(1).databaseValue, Int64(0).databaseValue, .null]
+    let texts: [String] = ["/work/capture.jsonl:900001", "demo.yaml", "x:y:0", "café"]
+    expected += flags
+    expected += texts.map { $0.databaseValue }
+    #expect(Array(values.dropLast()) == expected)
+    // -0 keeps its sign, NaN stays NaN.
+    guard case .double(let negativeZero) = values[numbers.count + 1].storage,
+      case .double(let nan) = values.last?.storage
+    else {
+      Issue.record("not doubles")
+      return
+    }
+    #expect(negativeZero.sign == .minus && nan.isNaN)
+    // Small numbers take two bytes: tag and value.
+    var small = DeliveryDetail.Writer()
+    small.start()
+    small.int(5)
+    small.bool(true)
+    small.double(2)
+    #expect(small.bytes == [DeliveryDetail.format, 5, 10, 5, 2, 6, 4])
+    // Every truncation reads as fewer values or is damage, never a crash; one inside a value is
+    // damage.
+    for length in 1..<bytes.count {
+      _ = try? Array(bytes.prefix(length)).withUnsafeBytes { try DeliveryDetail.unpackValues($0, sourceFiles: files) }
+    }
+    let cuts: [[UInt8]] = [[5], [5, 0x80], [6], [7], [7, 3], [7, 3, 0x80], [3, 4, 0x61], [8], [8, 255]]
+    for cut in cuts {
+      let bytes = [DeliveryDetail.format] + cut
+      #expect(throws: JournalCoding.Malformed.self) {
+        try bytes.withUnsafeBytes { try DeliveryDetail.unpackValues($0, sourceFiles: files) }
+      }
+    }
+    // A number of more than 64 bits is damage.
+    let overlong: [UInt8] = [DeliveryDetail.format, 5] + Array(repeating: 0xFF, count: 9) + [0x02]
+    #expect(throws: JournalCoding.Malformed.self) {
+      try overlong.withUnsafeBytes { try DeliveryDetail.unpackValues($0) }
+    }
+    // A format 1 detail holds none of the new tags: one there is damage.
+    for tag: UInt8 in [5, 6, 7, 8] {
+      let old: [UInt8] = [DeliveryDetail.fixedWidthFormat, tag, 2, 2]
+      #expect(throws: JournalCoding.Malformed.self) { try old.withUnsafeBytes { try DeliveryDetail.unpackValues($0) } }
+    }
+  }
+
+  /// Files hold the positions of ``DeliveryDetail/knownTexts``: the list only ever grows.
+  @Test func knownTextsKeepTheirPositions() throws {
+    let released = [
+      "[]", "passive", "active", "time-sensitive", "critical", "alert", "background", "location", "voip",
+      "complication", "fileprovider", "mdm", "liveactivity", "pushtotalk", "widgets", "controls", "default",
+      #"["banner","notificationCenter"]"#, #"["notificationCenter"]"#,
+      #"["banner","lockScreen","notificationCenter"]"#, #"["lockScreen","notificationCenter"]"#, #"["banner"]"#,
+      #"["liveActivity"]"#, #"["willPresent"]"#, #"["didReceive"]"#, #"["backgroundFetch"]"#,
+      #"["launchInBackground"]"#, #"["serviceExtension"]"#,
+    ]
+    #expect(Array(DeliveryDetail.knownTexts.prefix(released.count)) == released)
+    #expect(DeliveryDetail.knownTexts.count <= 256)
+    #expect(DeliveryDetail.knownTexts[DeliveryDetail.emptyList] == "[]")
+    #expect(DeliveryDetail.knownTexts[DeliveryDetail.defaultSound] == "default")
+    var writer = DeliveryDetail.Writer()
+    writer.start()
+    for index in DeliveryDetail.knownTexts.indices { writer.text("ignored", known: index) }
+    writer.text("not known", known: nil)
+    #expect(writer.bytes.count == 1 + 2 * DeliveryDetail.knownTexts.count + 2 + "not known".utf8.count)
+    let values = try writer.bytes.withUnsafeBytes { try DeliveryDetail.unpackValues($0) }
+    #expect(values == (DeliveryDetail.knownTexts + ["not known"]).map { $0.databaseValue })
+  }
+
+  /// A packed row names the common texts by position and reads back the text a format 1 row held.
+  @Test func packedRowsNameCommonTextsAndReadThemBack() throws {
+    var device = DeviceSimulator(profile: .standard(start: start))
+    var batch = JournalBatch(packsDeliveries: true)
+    let record = try #require(
+      device.apply(
+        .push(push(#"{"aps": {"alert": "hi", "sound": "default", "interruption-level": "time-sensitive"}}"#)),
+        at: at(1), journalingInto: &batch))
+    let journal = try DeviceJournal.inMemory()
+    try journal.commit(batch)
+    let restored = try journal.restore().notifications
+    #expect(restored.count == 1)
+    #expect(restored.first?.decision == record.decision)
+    #expect(restored.first?.notification.level == record.notification?.level)
+    #expect(restored.first?.notification.sound == record.notification?.sound)
+    #expect(restored.first?.notification.pushType == record.notification?.pushType)
   }
 }

@@ -9,7 +9,7 @@ import Testing
   static func list(_ texts: String...) -> [Reason] { texts.map { Reason(.badgeApplied, $0) } }
 
   @Test func sameListSameIDOtherwiseNew() {
-    let lists = ReasonLists(firstID: 7)
+    let lists = ReasonLists(firstID: 7, sourceFiles: [:])
     let badge = Self.list("The app icon's badge becomes 8.")
     #expect(lists.id(for: badge) == (7, true))
     #expect(lists.id(for: Self.list("The app icon's badge becomes 8.")) == (7, false))
@@ -30,7 +30,7 @@ import Testing
   @Test func manyListsKeepTheirIDsAsTheTableGrowsUpToItsLimit() {
     // Enough lists to grow the table's slots many times (they start at 1,024, at most half
     // full) and to share first slots, then every one asked for again, then the limit.
-    let lists = ReasonLists(firstID: 1)
+    let lists = ReasonLists(firstID: 1, sourceFiles: [:])
     let texts = (0..<ReasonLists.limit).map { "The app icon's badge becomes \($0)." }
     for (index, text) in texts.enumerated() where index < 5_000 {
       #expect(lists.id(for: Self.list(text)) == (Int64(index + 1), true))

@@ -5,7 +5,9 @@ import Testing
 /// The state database a replay writes is the same, row for row, whatever route the device's
 /// changes take to the journal: the golden holds each table's row count and a SHA-256 of its
 /// rows (paths made relative), recorded before the ingest step (issue 15 §1) replaced the
-/// journalling code, so a change that alters any saved row fails here.
+/// journalling code, so a change that alters any saved row fails here. A `detail` is hashed as
+/// format 1 (schema versions 3 to 7) encodes its values, so that version 8's smaller encoding
+/// (format 2) hashes as the rows version 7 wrote: the `delivery` line is unchanged since then.
 @Suite(
   .requires(PushdeckProcess.binary != nil, "the pushdeck binary was not built"),
   .requires(CaptureGenerator.isAvailable, "python3 or ../shared/tools/gen_capture.py is missing"),
@@ -14,9 +16,67 @@ struct JournalRowsGoldenTests {
   /// Prints `table rows sha256` for every table of a state database, the capture's folder
   /// replaced by `<dir>` in texts and blobs (progress rows keep the resolved path).
   static let dump = #"""
-    import hashlib, sqlite3, sys
+    import hashlib, sqlite3, struct, sys
     db, folder = sys.argv[1], sys.argv[2]
     con = sqlite3.connect(db)
+    known = ["[]", "passive", "active", "time-sensitive", "critical", "alert", "background", "location", "voip",
+        "complication", "fileprovider", "mdm", "liveactivity", "pushtotalk", "widgets", "controls", "default",
+        '["banner","notificationCenter"]', '["notificationCenter"]', '["banner","lockScreen","notificationCenter"]',
+        '["lockScreen","notificationCenter"]', '["banner"]', '["liveActivity"]', '["willPresent"]',
+        '["didReceive"]', '["backgroundFetch"]', '["launchInBackground"]', '["serviceExtension"]']
+    files = {}
+    if con.execute("SELECT 1 FROM sqlite_master WHERE name = 'source_file'").fetchone():
+        files = dict(con.execute("SELECT id, path FROM source_file"))
+    def leb(text):
+        out = bytearray()
+        while text >= 0x80:
+            out.append(text & 0x7F | 0x80)
+            text >>= 7
+        out.append(text)
+        return bytes(out)
+    def as_format_one(detail):
+        if detail[0] == 1:
+            return detail
+        out, at = bytearray([1]), 1
+        def number():
+            nonlocal at
+            value, shift = 0, 0
+            while True:
+                byte = detail[at]
+                at += 1
+                value |= (byte & 0x7F) << shift
+                shift += 7
+                if byte < 0x80:
+                    return value
+        def text(value):
+            data = value.encode()
+            out.extend(b"\x03" + leb(len(data)) + data)
+        while at < len(detail):
+            tag = detail[at]
+            at += 1
+            if tag == 0:
+                out.append(0)
+            elif tag in (1, 2):
+                out.extend(detail[at - 1:at + 8])
+                at += 8
+            elif tag == 3:
+                start = at
+                length = number()
+                out.extend(detail[start - 1:at + length])
+                at += length
+            elif tag in (5, 6):
+                value = number()
+                value = (value >> 1) ^ -(value & 1)
+                out.extend(b"\x01" + struct.pack("<q", value) if tag == 5 else b"\x02" + struct.pack("<d", value))
+            elif tag == 7:
+                path, line = files[number()], number()
+                text(path if line == 0 else f"{path}:{line - 1}")
+            elif tag == 8:
+                text(known[detail[at]])
+                at += 1
+            else:
+                raise ValueError(f"tag {tag}")
+        return bytes(out)
     tables = [r[0] for r in con.execute(
         "SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%' ORDER BY name")]
     for table in tables:
@@ -24,6 +84,8 @@ struct JournalRowsGoldenTests {
         for row in con.execute(f'SELECT * FROM "{table}" ORDER BY 1'):
             cells = []
             for value in row:
+                if isinstance(value, bytes) and table == "delivery":
+                    value = as_format_one(value)
                 if isinstance(value, bytes):
                     cells.append("x" + value.replace(folder.encode(), b"<dir>").hex())
                 elif isinstance(value, str):
