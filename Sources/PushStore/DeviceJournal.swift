@@ -71,6 +71,11 @@ public final class DeviceJournal: Sendable {
   private let lock: StateLock?
   /// The checkpointer of ``Options/checkpointsInBackground``, once the file is in WAL mode.
   private let checkpointer = Mutex<BackgroundCheckpointer?>(nil)
+  /// The notification ids `removal` holds, read at the first removal a commit writes: since
+  /// schema version 8 the table is kept in the order written, without a key, and a notification
+  /// removed twice keeps its first removal because a second is not written. Nil again after a
+  /// commit fails (its rows were rolled back), to be read again.
+  private let removedIDs = Mutex<Set<Int64>?>(nil)
 
   private init(path: String?, queue: DatabaseQueue, lock: StateLock?) {
     self.path = path
@@ -291,9 +296,15 @@ public final class DeviceJournal: Sendable {
   ///   everything committed before stays), or another ``StoreError``.
   public func commit(_ batch: JournalBatch) throws(StoreError) {
     guard !batch.isEmpty else { return }
-    try guarded { () throws in
-      try queue.write { db in try Self.write(batch, into: db) }
+    // Taken for the transaction and put back once it is committed.
+    var removed = removedIDs.withLock { ids in
+      defer { ids = nil }
+      return ids
     }
+    try guarded { () throws in
+      try queue.write { db in try Self.write(batch, into: db, removed: &removed) }
+    }
+    removedIDs.withLock { $0 = removed }
   }
 
   /// Appends delivery records (one transaction), storing what joined Notification Center and
@@ -338,7 +349,7 @@ public final class DeviceJournal: Sendable {
     "INSERT INTO delivery(\(deliveryColumns.joined(separator: ", "))) VALUES ("
     + Array(repeating: "?", count: deliveryColumns.count).joined(separator: ", ") + ")"
 
-  private static func write(_ batch: JournalBatch, into db: Database) throws {
+  private static func write(_ batch: JournalBatch, into db: Database, removed: inout Set<Int64>?) throws {
     if batch.deliveryCount > 0 {
       var packed = batch.packed
       for record in batch.deliveries { packed.append(record) }
@@ -354,9 +365,9 @@ public final class DeviceJournal: Sendable {
       }
       let insert = try db.cachedStatement(sql: insertDelivery)
       try DeliveryRow.insert(packed, statement: insert.sqliteStatement, db: db)
-      try appendRemovals(packed.removals, into: db)
+      try appendRemovals(packed.removals, into: db, removed: &removed)
     }
-    try appendRemovals(batch.updates.removals, into: db)
+    try appendRemovals(batch.updates.removals, into: db, removed: &removed)
     if !batch.updates.events.isEmpty {
       let insert = try db.cachedStatement(
         sql:
@@ -444,12 +455,17 @@ public final class DeviceJournal: Sendable {
 
   /// Appends removals to `removal` (schema version 4): one small row each, where an UPDATE of
   /// the old `delivery` row rewrote a random page of the table and of its indexes. A notification
-  /// removed twice keeps its first removal.
-  private static func appendRemovals(_ removals: [JournalBatch.Removal], into db: Database) throws {
+  /// removed twice keeps its first removal. Since version 8 the rows go at the end of the table
+  /// (its key was the notification id, and the ids a collapse replaces are anywhere: each batch
+  /// rewrote a score of its pages); `removed` holds the ids already there, read once.
+  private static func appendRemovals(
+    _ removals: [JournalBatch.Removal], into db: Database, removed: inout Set<Int64>?
+  ) throws {
     guard !removals.isEmpty else { return }
+    if removed == nil { removed = Set(try Int64.fetchAll(db, sql: "SELECT notification_id FROM removal")) }
     let remove = try db.cachedStatement(
-      sql: "INSERT OR IGNORE INTO removal(notification_id, at_ms, reason) VALUES (?, ?, ?)")
-    for removal in removals {
+      sql: "INSERT INTO removal(notification_id, at_ms, reason) VALUES (?, ?, ?)")
+    for removal in removals where removed!.insert(Int64(removal.id.rawValue)).inserted {
       try remove.execute(arguments: [removal.id.rawValue, removal.at.milliseconds, removal.reason])
     }
   }
@@ -684,8 +700,7 @@ public final class DeviceJournal: Sendable {
       db,
       sql:
         "SELECT \((keepsPayloadDetails ? restoreColumns : leanRestoreColumns).joined(separator: ", ")) FROM delivery "
-        + "WHERE is_stored = 1 AND NOT EXISTS "
-        + "(SELECT 1 FROM removal WHERE removal.notification_id = delivery.notification_id) ORDER BY seq")
+        + "WHERE is_stored = 1 AND notification_id NOT IN (SELECT notification_id FROM removal) ORDER BY seq")
     var lists = ListCache()
     var reasonLists: [Int64: String] = [:]
     if keepsPayloadDetails {

@@ -261,7 +261,11 @@ enum JournalSchema {
     // v8: a cheaper row to write. The partial index `delivery_in_center` is dropped: restore
     // scans `delivery` in `seq` order whether or not it is there (as fast without it: it read the
     // rows through the index one key at a time), and keeping it cost a replay three or four WAL
-    // frames a batch. A `detail` is written in format 2 (``DeliveryDetail``): integers as
+    // frames a batch. `removal` is rebuilt without a key, its rows in the order written: keyed by
+    // notification id, every batch's removals (of notifications anywhere in the past) rewrote a
+    // score of its pages. Restore and the view `in_center` read it with `NOT IN`, which SQLite
+    // answers from a temporary index built once (a correlated `NOT EXISTS` would scan it per row);
+    // the writer keeps each id's first removal. A `detail` is written in format 2 (``DeliveryDetail``): integers as
     // LEB128, whole doubles as integers, and the source as a path id and a line, the path stored
     // once in `source_file`. Rows of earlier versions keep format 1, which is still read; no row
     // is rewritten.
@@ -269,6 +273,19 @@ enum JournalSchema {
       try db.execute(
         sql: """
           DROP INDEX IF EXISTS delivery_in_center;
+          DROP VIEW IF EXISTS in_center;
+          ALTER TABLE removal RENAME TO removal_v7;
+          CREATE TABLE removal (
+            notification_id INTEGER NOT NULL,
+            at_ms INTEGER NOT NULL,
+            reason TEXT NOT NULL
+          );
+          INSERT INTO removal(notification_id, at_ms, reason)
+          SELECT notification_id, at_ms, reason FROM removal_v7 ORDER BY notification_id;
+          DROP TABLE removal_v7;
+          CREATE VIEW in_center AS
+          SELECT * FROM delivery d
+          WHERE d.is_stored = 1 AND d.notification_id NOT IN (SELECT notification_id FROM removal);
           CREATE TABLE source_file (
             id INTEGER PRIMARY KEY,
             path TEXT NOT NULL

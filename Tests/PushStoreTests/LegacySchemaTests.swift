@@ -402,10 +402,12 @@ import Testing
     defer { directory.remove() }
     try Self.rewriteAsVersionSeven(path)
     let legacy = try DatabaseQueue(path: path)
+    let removalRows = "SELECT notification_id, at_ms, reason FROM removal ORDER BY notification_id"
     let old = try legacy.read { db in
       (
         index: try Bool.fetchOne(
           db, sql: "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE name = 'delivery_in_center')") ?? false,
+        removals: try Row.fetchAll(db, sql: removalRows),
         files: try db.tableExists("source_file"),
         formats: try Set(Data.fetchAll(db, sql: "SELECT detail FROM delivery").map { $0.first }),
         rows: try Row.fetchAll(db, sql: "SELECT * FROM delivery ORDER BY seq")
@@ -423,11 +425,15 @@ import Testing
           db, sql: "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE name = 'delivery_in_center')") ?? true,
         files: try db.tableExists("source_file"),
         rows: try Row.fetchAll(db, sql: "SELECT * FROM delivery ORDER BY seq"),
-        inCenter: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM in_center")
+        inCenter: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM in_center"),
+        removals: try Row.fetchAll(db, sql: removalRows),
+        removalKey: try Row.fetchAll(db, sql: "PRAGMA table_info(removal)").contains { ($0["pk"] as Int) != 0 }
       )
     }
     try migratedFile.close()
     #expect(!migrated.index && migrated.files)
+    // The removals are carried over as they were, into a table without a key.
+    #expect(!old.removals.isEmpty && migrated.removals == old.removals && !migrated.removalKey)
     // No row was rewritten: the format 1 details are still there, byte for byte.
     #expect(migrated.rows == old.rows)
     #expect(migrated.inCenter == before.notifications.count)
@@ -595,5 +601,45 @@ import Testing
     #expect(restored.first?.notification.level == record.notification?.level)
     #expect(restored.first?.notification.sound == record.notification?.sound)
     #expect(restored.first?.notification.pushType == record.notification?.pushType)
+  }
+
+  /// Since version 8 `removal` is kept in the order written, without a key: a notification
+  /// removed twice still keeps its first removal, in one batch, in a later one, after the journal
+  /// is opened again, and after a batch that failed (its removals rolled back are written again).
+  @Test func aNotificationRemovedTwiceKeepsItsFirstRemoval() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let path = directory.file("device.sqlite")
+    func removal(_ id: Int, _ seconds: Int64, _ reason: String) -> JournalBatch.Removal {
+      JournalBatch.Removal(id: NotificationID(id), at: at(seconds), reason: reason)
+    }
+    var journal = try DeviceJournal.open(at: path, options: .init(maximumPageCount: 64))
+    var batch = JournalBatch()
+    batch.updates.removals = [removal(3, 1, "replaced"), removal(3, 2, "cleared"), removal(5, 2, "evicted")]
+    try journal.commit(batch)
+    try journal.removeNotification(NotificationID(5), at: at(3), reason: "cleared")
+    // A batch too large for the file fails as a whole: its removal of 8 is rolled back.
+    var tooLarge = JournalBatch()
+    tooLarge.updates.removals = [removal(8, 4, "cleared")]
+    tooLarge.updates.events = (0..<5_000).map { _ in
+      JournalBatch.Event(.setting(bundleID: String(repeating: "b", count: 500), .grouping(.byApp)), at: at(4))
+    }
+    #expect(throws: StoreError.self) { try journal.commit(tooLarge) }
+    try journal.removeNotification(NotificationID(8), at: at(5), reason: "opened")
+    try journal.close()
+    journal = try DeviceJournal.open(at: path)
+    try journal.removeNotification(NotificationID(3), at: at(6), reason: "cleared")
+    try journal.removeNotification(NotificationID(9), at: at(6), reason: "cleared")
+    try journal.close()
+    let queue = try DatabaseQueue(path: path)
+    defer { try? queue.close() }
+    let rows = try queue.read { db in
+      try Row.fetchAll(db, sql: "SELECT notification_id, at_ms, reason FROM removal ORDER BY rowid")
+    }
+    #expect(
+      rows.map { [$0[0] as Int64, ($0[1] as Int64 - start.milliseconds) / 1000] } == [
+        [3, 1], [5, 2], [8, 5], [9, 6],
+      ])
+    #expect(rows.map { $0[2] as String } == ["replaced", "evicted", "opened", "cleared"])
   }
 }
