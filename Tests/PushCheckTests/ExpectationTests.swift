@@ -314,8 +314,9 @@ struct ScenarioTesterTests {
     #expect(files == [directory.path("a/one.yaml"), directory.path("b/two.yml")])
   }
 
-  @Test func snapshotsAreRecordedComparedAndDiffed() throws {
-    let directory = try ScenarioDirectory([
+  /// A shop scenario whose one expectation is a 60x16 snapshot, `snapshots/shop.txt`.
+  func shopSnapshotScenario() throws -> ScenarioDirectory {
+    try ScenarioDirectory([
       "shop.yaml": shopProfile + """
 
         timeline:
@@ -324,6 +325,10 @@ struct ScenarioTesterTests {
             expect: {snapshot: {file: snapshots/shop.txt, size: 60x16}}
         """
     ])
+  }
+
+  @Test func snapshotsAreRecordedComparedAndDiffed() throws {
+    let directory = try shopSnapshotScenario()
     defer { directory.remove() }
     let path = directory.path("shop.yaml")
     let missing = ScenarioTester().test(path: path)
@@ -349,15 +354,7 @@ struct ScenarioTesterTests {
   /// changed one is diffed line by line: before, it never held and its diff was one line, the
   /// whole file with its "\u{D}\u{A}"s, since a Character takes "\r\n" for one.
   @Test func aSnapshotWithWindowsLineEndingsHoldsAndIsDiffedByLine() throws {
-    let directory = try ScenarioDirectory([
-      "shop.yaml": shopProfile + """
-
-        timeline:
-          - push: {bundle: com.example.shop, payload: {aps: {alert: {title: Order shipped, body: On its way}}}}
-          - after: 1m
-            expect: {snapshot: {file: snapshots/shop.txt, size: 60x16}}
-        """
-    ])
+    let directory = try shopSnapshotScenario()
     defer { directory.remove() }
     let path = directory.path("shop.yaml")
     #expect(ScenarioTester(update: true).test(path: path).results.first?.outcome == .recorded)
