@@ -33,7 +33,13 @@ struct RenderCommand: ParsableCommand {
   @Argument(help: "Scenarios (.yaml), payload files (.json, .apns), captures (.jsonl) or directories.")
   var inputs: [String] = []
 
-  @Option(name: .long, help: "The simulated time of the frame (default: after the last event).")
+  // Unconditional: `--at -30s` is a value (before the device starts, and said so), not an
+  // unknown option followed by a missing value.
+  @Option(
+    name: .long, parsing: .unconditional,
+    help:
+      "The simulated time of the frame: 09:45, 2026-11-23T09:45:00Z, or +1h30m from the device's start (default: after the last event)."
+  )
   var at: String?
 
   @Option(name: .long, help: "The screen: lock or center.")
@@ -248,7 +254,11 @@ struct RenderCommand: ParsableCommand {
       throw ValidationError(
         "--at \(at) goes past \(CivilTime.iso8601(SimInstant.latest)), the last instant Pushdeck simulates")
     } catch {
-      throw ValidationError("--at takes \(TimeGrammar.instantForms), not \(at)")
+      // Not the seek prompt's list: a frame cannot come before the device starts, so `-30s`
+      // is no form to offer here.
+      throw ValidationError(
+        "--at takes 09:45, 08:00:30, 2026-11-23T09:45:00Z, 2026-11-23 09:45, or +0s, +1h30m, +250ms from the device's start, not \(at)"
+      )
     }
     guard instant >= start else {
       let offset = state.device.profile.utcOffsetSeconds

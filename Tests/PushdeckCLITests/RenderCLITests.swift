@@ -116,4 +116,18 @@ struct RenderCLITests {
       #expect(lines.contains("  See 'pushdeck render --help' for more information."), "\(output.standardError)")
     }
   }
+
+  /// `--at -30s` reaches the time check, which says why it cannot be (the frame would come before
+  /// the device starts), instead of ArgumentParser's "Missing value for '--at <at>'"; and a time
+  /// `--at` cannot read is not answered with a list that offers `-30s`.
+  @Test func aNegativeAtIsReadAsATimeAndNoFormListOffersOne() throws {
+    let negative = try render(["--at", "-30s"])
+    #expect(negative.status == 2)
+    #expect(negative.standardError.contains("--at -30s is before the device starts"), "\(negative.standardError)")
+    #expect(!negative.standardError.contains("Missing value"), "\(negative.standardError)")
+    let unreadable = try render(["--at", "25:00"])
+    #expect(unreadable.status == 2)
+    #expect(unreadable.standardError.contains("from the device's start, not 25:00"), "\(unreadable.standardError)")
+    #expect(!unreadable.standardError.contains("-30s"), "\(unreadable.standardError)")
+  }
 }
