@@ -222,7 +222,7 @@ package struct ReplaySummary {
   private var secondsText: String { String((seconds * 100).rounded() / 100) }
 
   package func text() -> String {
-    var lines = ["Replayed \(pushes) pushes in \(secondsText) s"]
+    var lines = ["Replayed \(PluralFormat.counted(pushes, "push", plural: "pushes")) in \(secondsText) s"]
     for disposition in Disposition.allCases {
       if let count = dispositions[disposition], count > 0 {
         lines.append("  " + disposition.rawValue.padding(toLength: 18, withPad: " ", startingAt: 0) + String(count))

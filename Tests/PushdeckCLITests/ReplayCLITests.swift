@@ -40,6 +40,10 @@ struct ReplayCLITests {
     let text = try PushdeckProcess.run(["replay", "--ephemeral", capture.path])
     #expect(text.standardOutput.contains("Replayed \(expected.lines) pushes"))
     #expect(text.standardOutput.contains("State: ephemeral"))
+    // One push is one push ("Replayed 1 pushes" before; found by an exploratory test).
+    let one = try PushdeckProcess.run(
+      ["replay", "--ephemeral", "-"], input: Data(#"{"aps":{"alert":"hi"}}"#.utf8 + [10]))
+    #expect(one.standardOutput.hasPrefix("Replayed 1 push in "), "\(one.standardOutput)")
   }
 
   /// Without `--state`, a replay's files choose its device as `run`'s do: the database `run`
