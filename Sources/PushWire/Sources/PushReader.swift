@@ -211,8 +211,33 @@ public enum PushReader {
   ) -> Int? {
     var payloadIndex: Int?
     let keyTable = KnownKey.table  // fetched once (see JSONView.knownKey(_:in:))
+    // The envelope keys met so far: a repeat is reported and its value left unread, so the
+    // first counts, as in a payload (a second "at" used to win without a word).
+    var seen: UInt8 = 0
     for (keyIndex, valueIndex) in view.members(of: 0) {
-      switch view.knownKey(keyIndex, in: keyTable) {
+      let known = view.knownKey(keyIndex, in: keyTable)
+      let bit: UInt8 =
+        switch known {
+        case .at: 1
+        case .bundle: 2
+        case .token: 4
+        case .headers: 8
+        case .payload: 16
+        default: 0
+        }
+      if bit != 0 {
+        if seen & bit != 0 {
+          let key = view.string(keyIndex)
+          record.diagnostics.append(
+            Diagnostic(
+              .duplicateKey, path: key, location: view.location(of: keyIndex),
+              message: "the envelope key \(JSONValue.quoted(key)) appears twice",
+              effect: "Pushdeck uses the first and ignores this one.", hint: "remove one of them"))
+          continue
+        }
+        seen |= bit
+      }
+      switch known {
       case .at: readAt(valueIndex, view: view, into: &record)
       case .bundle:
         if view.kind(valueIndex) == .string, view.stringByteCount(valueIndex) > 0 {
