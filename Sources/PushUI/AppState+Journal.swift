@@ -26,7 +26,7 @@ extension AppState {
     guard let stored = device.store[id] else { return nil }
     guard !device.keepsPayloadDetails else { return (stored, true) }
     guard let delivered = deliveryDetails?.delivered(id) else { return (stored, false) }
-    // What ``StoredNotification/dropPayloadDetails()`` dropped, and nothing else.
+    // What a lean store left out (``NotificationStore/keepsPayloadDetails``), and nothing else.
     var detailed = stored
     detailed.notification.rawPayload = delivered.notification.rawPayload
     detailed.notification.customKeys = delivered.notification.customKeys

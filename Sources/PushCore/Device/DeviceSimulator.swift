@@ -161,7 +161,9 @@ public struct DeviceSimulator: Sendable {
   /// the journal takes that from the push record's bytes), and the lists that
   /// repeat from push to push (surfaces, callbacks) are shared, so a store of a million
   /// notifications fits in a few hundred MiB.
-  public var keepsPayloadDetails = true
+  public var keepsPayloadDetails = true {
+    didSet { store.keepsPayloadDetails = keepsPayloadDetails }
+  }
   /// Shared copies of repeating values, used when ``keepsPayloadDetails`` is off.
   private var interned = InternTable()
   /// The profiles of apps the device installs on first sight, made once per bundle, not once
@@ -548,10 +550,8 @@ public struct DeviceSimulator: Sendable {
         engagement: profile.engagement[bundleID] ?? Engagement())
       var stored = StoredNotification(
         notification: notification, decision: decision, group: group, rank: rank, heldUntil: decision.heldUntil)
-      if !keepsPayloadDetails {
-        stored.dropPayloadDetails()
-        interned.share(&stored)
-      }
+      // A lean store leaves the payload, keys and reasons out itself (``NotificationStore/keepsPayloadDetails``).
+      if !keepsPayloadDetails { interned.share(&stored) }
       let score = store.insert(stored)
       // Moved into the record, not copied (a copy retained its lists), before making room adds
       // to its reasons.
@@ -606,8 +606,9 @@ public struct DeviceSimulator: Sendable {
     droppedRecords += dropped
   }
 
+  /// Keeps a delivery record; callers ask ``keepsRecords`` first (passing the local record here
+  /// copied it, kept or not).
   private mutating func keep(_ delivery: DeliveryRecord) {
-    guard keepsRecords else { return }
     records.append(delivery)
     if let recordWindow, records.count >= 2 * max(recordWindow, 1) {
       let dropped = records.count - recordWindow

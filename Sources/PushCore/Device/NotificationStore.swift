@@ -92,11 +92,6 @@ public struct StoredNotification: Equatable, Sendable, Identifiable {
 
   public var id: NotificationID { notification.id }
 
-  public static func == (lhs: StoredNotification, rhs: StoredNotification) -> Bool {
-    lhs.notification == rhs.notification && lhs.decision == rhs.decision && lhs.group == rhs.group
-      && lhs.rank == rhs.rank && lhs.heldUntil == rhs.heldUntil
-  }
-
   /// When the user sees it: at arrival, or, when it waited for a Scheduled Summary, at the
   /// summary's delivery (so a summary delivered a minute ago reads "now", not the arrival).
   public var deliveredAt: SimInstant {
@@ -110,24 +105,6 @@ public struct StoredNotification: Equatable, Sendable, Identifiable {
 
   static func showsOnLockScreen(_ surfaces: [Surface]) -> Bool {
     surfaces.contains(.lockScreen) || surfaces.contains(.banner)
-  }
-
-  /// Whether the store, when it packs this value, keeps the notification's raw payload and
-  /// custom keys: false only between ``dropPayloadDetails()`` and the store's packing (a
-  /// notification read back from the store is always true, its payload empty if dropped). Not
-  /// part of `==`.
-  public private(set) var keepsPayloadDetails = true
-
-  /// Makes the store keep less of it: not the raw payload, custom keys and reasons (codes and
-  /// texts), which only the journal needs. A replay that journals every delivery keeps its
-  /// million notifications this way; the state database has all of them.
-  ///
-  /// The reasons go at once; the notification itself is left as it is and the store leaves its
-  /// payload and keys out when it packs it: emptying them here copied the notification (every
-  /// field), because the delivery record holds the same one.
-  public mutating func dropPayloadDetails() {
-    keepsPayloadDetails = false
-    decision.reasons = []
   }
 }
 
@@ -200,6 +177,11 @@ public struct NotificationStore: Equatable, Sendable {
     var collapseID: String
   }
 
+  /// Whether the store keeps its notifications' raw payloads, custom keys and reasons. A lean
+  /// device (``DeviceSimulator/keepsPayloadDetails`` off) leaves them to its journal: the store
+  /// leaves them out as it packs each notification, which stays as it is (the delivery record
+  /// holds the same one). Not part of `==`, which compares what is stored.
+  public var keepsPayloadDetails = true
   /// The highest id ever inserted: an insertion below it may meet its own stale member.
   private var highestID: NotificationID?
   /// Delivered notifications by app and `apns-collapse-id` (a pair, not a concatenated string,
@@ -297,7 +279,7 @@ public struct NotificationStore: Equatable, Sendable {
     noteWrite()
     revision &+= 1
     if let replaced = stored.decision.replaces { remove(replaced) }
-    entries.insert(stored)
+    entries.insert(stored, keepingPayloadDetails: keepsPayloadDetails)
     if let until = stored.heldUntil {
       held.insert(stored.id)
       nextRelease = min(nextRelease ?? until, until)

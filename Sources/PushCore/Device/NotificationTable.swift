@@ -45,9 +45,9 @@ struct NotificationTable: Sendable {
     var garbage = 0
 
     /// Puts a notification in a slot, appending its text.
-    mutating func put(_ stored: StoredNotification, at slot: Int) {
+    mutating func put(_ stored: StoredNotification, at slot: Int, keepingPayloadDetails: Bool) {
       if let old = slots[slot] { garbage += Int(old.textCount) } else { filled += 1 }
-      slots[slot] = NotificationTable.pack(stored, text: &text)
+      slots[slot] = NotificationTable.pack(stored, keepingPayloadDetails: keepingPayloadDetails, text: &text)
       if garbage > 4_096 && garbage > text.count / 2 { compactText() }
     }
 
@@ -426,7 +426,9 @@ struct NotificationTable: Sendable {
 
   /// Stores a notification under its id (replacing any with that id), like setting
   /// ``subscript(_:)``, but reading `stored` in place: the setter's value was a copy of it.
-  mutating func insert(_ stored: StoredNotification) {
+  /// Without `keepingPayloadDetails`, its raw payload, custom keys and reasons are left out
+  /// (``NotificationStore/keepsPayloadDetails``).
+  mutating func insert(_ stored: StoredNotification, keepingPayloadDetails: Bool = true) {
     let (pageIndex, slot) = Self.place(stored.id)
     let filled = pages[pageIndex].map { page in if case .some = page.slots[slot] { true } else { false } }
     // A vacant slot (its notification removed, not yet cleared) is taken again.
@@ -445,7 +447,7 @@ struct NotificationTable: Sendable {
       }
       pages[pageIndex] = Page()
     }
-    modifyPage(pageIndex) { $0.put(stored, at: slot) }
+    modifyPage(pageIndex) { $0.put(stored, at: slot, keepingPayloadDetails: keepingPayloadDetails) }
     pageWrites += 1
     oldestPage = min(oldestPage, pageIndex)
     highestPage = max(highestPage, pageIndex)
@@ -595,8 +597,9 @@ struct NotificationTable: Sendable {
       communication: sender == nil ? 0 : 3, recency: Double(receivedAt.milliseconds) / 3_600_000)
   }
 
-  /// Packs a notification, appending its text to `text` (its page's buffer).
-  static func pack(_ stored: StoredNotification, text: inout [UInt8]) -> Packed {
+  /// Packs a notification, appending its text to `text` (its page's buffer); without
+  /// `keepingPayloadDetails`, leaving out its raw payload, custom keys and reasons.
+  static func pack(_ stored: StoredNotification, keepingPayloadDetails: Bool = true, text: inout [UInt8]) -> Packed {
     let note = stored.notification
     let decision = stored.decision
     // Field by field, without an array of the eleven strings (allocated and released per push).
@@ -645,17 +648,17 @@ struct NotificationTable: Sendable {
     let surfaces = ShortList(decision.surfaces, code: \.code)
     let callbacks = ShortList(decision.callbacks, code: \.code)
     var extras: Extras?
-    let keepsDetails = stored.keepsPayloadDetails
+    let keepsDetails = keepingPayloadDetails
     if !rankIsDerived || decision.heldUntil != nil || decision.replaces != nil
-      || (keepsDetails && (!note.rawPayload.isEmpty || !note.customKeys.isEmpty)) || note.liveActivity != nil
-      || !decision.reasons.isEmpty
+      || (keepsDetails && (!note.rawPayload.isEmpty || !note.customKeys.isEmpty || !decision.reasons.isEmpty))
+      || note.liveActivity != nil
       || note.filterCriteria != nil || groupForm == 3 || !note.attachments.isEmpty || surfaces == nil
       || callbacks == nil || ownText != nil
     {
       extras = Extras(
         rawPayload: keepsDetails ? note.rawPayload : "", customKeys: keepsDetails ? note.customKeys : [],
         liveActivity: note.liveActivity,
-        reasons: decision.reasons, filterCriteria: note.filterCriteria,
+        reasons: keepsDetails ? decision.reasons : [], filterCriteria: note.filterCriteria,
         group: groupForm == 3 ? stored.group : nil, rank: rankIsDerived ? nil : stored.rank,
         decisionHeldUntil: decision.heldUntil, replaces: decision.replaces, attachments: note.attachments,
         surfaces: surfaces == nil ? decision.surfaces : nil, callbacks: callbacks == nil ? decision.callbacks : nil,
