@@ -122,11 +122,10 @@ public final class APNsClient: Sendable {
       }.get()
     } catch {
       responsePromise.fail(error)
-      if let failure = connectionError.error { throw APNsClientError(message: Self.describeConnection(failure)) }
+      if let failure = connectionError.error { throw connectionFailure(failure) }
       // An h2c client at a TLS endpoint: the server closes the connection at the first bytes,
       // before any stream opens.
-      let hint = secure ? "" : " (a TLS endpoint closes an h2c connection: give --tls, with --cacert FILE)"
-      throw APNsClientError(message: "cannot open a stream: \(Self.describe(error))\(hint)")
+      throw APNsClientError(message: "cannot open a stream: \(Self.describe(error))\(h2cHint)")
     }
     var headers = HTTPHeaders()
     headers.add(name: "host", value: authority)
@@ -151,16 +150,29 @@ public final class APNsClient: Sendable {
       return try await responsePromise.futureResult.get()
     } catch {
       // A failed TLS handshake closes the connection: say so rather than "the stream closed".
-      if let failure = connectionError.error { throw APNsClientError(message: Self.describeConnection(failure)) }
+      if let failure = connectionError.error { throw connectionFailure(failure) }
       if let error = error as? APNsClientError {
         guard secure || !error.message.hasPrefix("the stream closed") else {
-          throw APNsClientError(
-            message: error.message + " (a TLS endpoint does not answer h2c: give --tls, or --cacert FILE)")
+          throw APNsClientError(message: error.message + h2cHint)
         }
         throw error
       }
       throw APNsClientError(message: "the request failed: \(Self.describe(error))")
     }
+  }
+
+  /// What an h2c client adds to a connection or stream the server dropped: a TLS endpoint
+  /// closes (or resets) an h2c connection at its first bytes, before or after a stream opens.
+  private var h2cHint: String {
+    secure ? "" : " (a TLS endpoint closes an h2c connection: give --tls, with --cacert FILE)"
+  }
+
+  /// The error for a connection that failed: the TLS handshake's, or the reset or close, with
+  /// the h2c hint. Which of a reset and a clean close the client sees depends on timing; both
+  /// mean the same to an h2c client (CI saw "connection reset by peer" without the hint).
+  private func connectionFailure(_ failure: Error) -> APNsClientError {
+    let text = Self.describeConnection(failure)
+    return APNsClientError(message: text.hasPrefix("the connection failed") ? text + h2cHint : text)
   }
 
   /// Closes the connection.

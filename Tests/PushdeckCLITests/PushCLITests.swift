@@ -106,6 +106,46 @@ struct PushCLITests {
     #expect(log.contains("200 apns-id="), "\(log)")
   }
 
+  /// An h2c push to an endpoint that resets the connection (a TLS endpoint answering h2c bytes,
+  /// as `serve --tls` does) is told to give --tls, whether the reset or a clean close arrives:
+  /// CI once saw "connection reset by peer" alone from ServeTLSCLITests, the hint given only for
+  /// a close.
+  @Test func aResetConnectionTellsAnH2CPushToGiveTLS() throws {
+    let directory = try PushdeckProcess.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let payload = directory.appendingPathComponent("hi.json").path
+    try #"{"aps":{"alert":"Hi"}}"#.write(toFile: payload, atomically: true, encoding: .utf8)
+    // A listener that reads the client's first bytes and resets the connection (SO_LINGER 0).
+    let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    #expect(listener >= 0)
+    defer { close(listener) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+        bind(listener, pointer, length) == 0 && listen(listener, 4) == 0
+          && getsockname(listener, pointer, &length) == 0
+      }
+    }
+    #expect(bound)
+    let port = Int(UInt16(bigEndian: address.sin_port))
+    let resetter = Thread {
+      let connection = accept(listener, nil, nil)
+      guard connection >= 0 else { return }
+      var buffer = [UInt8](repeating: 0, count: 64)
+      _ = read(connection, &buffer, buffer.count)
+      var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+      setsockopt(connection, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+      close(connection)
+    }
+    resetter.start()
+    let plain = try PushdeckProcess.run(["push", "--port", String(port), "com.example.app", payload])
+    #expect(plain.status == 2, "\(plain.standardError)")
+    #expect(plain.standardError.contains("give --tls"), "\(plain.standardError)")
+  }
+
   @Test func pushExplainsWhatIsMissing() throws {
     let directory = try PushdeckProcess.temporaryDirectory()
     let payload = directory.appendingPathComponent("plain.json")
