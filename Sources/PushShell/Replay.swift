@@ -94,6 +94,9 @@ package struct Replay {
         } ?? DeviceSimulator(profile: profile)
       made.keepsRecords = false
       made.keepsPayloadDetails = false
+      // Never shown: the journal keeps the notifications' texts (and the restored device was
+      // read from it); the store keeps what its stacks and ranks need.
+      made.keepsNotificationTexts = false
       if restoring != nil, let preset {
         // Named on the command line, so it wins over what was saved; journalled as events.
         for event in preset.events(for: made) { made.apply(event, at: made.now, into: &batch) }

@@ -368,14 +368,34 @@ public final class ReasonLists: Sendable {
 
   /// The list's id and the source path's, each with whether it is new (to be stored), under one
   /// lock; nil when it is new and its table is full.
+  ///
+  /// A list that names a notification (``isOneOff(_:)``) never repeats: it gets no id and is
+  /// stored in its row, and the table is not searched for it.
   func ids(for reasons: [Reason], sourceFile: String) -> (list: Int64?, isNewList: Bool, file: Int64?, isNewFile: Bool)
   {
+    if Self.isOneOff(reasons) {
+      return table.withLock { table in
+        let file = table.fileID(for: sourceFile)
+        return (nil, false, file.id, file.isNew)
+      }
+    }
     let fingerprint = Self.fingerprint(reasons)
     return table.withLock { table in
       let list = table.id(for: reasons, fingerprint: fingerprint)
       let file = table.fileID(for: sourceFile)
       return (list.id, list.isNew, file.id, file.isNew)
     }
+  }
+
+  /// Whether a list names a notification by its id (the one an `apns-collapse-id` replaces, the
+  /// ones removed to make room), so that no other push has the same list.
+  ///
+  /// At a million pushes such lists were 54,000 of the table's 65,536: they filled it (rows met
+  /// after that stored every new list in full), and searching a table that size took three
+  /// cache misses a push, 7 % of the device thread (docs/PERFORMANCE.md, "Issue 15, 26 Nov
+  /// (sixth session)").
+  static func isOneOff(_ reasons: [Reason]) -> Bool {
+    reasons.contains { $0.code == .collapsedReplacement || $0.code == .notificationCenterFull }
   }
 
   /// The source path's id, and whether it is new (to be stored); nil when it is new and the
@@ -390,17 +410,18 @@ public final class ReasonLists: Sendable {
   static func fingerprint(_ reasons: [Reason]) -> UInt64 {
     var state = 0x9E37_79B9_7F4A_7C15 ^ UInt64(reasons.count)
     for reason in reasons {
-      state = fold(reason.code.rawValue, into: state)
+      state = mix(state, UInt64(reason.code.ordinal))
       state = fold(reason.text, into: state)
     }
     return state
   }
 
+  private static func mix(_ state: UInt64, _ word: UInt64) -> UInt64 {
+    let mixed = (state ^ word) &* 0xFF51_AFD7_ED55_8CCD
+    return mixed ^ (mixed >> 29)
+  }
+
   private static func fold(_ text: String, into state: UInt64) -> UInt64 {
-    func mix(_ state: UInt64, _ word: UInt64) -> UInt64 {
-      let mixed = (state ^ word) &* 0xFF51_AFD7_ED55_8CCD
-      return mixed ^ (mixed >> 29)
-    }
     var state = mix(state, UInt64(text.utf8.count))
     let done: Void? = text.utf8.withContiguousStorageIfAvailable { bytes in
       let raw = UnsafeRawBufferPointer(bytes)

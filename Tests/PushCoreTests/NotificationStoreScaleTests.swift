@@ -99,6 +99,55 @@ private struct SplitMix {
     checkInvariants(store, expected: expected)
     #expect(store.rankedGroups(includeHeld: true).flatMap(\.notifications).allSatisfy { expected[$0.id] == $0 })
   }
+
+  /// `discard` (a replaced or evicted notification, read from its packed form) leaves the store
+  /// exactly as `remove` (which unpacks it) does: same stacks, scores, counts and collapse index.
+  @Test func discardingLeavesTheStoreAsRemovingDoes() {
+    var random = SplitMix(state: 7)
+    var removing = NotificationStore()
+    var discarding = NotificationStore()
+    let base = SimInstant(milliseconds: 1_767_225_600_000)
+    var discarded = 0
+    for number in 1...20_000 {
+      let bundle = "com.example.app\(random.below(6))"
+      let thread = random.below(5) == 0 ? nil : "thread-number-\(random.below(12))"
+      var notification = PushNotification(
+        id: NotificationID(number), bundleID: bundle, threadID: thread, title: "n\(number)",
+        relevanceScore: Double(random.below(100)) / 100,
+        collapseID: random.below(3) == 0 ? "collapse-\(random.below(40))" : nil,
+        receivedAt: base + SimDuration(milliseconds: Int64(number) * 1_000 - Int64(random.below(900_000))))
+      notification.sender = random.below(10) == 0 ? "someone" : nil
+      let level = InterruptionLevel.allCases[random.below(InterruptionLevel.allCases.count)]
+      let surfaces: [Surface] = [[.banner, .notificationCenter], [.notificationCenter], [.lockScreen]][random.below(3)]
+      let held = random.below(15) == 0 ? base + SimDuration(milliseconds: 86_400_000) : nil
+      var rank = RankTerms(notification: notification, level: level, engagement: Engagement(taps: random.below(4)))
+      if random.below(25) == 0 { rank.recency += 1 }  // a rank that does not follow from the notification
+      let grouping: GroupingSetting = random.below(30) == 0 ? .off : (random.below(30) == 0 ? .byApp : .automatic)
+      let stored = StoredNotification(
+        notification: notification,
+        decision: DeliveryDecision(disposition: .delivered, surfaces: surfaces, effectiveLevel: level, heldUntil: held),
+        group: GroupKey.make(for: notification, grouping: grouping), rank: rank, heldUntil: held)
+      removing.insert(stored)
+      discarding.insert(stored)
+      if number % 3 == 0 {
+        let victim = NotificationID(1 + random.below(number))
+        let removed = removing.remove(victim) != nil
+        #expect(discarding.discard(victim) == removed)
+        if removed { discarded += 1 }
+      }
+    }
+    #expect(discarded > 3_000)
+    #expect(discarding == removing)
+    #expect(discarding.heldCount == removing.heldCount && discarding.count == removing.count)
+    #expect(discarding.rankedGroups(includeHeld: true) == removing.rankedGroups(includeHeld: true))
+    for bundle in 0..<6 {
+      for collapse in 0..<40 {
+        #expect(
+          discarding.collapseTarget(bundleID: "com.example.app\(bundle)", collapseID: "collapse-\(collapse)")
+            == removing.collapseTarget(bundleID: "com.example.app\(bundle)", collapseID: "collapse-\(collapse)"))
+      }
+    }
+  }
 }
 
 /// The store packs notifications; what comes out must be exactly what went in.

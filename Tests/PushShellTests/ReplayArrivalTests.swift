@@ -21,9 +21,13 @@ struct ReplayArrivalTests {
   private func replayed(_ records: [PushRecord]) -> [String: SimInstant] {
     var replay = Replay(committer: nil, restoring: nil, batchSize: 1_000) { DeviceProfile.standard(start: $0) }
     for record in records { replay.push(record) }
+    // A replay's store keeps no bodies (its journal does): every push here is stored, in order
+    // of its id, so the Nth stored notification is the Nth record's.
+    let stored = (replay.device?.store.all ?? []).sorted { $0.id < $1.id }
+    guard stored.count == records.count else { return [:] }
     var times: [String: SimInstant] = [:]
-    for stored in replay.device?.store.all ?? [] {
-      times[stored.notification.body ?? ""] = stored.notification.receivedAt
+    for (record, stored) in zip(records, stored) {
+      times[record.payload?.aps.alert?.body ?? ""] = stored.notification.receivedAt
     }
     return times
   }

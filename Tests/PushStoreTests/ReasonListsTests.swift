@@ -60,4 +60,28 @@ import Testing
     }
     #expect(seen.count == 2 * (text.count + 1))  // 82 distinct texts, 82 distinct fingerprints
   }
+
+  /// A list that names a notification (an `apns-collapse-id` replacement, a removal to make
+  /// room) never repeats: it takes no id and no place in the table, and its row keeps it.
+  @Test func listsThatNameANotificationAreNotNumbered() {
+    let lists = ReasonLists(firstID: 1, sourceFiles: [:])
+    let delivered = [Reason(.deliveredNormally, "Chat may alert: it shows as a banner.")]
+    let replacing =
+      [Reason(.collapsedReplacement, "apns-collapse-id matches n42: this notification replaces it.")] + delivered
+    let full =
+      delivered + [
+        Reason(.notificationCenterFull, "Notification Center holds at most 2 notifications: n1 was removed.")
+      ]
+    #expect(lists.ids(for: replacing, sourceFile: "a.jsonl") == (nil, false, 1, true))
+    #expect(lists.ids(for: replacing, sourceFile: "a.jsonl") == (nil, false, 1, false))
+    #expect(lists.ids(for: full, sourceFile: "a.jsonl") == (nil, false, 1, false))
+    // The first list to be numbered still takes the first id.
+    #expect(lists.ids(for: delivered, sourceFile: "a.jsonl") == (1, true, 1, false))
+  }
+
+  /// The fingerprint reads each code as its position among the cases.
+  @Test func aCodesOrdinalIsItsPositionAmongTheCases() {
+    #expect(MemoryLayout<ReasonCode>.size == 1)
+    #expect(ReasonCode.allCases.enumerated().allSatisfy { $0.offset == $0.element.ordinal })
+  }
 }

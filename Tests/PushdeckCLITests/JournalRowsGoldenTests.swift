@@ -7,7 +7,10 @@ import Testing
 /// rows (paths made relative), recorded before the ingest step (issue 15 §1) replaced the
 /// journalling code, so a change that alters any saved row fails here. A `detail` is hashed as
 /// format 1 (schema versions 3 to 7) encodes its values, so that version 8's smaller encoding
-/// (format 2) hashes as the rows version 7 wrote: the `delivery` line is unchanged since then.
+/// (format 2) hashes as the rows version 7 wrote, and its reason list as its JSON text wherever
+/// it is kept (named by its id in `reason_list`, or in the row): since 26 Nov a list that names
+/// a notification is kept in its row, and the golden was recorded again with 33df548's binary,
+/// which kept every list in `reason_list`, giving the same hashes as the binary after it.
 @Suite(
   .requires(PushdeckProcess.binary != nil, "the pushdeck binary was not built"),
   .requires(CaptureGenerator.isAvailable, "python3 or ../shared/tools/gen_capture.py is missing"),
@@ -34,10 +37,12 @@ struct JournalRowsGoldenTests {
             text >>= 7
         out.append(text)
         return bytes(out)
-    def as_format_one(detail):
-        if detail[0] == 1:
-            return detail
-        out, at = bytearray([1]), 1
+    reason_lists = {}
+    if con.execute("SELECT 1 FROM sqlite_master WHERE name = 'reason_list'").fetchone():
+        reason_lists = dict(con.execute("SELECT id, reasons FROM reason_list"))
+    # The detail's values, in order: ("i", int), ("d", float), ("s", str) or None.
+    def values(detail):
+        out, at = [], 1
         def number():
             nonlocal at
             value, shift = 0, 0
@@ -48,38 +53,58 @@ struct JournalRowsGoldenTests {
                 shift += 7
                 if byte < 0x80:
                     return value
-        def text(value):
-            data = value.encode()
-            out.extend(b"\x03" + leb(len(data)) + data)
         while at < len(detail):
             tag = detail[at]
             at += 1
             if tag == 0:
-                out.append(0)
-            elif tag in (1, 2):
-                out.extend(detail[at - 1:at + 8])
+                out.append(None)
+            elif tag == 1:
+                out.append(("i", struct.unpack("<q", detail[at:at + 8])[0]))
+                at += 8
+            elif tag == 2:
+                out.append(("d", struct.unpack("<d", detail[at:at + 8])[0]))
                 at += 8
             elif tag == 3:
-                start = at
                 length = number()
-                out.extend(detail[start - 1:at + length])
+                out.append(("s", detail[at:at + length].decode()))
                 at += length
             elif tag in (5, 6):
                 value = number()
                 value = (value >> 1) ^ -(value & 1)
-                out.extend(b"\x01" + struct.pack("<q", value) if tag == 5 else b"\x02" + struct.pack("<d", value))
+                out.append(("i", value) if tag == 5 else ("d", float(value)))
             elif tag == 7:
                 path, line = files[number()], number()
-                text(path if line == 0 else f"{path}:{line - 1}")
+                out.append(("s", path if line == 0 else f"{path}:{line - 1}"))
             elif tag == 8:
-                text(known[detail[at]])
+                out.append(("s", known[detail[at]]))
                 at += 1
             else:
                 raise ValueError(f"tag {tag}")
+        return out
+    # Format 1's encoding of the values, with the reason list (the twelfth value) as its JSON
+    # text wherever it is stored: a list stored once in `reason_list` and named by its id, or in
+    # the row itself (a list that names a notification, or one met after the table filled up).
+    def as_format_one(detail):
+        out = bytearray([1])
+        for index, value in enumerate(values(detail)):
+            if index == 11 and value is not None and value[0] == "i":
+                value = ("s", reason_lists[value[1]])
+            if value is None:
+                out.append(0)
+            elif value[0] == "i":
+                out.extend(b"\x01" + struct.pack("<q", value[1]))
+            elif value[0] == "d":
+                out.extend(b"\x02" + struct.pack("<d", value[1]))
+            else:
+                data = value[1].encode()
+                out.extend(b"\x03" + leb(len(data)) + data)
         return bytes(out)
     tables = [r[0] for r in con.execute(
         "SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%' ORDER BY name")]
     for table in tables:
+        if table == "reason_list":
+            print(table, "(each row's list is hashed in delivery)")
+            continue
         digest, count = hashlib.sha256(), 0
         for row in con.execute(f'SELECT * FROM "{table}" ORDER BY 1'):
             cells = []

@@ -136,6 +136,16 @@ public enum ReasonCode: String, Sendable, CaseIterable, Codable {
   case broadcastCannotStart
 }
 
+extension ReasonCode {
+  /// The case's position in ``allCases`` (its declaration order), read without its raw value:
+  /// a case without a payload is its tag, one byte. The journal fingerprints reason lists with it
+  /// on every push, where `rawValue` built a string per reason.
+  public var ordinal: Int {
+    guard MemoryLayout<ReasonCode>.size == 1 else { return Self.allCases.firstIndex(of: self)! }
+    return Int(unsafeBitCast(self, to: UInt8.self))
+  }
+}
+
 /// The policy's answer for one push: where it shows, whether it sounds, what app code runs, and
 /// every reason, in the order they were applied.
 public struct DeliveryDecision: Equatable, Sendable {

@@ -164,6 +164,13 @@ public struct DeviceSimulator: Sendable {
   public var keepsPayloadDetails = true {
     didSet { store.keepsPayloadDetails = keepsPayloadDetails }
   }
+  /// Whether the store keeps the texts nothing but a screen reads (title, subtitle, body,
+  /// category, target content id, sounds; ``NotificationStore/keepsTexts``). Off only for a
+  /// device that is never shown and whose journal keeps them: `replay`'s. Its decisions are the
+  /// same: the policy reads the pushed notification, and the store's keys and ranks keep theirs.
+  public var keepsNotificationTexts = true {
+    didSet { store.keepsTexts = keepsNotificationTexts }
+  }
   /// Shared copies of repeating values, used when ``keepsPayloadDetails`` is off.
   private var interned = InternTable()
   /// The profiles of apps the device installs on first sight, made once per bundle, not once
@@ -576,7 +583,7 @@ public struct DeviceSimulator: Sendable {
   private mutating func makeRoom(for newcomer: NotificationID, in delivery: inout DeliveryRecord) {
     let limit = max(profile.maxStoredNotifications, 1)
     while store.count > limit, let oldest = store.oldestID(), oldest != newcomer {
-      store.remove(oldest)
+      store.discard(oldest)
       delivery.evicted.append(oldest)
     }
     guard !delivery.evicted.isEmpty else { return }

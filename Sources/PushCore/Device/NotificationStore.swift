@@ -182,6 +182,11 @@ public struct NotificationStore: Equatable, Sendable {
   /// leaves them out as it packs each notification, which stays as it is (the delivery record
   /// holds the same one). Not part of `==`, which compares what is stored.
   public var keepsPayloadDetails = true
+  /// Whether the store keeps its notifications' titles, subtitles, bodies, categories, target
+  /// content ids and sounds. A device nobody looks at (``DeviceSimulator/keepsNotificationTexts``
+  /// off: `replay`, whose journal keeps every text) keeps only the texts its stacks, collapse
+  /// index and ranks are made of. Not part of `==`.
+  public var keepsTexts = true
   /// The highest id ever inserted: an insertion below it may meet its own stale member.
   private var highestID: NotificationID?
   /// Delivered notifications by app and `apns-collapse-id` (a pair, not a concatenated string,
@@ -278,8 +283,8 @@ public struct NotificationStore: Equatable, Sendable {
   public mutating func insert(_ stored: StoredNotification) -> Double {
     noteWrite()
     revision &+= 1
-    if let replaced = stored.decision.replaces { remove(replaced) }
-    entries.insert(stored, keepingPayloadDetails: keepsPayloadDetails)
+    if let replaced = stored.decision.replaces { discard(replaced) }
+    entries.insert(stored, keepingPayloadDetails: keepsPayloadDetails, keepingTexts: keepsTexts)
     if let until = stored.heldUntil {
       held.insert(stored.id)
       nextRelease = min(nextRelease ?? until, until)
@@ -402,35 +407,48 @@ public struct NotificationStore: Equatable, Sendable {
     order.removeAll { $0.key == key }
   }
 
-  /// Removes one notification (cleared, opened, or replaced).
+  /// Removes one notification (cleared, opened, or replaced) and returns it.
   @discardableResult
   public mutating func remove(_ id: NotificationID) -> StoredNotification? {
+    guard let stored = entries[id] else {
+      noteWrite()
+      revision &+= 1
+      return nil
+    }
+    discard(id)
+    return stored
+  }
+
+  /// Removes one notification without reading it back (a replaced or evicted one): what the
+  /// removal needs is read from its packed form (``NotificationTable/removalFacts(_:)``).
+  /// Returns whether it was stored.
+  @discardableResult
+  public mutating func discard(_ id: NotificationID) -> Bool {
     noteWrite()
     revision &+= 1
-    guard let stored = entries[id] else { return nil }
+    guard let facts = entries.removalFacts(id) else { return false }
     entries[id] = nil
     logRemoval(id)
     if !held.isEmpty { held.remove(id) }
-    if let collapseID = stored.notification.collapseID {
-      let key = CollapseKey(bundleID: stored.notification.bundleID, collapseID: collapseID)
+    if let collapseID = facts.collapseID {
+      let key = CollapseKey(bundleID: facts.bundleID, collapseID: collapseID)
       if collapse[key] == id { collapse.removeValue(forKey: key) }
     }
-    guard groups[stored.group] != nil else { return stored }
-    logChange(stored.group)
-    let isHeld = stored.heldUntil != nil
+    guard groups[facts.group] != nil else { return true }
+    logChange(facts.group)
     let table = entries
     let (previousScore, score) = Self.take(
-      score: stored.rank.score, held: isHeld, onLockScreen: !isHeld && stored.showsOnLockScreen,
-      from: &groups[stored.group, default: Group()], moves: &movedElements
+      score: facts.score, held: facts.held, onLockScreen: !facts.held && facts.onLockScreen,
+      from: &groups[facts.group, default: Group()], moves: &movedElements
     ) { table.packed($0) != nil }
     if score == -.infinity {
-      removeFromOrder(stored.group, score: previousScore)
-      groups.removeValue(forKey: stored.group)
+      removeFromOrder(facts.group, score: previousScore)
+      groups.removeValue(forKey: facts.group)
     } else if score != previousScore {
-      removeFromOrder(stored.group, score: previousScore)
-      insertIntoOrder(stored.group, score: score)
+      removeFromOrder(facts.group, score: previousScore)
+      insertIntoOrder(facts.group, score: score)
     }
-    return stored
+    return true
   }
 
   /// Removes a whole group.
@@ -446,8 +464,10 @@ public struct NotificationStore: Equatable, Sendable {
     let removals = removalCount + count
     let releases = (releaseCount, lastRelease)
     let work = (copiesMade, movedElements)
+    let keeps = (keepsPayloadDetails, keepsTexts)
     self = NotificationStore()
     (copiesMade, movedElements) = work
+    (keepsPayloadDetails, keepsTexts) = keeps
     revision = next
     changeLogFloor = next
     // Too many at once for the log: a follower of removals looks at everything it holds.

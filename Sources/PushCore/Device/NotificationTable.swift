@@ -45,9 +45,10 @@ struct NotificationTable: Sendable {
     var garbage = 0
 
     /// Puts a notification in a slot, appending its text.
-    mutating func put(_ stored: StoredNotification, at slot: Int, keepingPayloadDetails: Bool) {
+    mutating func put(_ stored: StoredNotification, at slot: Int, keepingPayloadDetails: Bool, keepingTexts: Bool) {
       if let old = slots[slot] { garbage += Int(old.textCount) } else { filled += 1 }
-      slots[slot] = NotificationTable.pack(stored, keepingPayloadDetails: keepingPayloadDetails, text: &text)
+      slots[slot] = NotificationTable.pack(
+        stored, keepingPayloadDetails: keepingPayloadDetails, keepingTexts: keepingTexts, text: &text)
       if garbage > 4_096 && garbage > text.count / 2 { compactText() }
     }
 
@@ -428,7 +429,7 @@ struct NotificationTable: Sendable {
   /// ``subscript(_:)``, but reading `stored` in place: the setter's value was a copy of it.
   /// Without `keepingPayloadDetails`, its raw payload, custom keys and reasons are left out
   /// (``NotificationStore/keepsPayloadDetails``).
-  mutating func insert(_ stored: StoredNotification, keepingPayloadDetails: Bool = true) {
+  mutating func insert(_ stored: StoredNotification, keepingPayloadDetails: Bool = true, keepingTexts: Bool = true) {
     let (pageIndex, slot) = Self.place(stored.id)
     let filled = pages[pageIndex].map { page in if case .some = page.slots[slot] { true } else { false } }
     // A vacant slot (its notification removed, not yet cleared) is taken again.
@@ -447,7 +448,9 @@ struct NotificationTable: Sendable {
       }
       pages[pageIndex] = Page()
     }
-    modifyPage(pageIndex) { $0.put(stored, at: slot, keepingPayloadDetails: keepingPayloadDetails) }
+    modifyPage(pageIndex) {
+      $0.put(stored, at: slot, keepingPayloadDetails: keepingPayloadDetails, keepingTexts: keepingTexts)
+    }
     pageWrites += 1
     oldestPage = min(oldestPage, pageIndex)
     highestPage = max(highestPage, pageIndex)
@@ -598,33 +601,48 @@ struct NotificationTable: Sendable {
   }
 
   /// Packs a notification, appending its text to `text` (its page's buffer); without
-  /// `keepingPayloadDetails`, leaving out its raw payload, custom keys and reasons.
-  static func pack(_ stored: StoredNotification, keepingPayloadDetails: Bool = true, text: inout [UInt8]) -> Packed {
+  /// `keepingPayloadDetails`, leaving out its raw payload, custom keys and reasons; without
+  /// `keepingTexts`, leaving out every text but those the store's keys and ranks are made of
+  /// (bundle id, thread, collapse id, sender).
+  static func pack(
+    _ stored: StoredNotification, keepingPayloadDetails: Bool = true, keepingTexts: Bool = true, text: inout [UInt8]
+  ) -> Packed {
     let note = stored.notification
     let decision = stored.decision
     // Field by field, without an array of the eleven strings (allocated and released per push).
-    let sound = soundText(note.sound)
-    let decisionSound = soundText(decision.sound)
+    let sound = keepingTexts ? soundText(note.sound) : nil
+    let decisionSound = keepingTexts ? soundText(decision.sound) : nil
     func size(_ field: String?) -> Int { 2 + (field?.utf8.count ?? 0) }
     let textStart = text.count
-    let needed =
-      textStart + size(note.bundleID) + size(note.threadID) + size(note.title) + size(note.subtitle) + size(note.body)
-      + size(note.category) + size(note.targetContentID) + size(note.collapseID) + size(note.sender)
-      + size(sound) + size(decisionSound)
+    var needed = textStart + size(note.bundleID) + size(note.threadID) + size(note.collapseID) + size(note.sender)
+    if keepingTexts {
+      needed +=
+        size(note.title) + size(note.subtitle) + size(note.body) + size(note.category) + size(note.targetContentID)
+        + size(sound) + size(decisionSound)
+    }
     // Doubled, not reserved to the byte: `reserveCapacity` gives exactly what it is asked for, so
     // asking for a little more on every push copied the page's whole buffer on every push.
     if text.capacity < needed { text.reserveCapacity(max(needed, 2 * text.capacity)) }
     append(note.bundleID, to: &text)
     append(note.threadID, to: &text)
-    append(note.title, to: &text)
-    append(note.subtitle, to: &text)
-    append(note.body, to: &text)
-    append(note.category, to: &text)
-    append(note.targetContentID, to: &text)
+    if keepingTexts {
+      append(note.title, to: &text)
+      append(note.subtitle, to: &text)
+      append(note.body, to: &text)
+      append(note.category, to: &text)
+      append(note.targetContentID, to: &text)
+    } else {
+      for _ in 0..<5 { text.append(0) }  // five absent fields
+    }
     append(note.collapseID, to: &text)
     append(note.sender, to: &text)
-    append(sound, to: &text)
-    append(decisionSound, to: &text)
+    if keepingTexts {
+      append(sound, to: &text)
+      append(decisionSound, to: &text)
+    } else {
+      text.append(0)
+      text.append(0)
+    }
     var textCount = text.count - textStart
     // A page's text is addressed with 32 bits; past them (never at input sizes Pushdeck reads)
     // the notification keeps its text to itself.
@@ -676,6 +694,71 @@ struct NotificationTable: Sendable {
       decisionBadge: decision.badge,
       heldUntil: stored.heldUntil,
       expiration: note.expiration, extras: extras)
+  }
+
+  /// What removing a notification needs to know of it, read from its packed form without
+  /// unpacking it: its app and `apns-collapse-id` (the collapse index), its stack, its rank
+  /// score, and whether it is held or shows on the lock screen (the stack's counts). Unpacking
+  /// made its eleven strings and its decision's lists, for a removal that reads five values.
+  struct RemovalFacts {
+    var bundleID: String
+    var collapseID: String?
+    var group: GroupKey
+    var score: Double
+    var held: Bool
+    var onLockScreen: Bool
+  }
+
+  /// The ``RemovalFacts`` of a stored (not vacant) notification.
+  func removalFacts(_ id: NotificationID) -> RemovalFacts? {
+    guard let (page, packed) = lookUp(id) else { return nil }
+    // Fields 0 (bundle id), 1 (thread), 7 (collapse id) and 8 (sender, for the rank); the
+    // others are skipped by their lengths.
+    var bundleID = ""
+    var thread: String?
+    var collapseID: String?
+    var hasSender = false
+    page.text(of: packed).withUnsafeBufferPointer { bytes in
+      var index = 0
+      var field = 0
+      while index < bytes.count && field <= 8 {
+        let length = Self.readLength(bytes, at: &index)
+        let end = min(index + max(length - 1, 0), bytes.count)
+        if length > 0 {
+          let text = { String(decoding: UnsafeBufferPointer(rebasing: bytes[index..<end]), as: UTF8.self) }
+          switch field {
+          case 0: bundleID = text()
+          case 1: thread = text()
+          case 7: collapseID = text()
+          case 8: hasSender = true
+          default: break
+          }
+        }
+        index = end
+        field += 1
+      }
+    }
+    let group: GroupKey
+    switch packed.groupForm {
+    case 0: group = GroupKey(bundleID: bundleID, thread: thread)
+    case 1: group = GroupKey(bundleID: bundleID)
+    case 2: group = GroupKey(bundleID: bundleID, single: packed.id)
+    default: group = packed.extras?.group ?? GroupKey(bundleID: bundleID)
+    }
+    let score =
+      packed.extras?.rank?.score
+      ?? RankTerms(
+        level: 2 * Double(packed.effectiveLevel.rank), relevance: packed.relevanceScore ?? 0,
+        engagement: packed.engagementTerm, communication: hasSender ? 3 : 0,
+        recency: Double(packed.receivedAt.milliseconds) / 3_600_000
+      ).score
+    let onLockScreen =
+      packed.extras?.surfaces.map(StoredNotification.showsOnLockScreen)
+      ?? (packed.surfaces.contains(code: Surface.lockScreen.code)
+        || packed.surfaces.contains(code: Surface.banner.code))
+    return RemovalFacts(
+      bundleID: bundleID, collapseID: collapseID, group: group, score: score, held: packed.heldUntil != nil,
+      onLockScreen: onLockScreen)
   }
 
   /// Unpacks a notification whose text is `text`.

@@ -26,15 +26,15 @@ extension PushNotification {
     var title: String?
     var subtitle: String?
     var body: String?
-    switch record.payload!.aps.alert {
-    case .text(let text):
-      body = text
-    case .dictionary(let alert):
+    if record.payload!.aps.alert?.isLocalized == true, case .dictionary(let alert) = record.payload!.aps.alert {
       title = alert.titleLocKey.map { resolve($0, alert.titleLocArgs) } ?? alert.title
       subtitle = alert.subtitleLocKey.map { resolve($0, alert.subtitleLocArgs) } ?? alert.subtitle
       body = alert.locKey.map { resolve($0, alert.locArgs) } ?? alert.body
-    case nil:
-      break
+    } else {
+      // Field by field in place: binding the alert dictionary copied its fourteen fields.
+      title = record.payload!.aps.alert?.title
+      subtitle = record.payload!.aps.alert?.subtitle
+      body = record.payload!.aps.alert?.body
     }
     let sound: SoundRequest? = record.payload!.aps.sound.map { sound in
       switch sound {

@@ -102,6 +102,20 @@ public enum Alert: Equatable, Sendable {
     case .dictionary(let dictionary): dictionary.body
     }
   }
+
+  /// The literal subtitle, if any.
+  public var subtitle: String? {
+    if case .dictionary(let dictionary) = self { return dictionary.subtitle }
+    return nil
+  }
+
+  /// Whether a title, subtitle or body is given by a localisation key (to resolve with the
+  /// app's strings). Each accessor here reads one field in place: binding the dictionary
+  /// (`case .dictionary(let alert)`) copied all fourteen of its fields, for every push.
+  public var isLocalized: Bool {
+    guard case .dictionary(let dictionary) = self else { return false }
+    return dictionary.titleLocKey != nil || dictionary.subtitleLocKey != nil || dictionary.locKey != nil
+  }
 }
 
 /// The keys of the `alert` dictionary (Live Activity alerts use the same shape).
