@@ -81,9 +81,10 @@ package final class CaptureLines: CaptureLineSource {
       return taken
     }
     // A capture line is never given the payload files' default app (``PushRecord/takesDefaultApp``).
+    var names = NameCache()
     let record = PushReader.readCaptureLine(
       Self.lastLine(bytes[0..<done]), lineNumber: line.line, source: file.displayPath,
-      keepsCustomValues: keepsCustomValues, scratch: &tokens)
+      keepsCustomValues: keepsCustomValues, scratch: &tokens, names: &names)
     // A pathological line's tape (up to a million tokens) is not kept for the session.
     if tokens.capacity <= Self.keptTokenCapacity {
       scratch.withLock { kept in if kept.capacity < tokens.capacity { swap(&kept, &tokens) } }

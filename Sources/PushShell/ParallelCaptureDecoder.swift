@@ -299,11 +299,12 @@ package final class ParallelCaptureDecoder<Result> {
         positions.reserveCapacity(lines.count)
         var scratch: [JSONToken] = []
         scratch.reserveCapacity(128)
+        var names = NameCache()
         for (offset, range) in lines.enumerated() {
           if job.bytes[range].allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
           let record = PushReader.readCaptureLine(
             job.bytes[range], lineNumber: firstLine + offset, source: file,
-            keepsCustomValues: keepsCustomValues, scratch: &scratch)
+            keepsCustomValues: keepsCustomValues, scratch: &scratch, names: &names)
           results.append(transform(record))
           positions.append(CapturePosition(line: firstLine + offset, offset: job.startOffset + Int64(ends[offset])))
         }

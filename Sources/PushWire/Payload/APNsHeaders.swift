@@ -179,9 +179,18 @@ public struct HeaderParser {
   /// The problems so far.
   public private(set) var diagnostics: [Diagnostic] = []
   let pathPrefix: String
+  /// The push's bundle id, when known before its headers are read: an `apns-topic` of the same
+  /// bytes (nearly every alert push) shares its string instead of allocating one of its own.
+  public var bundleID: String?
 
   /// Starts with no headers.
   public init(pathPrefix: String = "headers") { self.pathPrefix = pathPrefix }
+
+  /// The bundle id's string, when `value` is its bytes.
+  private func sharedBundleID(_ value: UnsafeBufferPointer<UInt8>) -> String? {
+    guard var bundleID, bundleID.utf8.count == value.count else { return nil }
+    return bundleID.withUTF8 { NameCache.equal($0, value) } ? bundleID : nil
+  }
 
   private static let pushTypes = KeyTable(PushType.allCases.map { ($0.rawValue, $0) })
 
@@ -247,7 +256,7 @@ public struct HeaderParser {
           "APNs rejects the request (400 BadExpirationDate).", hint: "use 0 to deliver once or not at all")
       }
     case .apnsTopic:
-      let topic = text()
+      let topic = sharedBundleID(value) ?? text()
       if !BundleID.isWellFormed(value), let (character, position) = BundleID.firstInvalidCharacter(in: topic) {
         keep()
         report(

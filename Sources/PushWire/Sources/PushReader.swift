@@ -124,16 +124,20 @@ public enum PushReader {
     _ bytes: [UInt8], lineNumber: Int, source: String, keepsCustomValues: Bool = true
   ) -> PushRecord {
     var scratch: [JSONToken] = []
+    var names = NameCache()
     return readCaptureLine(
-      bytes[...], lineNumber: lineNumber, source: source, keepsCustomValues: keepsCustomValues, scratch: &scratch)
+      bytes[...], lineNumber: lineNumber, source: source, keepsCustomValues: keepsCustomValues, scratch: &scratch,
+      names: &names)
   }
 
   /// Decodes one capture line held in a larger buffer, reusing a token tape.
   ///
-  /// - Parameter scratch: a tape whose storage is reused from line to line.
+  /// - Parameters:
+  ///   - scratch: a tape whose storage is reused from line to line.
+  ///   - names: the bundle ids met on earlier lines, shared from line to line.
   public static func readCaptureLine(
     _ bytes: ArraySlice<UInt8>, lineNumber: Int, source: String, keepsCustomValues: Bool,
-    scratch: inout [JSONToken]
+    scratch: inout [JSONToken], names: inout NameCache
   ) -> PushRecord {
     // Each path builds its record once and returns it directly: an early `return record` of
     // one shared variable made the compiler copy the whole (large) record on the common path.
@@ -155,7 +159,7 @@ public enum PushReader {
       return record
     }
     var record = emptyRecord(bytes, diagnostics: [])
-    decodeEnvelope(document, into: &record, keepsCustomValues: keepsCustomValues)
+    decodeEnvelope(document, into: &record, keepsCustomValues: keepsCustomValues, names: &names)
     document.recycleTokens(into: &scratch)
     return record
   }
@@ -181,7 +185,9 @@ public enum PushReader {
   /// Decodes a capture line's envelope into its record, in three steps: its keys
   /// (``readEnvelopeKeys(_:into:)``), the keys it must have (``checkRequiredKeys(_:view:)``), then
   /// its headers and payload (``decodePayload(_:at:view:document:into:keepsCustomValues:)``).
-  static func decodeEnvelope(_ document: JSONDocument, into record: inout PushRecord, keepsCustomValues: Bool) {
+  static func decodeEnvelope(
+    _ document: JSONDocument, into record: inout PushRecord, keepsCustomValues: Bool, names: inout NameCache
+  ) {
     document.withView { view in
       guard view.kind(0) == .object else {
         record.addEnvelopeError(
@@ -190,7 +196,7 @@ public enum PushReader {
         return
       }
       var headers = HeaderParser()
-      let payloadIndex = readEnvelopeKeys(view, into: &record, headers: &headers)
+      let payloadIndex = readEnvelopeKeys(view, into: &record, headers: &headers, names: &names)
       checkRequiredKeys(&record, view: view)
       let headerDiagnostics: [Diagnostic]
       (record.headers, headerDiagnostics) = headers.finish(bundleID: record.bundleID)
@@ -207,7 +213,7 @@ public enum PushReader {
   /// Reads the envelope object's keys, `at`, `bundle` and `token` into the record and the headers
   /// into `headers`; an unknown key is a finding. Returns the payload's index, if there is one.
   private static func readEnvelopeKeys(
-    _ view: JSONView, into record: inout PushRecord, headers: inout HeaderParser
+    _ view: JSONView, into record: inout PushRecord, headers: inout HeaderParser, names: inout NameCache
   ) -> Int? {
     var payloadIndex: Int?
     let keyTable = KnownKey.table  // fetched once (see JSONView.knownKey(_:in:))
@@ -241,13 +247,11 @@ public enum PushReader {
       case .at: readAt(valueIndex, view: view, into: &record)
       case .bundle:
         if view.kind(valueIndex) == .string, view.stringByteCount(valueIndex) > 0 {
-          let bundle = view.string(valueIndex)
           // The line's own bytes first, when the string has no escapes: nearly every line.
           let token = view.tokens[valueIndex]
-          let plain =
-            !token.stringHasEscapes
-            && BundleID.isWellFormed(
-              UnsafeBufferPointer(rebasing: view.bytes[Int(token.start) + 1..<Int(token.end) - 1]))
+          let raw = UnsafeBufferPointer(rebasing: view.bytes[Int(token.start) + 1..<Int(token.end) - 1])
+          let plain = !token.stringHasEscapes && BundleID.isWellFormed(raw)
+          let bundle = plain ? names.string(raw) : view.string(valueIndex)
           if !plain, let (character, position) = BundleID.firstInvalidCharacter(in: bundle) {
             record.addEnvelopeError(
               view, valueIndex, "bundle",
@@ -278,7 +282,9 @@ public enum PushReader {
           record.addEnvelopeError(
             view, valueIndex, "token", "\"token\" must be a hex string", hint: "omit it if unknown")
         }
-      case .headers: readHeaders(valueIndex, view: view, keyTable: keyTable, into: &headers, record: &record)
+      case .headers:
+        headers.bundleID = record.bundleID
+        readHeaders(valueIndex, view: view, keyTable: keyTable, into: &headers, record: &record)
       case .payload: payloadIndex = valueIndex
       default:
         let key = view.string(keyIndex)
