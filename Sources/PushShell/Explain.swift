@@ -64,12 +64,15 @@ package struct ExplainPrinter {
   }
 
   /// Writes one JSON object (without the newline) for a record.
-  package func write(_ record: DeliveryRecord, to json: inout JSONWriter) {
+  ///
+  /// - Parameter untimed: the push gave no time of its own (a rejected capture line without
+  ///   `at`): `at` is null, not the time of the push before it.
+  package func write(_ record: DeliveryRecord, to json: inout JSONWriter, untimed: Bool = false) {
     let decision = record.decision
     let notification = record.notification
     json.beginObject()
     json.member("index", record.index + 1)
-    json.member("at", iso(record.at))
+    json.member("at", untimed ? nil : iso(record.at))
     json.member("bundle", record.bundleID.isEmpty ? nil : record.bundleID)
     json.member("title", notification?.title)
     json.member("threadId", notification?.threadID)
@@ -160,6 +163,9 @@ package struct ExplainPrinter {
     json.endObject()
   }
 
+  /// What a block says in place of the time of a push that gave none.
+  package static let noTime = "(no time)"
+
   package static func soundName(_ sound: SoundRequest) -> String { SoundText.name(sound) }
 
   private func paint(_ text: String, _ code: String) -> String {
@@ -187,7 +193,10 @@ package struct ExplainPrinter {
   }
 
   /// A readable block, ending with a blank line.
-  package func text(_ record: DeliveryRecord) -> String {
+  package func text(_ record: DeliveryRecord) -> String { text(record, untimed: false) }
+
+  /// A readable block, ending with a blank line; `untimed` as in ``write(_:to:untimed:)``.
+  package func text(_ record: DeliveryRecord, untimed: Bool) -> String {
     let decision = record.decision
     let info =
       record.bundleID.isEmpty
@@ -195,7 +204,8 @@ package struct ExplainPrinter {
       : profile.app(record.bundleID)?.info ?? AppInfo.inferred(from: record.bundleID)
     var lines: [String] = []
     lines.append(
-      paint("#\(record.index + 1)", "1") + "  " + iso(record.at) + "  " + terminalSafe(info.iconGlyph) + " "
+      paint("#\(record.index + 1)", "1") + "  " + (untimed ? Self.noTime : iso(record.at)) + "  "
+        + terminalSafe(info.iconGlyph) + " "
         + paint(terminalSafe(info.displayName), "1") + " ("
         + (record.bundleID.isEmpty ? "no bundle id" : terminalSafe(record.bundleID)) + ")")
     if let notification = record.notification {

@@ -100,14 +100,14 @@ struct ExplainCommand: ParsableCommand {
     let firstPayload = inputs.firstIndex { !Self.isScenario($0) } ?? inputs.endIndex
     // One writer for every line: its buffer is allocated once.
     var json = JSONWriter(capacity: 4096)
-    func write(_ record: DeliveryRecord, _ printer: ExplainPrinter) {
+    func write(_ record: DeliveryRecord, _ printer: ExplainPrinter, untimed: Bool = false) {
       switch format {
       case .json:
         json.removeAll()
-        printer.write(record, to: &json)
+        printer.write(record, to: &json, untimed: untimed)
         json.newline()
         out.write(bytes: json.bytes)
-      case .text: out.write(printer.text(record))
+      case .text: out.write(printer.text(record, untimed: untimed))
       }
     }
     func explainScenario(_ input: String) {
@@ -147,9 +147,9 @@ struct ExplainCommand: ParsableCommand {
       let (resolved, inputProblems) = resolveInputs(Array(payloadPaths))
       problems += inputProblems.map { "\($0.path): \($0.message)" }
       useOneAllocatorArena()
-      var player = StreamingPlayer(baseProfile: baseProfile, preset: profile) { record, profile in
+      var player = StreamingPlayer(baseProfile: baseProfile, preset: profile) { record, profile, untimed in
         rejected = rejected || record.decision.disposition == .rejected
-        write(record, ExplainPrinter(color: color, profile: profile))
+        write(record, ExplainPrinter(color: color, profile: profile), untimed: untimed)
       }
       for input in resolved {
         do throws(InputProblem) {
@@ -246,11 +246,17 @@ struct ExplainCommand: ParsableCommand {
   /// time order; payload files named before the first capture wait for it), or at the profile's
   /// start without one. It keeps no records and no payload text, so memory follows
   /// Notification Center, not the input.
+  ///
+  /// A rejected capture line's record is dated at the line's own `at`, read before the mistake
+  /// in a line that is not JSON (the device's clock stays where the pushes it took left it), and
+  /// handed on as untimed (`deliver`'s third argument) when the line gives no time: it was dated
+  /// at the push before it.
   struct StreamingPlayer {
     let baseProfile: DeviceProfile?
     /// `--profile` when it names a preset, set on the device (``Session/applyPreset(_:to:)``).
     let preset: String?
-    let deliver: (DeliveryRecord, DeviceProfile) -> Void
+    /// Takes each record, the device's profile, and whether the record has no time of its own.
+    let deliver: (DeliveryRecord, DeviceProfile, Bool) -> Void
     private var device: DeviceSimulator?
     private var extensions = ServiceExtensionRegistry()
     private var waiting: [PushRecord] = []
@@ -263,7 +269,8 @@ struct ExplainCommand: ParsableCommand {
     private var laterHead = 0
 
     init(
-      baseProfile: DeviceProfile?, preset: String? = nil, deliver: @escaping (DeliveryRecord, DeviceProfile) -> Void
+      baseProfile: DeviceProfile?, preset: String? = nil,
+      deliver: @escaping (DeliveryRecord, DeviceProfile, Bool) -> Void
     ) {
       self.baseProfile = baseProfile
       self.preset = preset
@@ -348,8 +355,15 @@ struct ExplainCommand: ParsableCommand {
       guard let now = device?.now else { return }
       var at = arrival
       if at < now { at = now }
-      let delivery = device!.apply(push: record, at: at)
-      deliver(delivery, device!.profile)
+      var delivery = device!.apply(push: record, at: at)
+      var untimed = false
+      if delivery.decision.disposition == .rejected, record.line != nil {
+        // Said at the line's own time (read before the mistake in a line that is not JSON), or
+        // at none: not at the push before it.
+        let own = record.at ?? PushReader.timeBeforeSyntaxError(inCaptureLine: record.rawBytes)
+        if let own { delivery.at = SimInstant(epochSeconds: own) } else { untimed = true }
+      }
+      deliver(delivery, device!.profile, untimed)
     }
   }
 

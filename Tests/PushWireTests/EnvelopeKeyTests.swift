@@ -27,4 +27,17 @@ import Testing
     let record = PushReader.readCaptureLine(Array(line.utf8), lineNumber: 1, source: "c.jsonl")
     #expect(!record.diagnostics.contains { $0.code == .duplicateKey })
   }
+
+  /// The time a line that is not JSON gives before its mistake: the first `at`, a number whole
+  /// before the mistake and inside the simulated time; nil for anything else.
+  @Test func theTimeBeforeALinesMistake() {
+    func time(_ line: String) -> Double? { PushReader.timeBeforeSyntaxError(inCaptureLine: Array(line.utf8)[...]) }
+    #expect(time(#"{"at": 1767225610, "payload": {"aps": {"alert": 1,}}}"#) == 1_767_225_610)
+    #expect(time(#"{"at": 1767225610.5 , "at": 1767229200, "payload": {,}}"#) == 1_767_225_610.5)
+    #expect(time(#"{"payload": {"at": 1767225610}, "x": ,}"#) == nil)  // not at the top level
+    #expect(time(#"{"at": 176722561x}"#) == nil)  // cut by the mistake
+    #expect(time(#"{"at": 1e300, "payload": ,}"#) == nil)  // outside the simulated time
+    #expect(time(#"{"at": "1767225610", "payload": ,}"#) == nil)  // not a number
+    #expect(time(#"{"at": 1767225610, "payload": {"aps": {}}}"#) == nil)  // valid JSON: its record has it
+  }
 }

@@ -155,6 +155,42 @@ struct ExplainCLITests {
     #expect(text.standardOutput.contains("Unknown app (no bundle id)"), "\(text.standardOutput)")
   }
 
+  /// A rejected capture line is explained at its own `at` (a line that is not JSON included), or
+  /// at no time when it gives none: it showed the time of the push before it.
+  @Test func aRejectedLineIsExplainedAtItsOwnTime() throws {
+    let directory = try PushdeckProcess.temporaryDirectory()
+    let capture = directory.appendingPathComponent("c.jsonl")
+    let good = #"{"bundle": "com.a.b", "payload": {"aps": {"alert": "ok"}}, "at": "#
+    try
+      (good + "1767225600}\n"
+      + #"{"at": 1767225610, "bundle": "com.a.b", "payload": {"aps": {"alert": {"title": "x",}}}}"# + "\n"
+      + good + "1767225620}\n")
+      .write(to: capture, atomically: true, encoding: .utf8)
+    let json = try explain(["--format", "json", capture.path])
+    #expect(json.status == 1)
+    let times = json.standardOutput.split(separator: "\n").map { line in
+      (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["at"] as? String
+    }
+    #expect(
+      times == ["2026-01-01T00:00:00Z", "2026-01-01T00:00:10Z", "2026-01-01T00:00:20Z"], "\(json.standardOutput)")
+    let text = try explain([capture.path], environment: ["NO_COLOR": "1"])
+    #expect(text.standardOutput.contains("#2  2026-01-01T00:00:10Z  "), "\(text.standardOutput)")
+
+    // Without an "at" of its own: no time, not the time of the push before it.
+    try
+      (good + "1767225600}\n" + #"{"bundle": "com.a.b", "payload": {"aps": {"alert": "no time"}}}"# + "\n"
+      + good + "1767225620}\n")
+      .write(to: capture, atomically: true, encoding: .utf8)
+    let untimed = try explain(["--format", "json", capture.path])
+    let second = try #require(untimed.standardOutput.split(separator: "\n").dropFirst().first)
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(second.utf8)) as? [String: Any])
+    #expect(object["at"] is NSNull, "\(second)")
+    #expect(object["disposition"] as? String == "rejected")
+    let untimedText = try explain([capture.path], environment: ["NO_COLOR": "1"])
+    #expect(untimedText.standardOutput.contains("#2  (no time)  "), "\(untimedText.standardOutput)")
+    #expect(!untimedText.standardOutput.contains("#2  2026"), "\(untimedText.standardOutput)")
+  }
+
   @Test func aRejectedPushExitsOne() throws {
     let output = try explain(["Examples/payloads/trailing-comma.apns"])
     #expect(output.status == 1)

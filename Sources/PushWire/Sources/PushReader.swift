@@ -543,19 +543,67 @@ extension PushRecord {
 extension PushReader {
   /// The app a text that is not valid JSON names before its first mistake: the string value of
   /// `key` at the top level of the object, when it is whole before `errorOffset` and is a bundle
-  /// id (``BundleID``); nil otherwise. The scanner checked every byte before the mistake, so the
-  /// text up to there is a valid start of a JSON text and a plain walk reads it.
+  /// id (``BundleID``); nil otherwise.
   ///
   /// - Parameters:
   ///   - bytes: the text (a capture line, or a payload file).
   ///   - errorOffset: where the scanner found the mistake, relative to the start of `bytes`.
   ///   - key: `bundle` for a capture line, `Simulator Target Bundle` for a payload file.
   static func appBeforeSyntaxError(_ bytes: ArraySlice<UInt8>, errorOffset: Int, key: String) -> String? {
+    var found: String?
+    forEachTopLevelValue(bytes, before: errorOffset, key: key) { value in
+      guard value.first == UInt8(ascii: "\""), let string = (try? JSONDocument(bytes: Array(value)))?.stringValue(0)
+      else { return true }
+      if !string.isEmpty, BundleID.firstInvalidCharacter(in: string) == nil { found = string }
+      return true
+    }
+    return found
+  }
+
+  /// The time a capture line that is not valid JSON gives before its first mistake, in UNIX
+  /// seconds: its first top-level `at`, when that is a number whole before the mistake and
+  /// inside ``EpochRange``; nil otherwise, and for a line that is valid JSON (its record has
+  /// its `at` when it is a time). `explain` dates such a rejected line at its own time, not at
+  /// the push before it; the device, as `replay`, `render` and `run` play it, still takes it at
+  /// the time of the push before it (``PushRecord/at`` stays nil).
+  public static func timeBeforeSyntaxError(inCaptureLine bytes: ArraySlice<UInt8>) -> Double? {
+    var scratch: [JSONToken] = []
+    do {
+      _ = try JSONDocument(slice: bytes, firstLine: 1, tokens: &scratch)
+      return nil
+    } catch {
+      return timeBeforeSyntaxError(bytes, errorOffset: error.offset)
+    }
+  }
+
+  /// The first top-level `at` of a text that is not valid JSON, before its mistake at
+  /// `errorOffset` (``timeBeforeSyntaxError(inCaptureLine:)``).
+  static func timeBeforeSyntaxError(_ bytes: ArraySlice<UInt8>, errorOffset: Int) -> Double? {
+    var found: Double?
+    forEachTopLevelValue(bytes, before: errorOffset, key: "at") { value in
+      // The first "at" counts, as in a line that parses (a repeat is a DuplicateKey warning).
+      if let document = try? JSONDocument(bytes: Array(value)), let seconds = document.double(0),
+        EpochRange.contains(seconds: seconds)
+      {
+        found = seconds
+      }
+      return false
+    }
+    return found
+  }
+
+  /// Calls `body` with the text of each string or number value of `key` at the top level of the
+  /// object that `bytes` starts, for each one that ends before `errorOffset` (a number followed
+  /// by a delimiter there, so it is not cut by the mistake), until `body` returns false. The
+  /// scanner checked every byte before the mistake, so the text up to there is a valid start of a
+  /// JSON text and a plain walk reads it.
+  private static func forEachTopLevelValue(
+    _ bytes: ArraySlice<UInt8>, before errorOffset: Int, key: String, _ body: (ArraySlice<UInt8>) -> Bool
+  ) {
     let end = bytes.startIndex + min(max(errorOffset, 0), bytes.count)
     let keyBytes = Array(key.utf8)
     var index = bytes.startIndex
     var depth = 0
-    var found: String?
     /// The end (after the closing quote) of the string starting at `start`, if it closes before `end`.
     func stringEnd(from start: Int) -> Int? {
       var cursor = start + 1
@@ -564,6 +612,22 @@ extension PushReader {
         case UInt8(ascii: "\\"): cursor += 2
         case UInt8(ascii: "\""): return cursor + 1
         default: cursor += 1
+        }
+      }
+      return nil
+    }
+    /// The end of the number starting at `start`, if a delimiter follows it before `end`.
+    func numberEnd(from start: Int) -> Int? {
+      var cursor = start
+      while cursor < end {
+        switch bytes[cursor] {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "."),
+          UInt8(ascii: "e"), UInt8(ascii: "E"):
+          cursor += 1
+        case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: ","),
+          UInt8(ascii: "}"):
+          return cursor > start ? cursor : nil
+        default: return nil
         }
       }
       return nil
@@ -577,7 +641,7 @@ extension PushReader {
       }
     }
     skipSpace(&index)
-    guard index < end, bytes[index] == UInt8(ascii: "{") else { return nil }
+    guard index < end, bytes[index] == UInt8(ascii: "{") else { return }
     while index < end {
       let byte = bytes[index]
       switch byte {
@@ -588,7 +652,7 @@ extension PushReader {
         depth -= 1
         index += 1
       case UInt8(ascii: "\""):
-        guard let after = stringEnd(from: index) else { return found }
+        guard let after = stringEnd(from: index) else { return }
         var cursor = after
         skipSpace(&cursor)
         // A key of the top-level object: a string followed by a colon at depth 1.
@@ -597,11 +661,14 @@ extension PushReader {
         {
           cursor += 1
           skipSpace(&cursor)
-          guard cursor < end, bytes[cursor] == UInt8(ascii: "\""), let valueEnd = stringEnd(from: cursor) else {
-            return found
+          guard cursor < end else { return }
+          let valueEnd = bytes[cursor] == UInt8(ascii: "\"") ? stringEnd(from: cursor) : numberEnd(from: cursor)
+          guard let valueEnd else {
+            // Another kind of value (an object, true, …): walked on as any text.
+            index = cursor
+            continue
           }
-          let value = (try? JSONDocument(bytes: Array(bytes[cursor..<valueEnd])))?.stringValue(0)
-          if let value, !value.isEmpty, BundleID.firstInvalidCharacter(in: value) == nil { found = value }
+          guard body(bytes[cursor..<valueEnd]) else { return }
           index = valueEnd
         } else {
           index = after
@@ -610,6 +677,5 @@ extension PushReader {
         index += 1
       }
     }
-    return found
   }
 }
