@@ -127,20 +127,8 @@ package struct ExplainPrinter {
     PushVerdict(record.diagnostics).write(to: &json)
     json.key("diagnostics")
     json.beginArray()
-    for diagnostic in record.diagnostics {
-      json.beginObject()
-      json.member("severity", diagnostic.severity.rawValue)
-      json.member("code", diagnostic.code.rawValue)
-      json.member("path", diagnostic.path)
-      json.member("line", diagnostic.location?.line)
-      json.member("column", diagnostic.location?.column)
-      // Only for a text written inside the source's file (a scenario's payload string): what
-      // the line and column count in.
-      if let within = diagnostic.location?.within { json.member("within", within) }
-      json.member("message", diagnostic.message)
-      json.member("hint", diagnostic.hint)
-      json.endObject()
-    }
+    // As `validate --format json` writes them.
+    for diagnostic in record.diagnostics { DiagnosticJSON.write(diagnostic, to: &json) }
     json.endArray()
     // Only when the timeline asked it for a response it does not offer.
     if let notification = record.notification, let refused = refused[notification.id], !refused.isEmpty {

@@ -163,22 +163,35 @@ package enum ValidationJSON {
     json.beginArray()
     for diagnostic in record.diagnostics {
       let severity = strict && diagnostic.severity == .warning ? Severity.error : diagnostic.severity
-      let verdict = diagnostic.code.verdict
-      json.beginObject()
-      json.member("severity", severity.rawValue)
-      json.member("code", diagnostic.code.rawValue)
-      json.member("path", diagnostic.path)
-      json.member("line", diagnostic.location?.line)
-      json.member("column", diagnostic.location?.column)
-      json.member("message", diagnostic.message)
-      json.member("effect", diagnostic.effect)
-      json.member("hint", diagnostic.hint)
-      json.member("apns", verdict.apns.words)
-      json.member("device", verdict.device.rawValue)
-      json.endObject()
+      DiagnosticJSON.write(diagnostic, severity: severity, to: &json)
     }
     json.endArray()
     json.endObject()
     return json.text
+  }
+}
+
+/// The one JSON form of a diagnostic, which `validate --format json` and `explain --format json`
+/// both write, so their objects for the same finding have the same keys: `severity`, `code`,
+/// `path`, `line`, `column`, `within` (only for a text written inside the source's file, such as
+/// a scenario's payload string: what the line and column count in), `message`, `effect`, `hint`,
+/// and the verdict's `apns` and `device`.
+package enum DiagnosticJSON {
+  /// Writes one object; `severity` is the diagnostic's own unless `--strict` raised it.
+  package static func write(_ diagnostic: Diagnostic, severity: Severity? = nil, to json: inout JSONWriter) {
+    let verdict = diagnostic.code.verdict
+    json.beginObject()
+    json.member("severity", (severity ?? diagnostic.severity).rawValue)
+    json.member("code", diagnostic.code.rawValue)
+    json.member("path", diagnostic.path)
+    json.member("line", diagnostic.location?.line)
+    json.member("column", diagnostic.location?.column)
+    if let within = diagnostic.location?.within { json.member("within", within) }
+    json.member("message", diagnostic.message)
+    json.member("effect", diagnostic.effect)
+    json.member("hint", diagnostic.hint)
+    json.member("apns", verdict.apns.words)
+    json.member("device", verdict.device.rawValue)
+    json.endObject()
   }
 }

@@ -191,6 +191,30 @@ struct ExplainCLITests {
     #expect(!untimedText.standardOutput.contains("#2  2026"), "\(untimedText.standardOutput)")
   }
 
+  /// explain's diagnostic objects have the keys validate's have, for the same findings: explain
+  /// lacked `effect`, `apns` and `device` (each command wrote its own).
+  @Test func explainsDiagnosticsHaveValidatesKeys() throws {
+    let payload = "Examples/payloads/mutable-content-true.json"
+    func diagnostics(_ output: PushdeckProcess.Output) throws -> [[String: Any]] {
+      let line = try #require(output.standardOutput.split(separator: "\n").first)
+      let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+      return try #require(object["diagnostics"] as? [[String: Any]])
+    }
+    let validated = try diagnostics(
+      try PushdeckProcess.run(["validate", "--format", "json", payload], directory: Self.root))
+    let explained = try diagnostics(try explain(["--format", "json", payload]))
+    #expect(!validated.isEmpty)
+    #expect(validated.contains { $0["severity"] as? String == "warning" })
+    #expect(validated.count == explained.count)
+    for (fromValidate, fromExplain) in zip(validated, explained) {
+      #expect(Set(fromValidate.keys) == Set(fromExplain.keys))
+      #expect(fromValidate["code"] as? String == fromExplain["code"] as? String)
+      #expect(fromValidate["effect"] as? String == fromExplain["effect"] as? String)
+    }
+    let keys = Set(try #require(explained.first).keys)
+    #expect(keys.isSuperset(of: ["effect", "apns", "device", "hint", "message"]))
+  }
+
   @Test func aRejectedPushExitsOne() throws {
     let output = try explain(["Examples/payloads/trailing-comma.apns"])
     #expect(output.status == 1)
