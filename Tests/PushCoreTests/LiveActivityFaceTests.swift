@@ -81,4 +81,19 @@ struct PluralFormatTests {
     #expect(PluralFormat.counted(2, "more notification") == "2 more notifications")
     #expect(PluralFormat.counted(1, "story", plural: "stories") == "1 story")
   }
+
+  /// The count in the forms iOS formats accept (`%lu`, `%ld`, `%i`, `%1$u` were printed as
+  /// written), `%%` as `%`, and what has no argument (`%@`, `%2$u`) kept as written.
+  @Test func placeholdersAreReadAsIOSReadsThem() {
+    func format(_ text: String, _ count: Int = 3) -> String { PluralFormat(other: text).format(count) }
+    #expect(format("%u more") == "3 more")
+    #expect(format("%lu more, %ld, %i, %d, %llu, %zu, %hu") == "3 more, 3, 3, 3, 3, 3, 3")
+    #expect(format("%1$u more · %1$lu") == "3 more · 3")
+    #expect(format("%%u is 100%%") == "%u is 100%")
+    #expect(format("%u more from %@") == "3 more from %@")
+    #expect(format("%1$@: %2$u more") == "%1$@: %2$u more")
+    #expect(format("%99999999999999999999$u and %01$u") == "%99999999999999999999$u and 3")
+    #expect(format("50% off, %x, %s, %") == "50% off, %x, %s, %")
+    #expect(format("%\u{301}u é%u", 1) == "%\u{301}u é1")
+  }
 }

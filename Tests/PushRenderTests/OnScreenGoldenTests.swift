@@ -318,6 +318,14 @@ struct OnScreenGoldenTests {
     }
   }
 
+  /// A summary format's placeholders as iOS reads them: `%lu` is the count (it was printed as
+  /// written), `%%` is `%`, `%@` (no summary argument since iOS 15) stays as written.
+  @Test func summaryFormatPlaceholdersOnTheLockScreen() {
+    let format = PluralFormat(other: "%lu more from %@ (100%%)")
+    let dump = frame(state(chatProfile(summaryFormat: format, placeholder: nil), messages(3), at: 60)).textDump()
+    #expect(dump.contains("2 more from %@ (100%)"), "\(dump)")
+  }
+
   @Test func stacksUseTheCategorysSummaryFormatWithPlurals() {
     let format = PluralFormat(one: "%u more message", other: "%u more messages")
     let three = frame(state(chatProfile(summaryFormat: format, placeholder: nil), messages(3), at: 60)).textDump()

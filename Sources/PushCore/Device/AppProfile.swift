@@ -133,26 +133,48 @@ public struct PluralFormat: Equatable, Sendable, ExpressibleByStringLiteral, Cus
 
   public init(stringLiteral value: String) { self.init(other: value) }
 
-  /// The form for a count, with `%u` (or `%d`) replaced by it and `%%` by `%`.
+  /// The form for a count, read as iOS reads a `.stringsdict` or `categorySummaryFormat`
+  /// format with the count as its one argument (docs/DECISIONS.md, "Summary format
+  /// placeholders"): an integer conversion (`%u`, `%d`, `%i`, with a length such as `%lu` or
+  /// `%ld`, or as the first argument, `%1$u`) is the count and `%%` is `%`. Anything else
+  /// stays as written: `%@` (the summary argument, which iOS 15 and later ignore, so there is
+  /// none), a second argument (`%2$u`), another conversion, or a lone `%`.
   public func format(_ count: Int) -> String {
-    let form = count == 1 ? (one ?? other) : other
-    var result = ""
-    var iterator = form.makeIterator()
-    while let character = iterator.next() {
-      guard character == "%" else {
-        result.append(character)
+    let form = Array((count == 1 ? (one ?? other) : other).unicodeScalars)
+    var result = String.UnicodeScalarView()
+    var index = 0
+    while index < form.count {
+      let scalar = form[index]
+      index += 1
+      guard scalar == "%" else {
+        result.append(scalar)
         continue
       }
-      switch iterator.next() {
-      case "u"?, "d"?: result += String(count)
-      case "%"?: result.append("%")
-      case let next?:
+      var end = index
+      if end < form.count, form[end] == "%" {
         result.append("%")
-        result.append(next)
-      case nil: result.append("%")
+        index = end + 1
+        continue
+      }
+      // An argument's position, `1$`: the count is the only argument, so only 1 is it.
+      var isCount = true
+      var digits = end
+      while digits < form.count, ("0"..."9").contains(form[digits]) { digits += 1 }
+      if digits > end, digits < form.count, form[digits] == "$" {
+        isCount = String(String.UnicodeScalarView(form[end..<digits])).drop { $0 == "0" } == "1"
+        end = digits + 1
+      }
+      // A length: h, hh, l, ll, q, z, t, j.
+      while end < form.count, "hlqztj".unicodeScalars.contains(form[end]) { end += 1 }
+      if isCount, end < form.count, "udi".unicodeScalars.contains(form[end]) {
+        result.append(contentsOf: String(count).unicodeScalars)
+        index = end + 1
+      } else {
+        // Kept as written, the `%` alone: what follows is copied as text.
+        result.append("%")
       }
     }
-    return result
+    return String(result)
   }
 
   public var description: String { one.map { "{one: \($0), other: \(other)}" } ?? other }
