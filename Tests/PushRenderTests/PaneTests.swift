@@ -1,3 +1,4 @@
+import Foundation
 import PushCore
 import PushRender
 import PushTestSupport
@@ -110,6 +111,58 @@ struct TimelinePaneTests {
     _ = reduce(into: &state, .command(.insertText("x")))
     #expect(reduce(into: &state, .command(.activate)) == [])
     #expect(state.toast?.text.contains("+5m") == true)
+  }
+}
+
+/// The text inside each row of the box whose top-left corner is the first "╭" of the frame:
+/// between its side borders, without the spaces around it.
+private func boxRows(_ grid: CellGrid) -> [String] {
+  let lines = grid.textDump().split(separator: "\n").map(String.init)
+  guard let top = lines.firstIndex(where: { $0.contains("╭") }) else { return [] }
+  var rows: [String] = []
+  for line in lines[(top + 1)...] {
+    if line.contains("╰") { break }
+    let parts = line.split(separator: "│", omittingEmptySubsequences: false)
+    guard parts.count >= 3 else { continue }
+    rows.append(parts[1...(parts.count - 2)].joined(separator: "│").trimmingCharacters(in: .whitespaces))
+  }
+  return rows
+}
+
+/// On a narrow terminal every label cut at the box's edge ends in "…": the help overlay's and
+/// the settings' were cut mid-word without it.
+@Suite("Labels on a narrow terminal")
+struct NarrowLabelTests {
+  @Test func helpLabelsCutAtTheEdgeEndInAnEllipsis() throws {
+    var state = AppState.demo(upcoming: false)
+    _ = reduce(into: &state, .command(.toggleHelp))
+    let rows = boxRows(frame(state, columns: 40, rows: 14))
+    #expect(rows.count >= 5)
+    let whole = KeyMap.documented.map(\.help) + ["Mouse: click selects, opens, presses · wheel scrolls"]
+    for row in rows {
+      #expect(row.hasSuffix("…") || whole.contains { row.hasSuffix($0) }, "cut without an ellipsis: \(row)")
+    }
+    #expect(rows.contains { $0.hasSuffix("…") })
+    #expect(rows.contains { $0.hasPrefix("Mouse: click selects") && $0.hasSuffix("…") })
+  }
+
+  @Test func settingsLabelsCutAtTheEdgeEndInAnEllipsis() throws {
+    var state = AppState.demo(upcoming: false)
+    _ = reduce(into: &state, .command(.toggleSettings))
+    state.settingsApp = "com.example.messages"
+    let rows = boxRows(frame(state, columns: 40, rows: 14))
+    let keys = try #require(rows.last)
+    #expect(keys.hasPrefix("↑↓ move"))
+    #expect(keys.hasSuffix("s close") || keys.hasSuffix("…"), "cut without an ellipsis: \(keys)")
+    // Each setting's label and value: whole, or cut with "…" (a value inside its arrows).
+    for row in rows.dropLast() {
+      let label = row.split(separator: "  ").first.map(String.init) ?? row
+      #expect(
+        label.hasSuffix("…") || state.settingsRows().contains { label.hasSuffix($0.title) }, "label cut: \(row)")
+      #expect(
+        row.hasSuffix("▸") || row.hasSuffix("On") || row.hasSuffix("Off") || row.hasSuffix("Locked")
+          || row.hasSuffix("Unlocked") || row.hasSuffix("…"), "value cut: \(row)")
+    }
   }
 }
 

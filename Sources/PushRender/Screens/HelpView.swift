@@ -1,7 +1,8 @@
 import PushUI
 
 /// The help overlay: every key, as ``KeyMap/documented`` lists them. On a short terminal it
-/// scrolls (↑ ↓, PgUp PgDn, Home End, the wheel) and its title says which rows show.
+/// scrolls (↑ ↓, PgUp PgDn, Home End, the wheel) and its title says which rows show; on a
+/// narrow one each text cut at the box's edge ends in "…" (``TextLayout/truncate(_:toColumns:ellipsis:)``).
 struct HelpView {
   var state: AppState
 
@@ -20,10 +21,13 @@ struct HelpView {
     for (index, entry) in entries[first..<last].enumerated() {
       let row = rect.row + 1 + index
       grid.write(
-        entry.keys, at: Point(column: rect.column + 2, row: row), style: theme[.actionButton], role: .actionButton)
+        TextLayout.truncate(entry.keys, toColumns: columns - 4), at: Point(column: rect.column + 2, row: row),
+        style: theme[.actionButton], role: .actionButton)
+      let helpColumns = columns - keyColumns - 6
       grid.write(
-        entry.help, at: Point(column: rect.column + 4 + keyColumns, row: row), style: theme[.cardBody], role: .cardBody,
-        maxColumns: columns - keyColumns - 6)
+        TextLayout.truncate(entry.help, toColumns: helpColumns),
+        at: Point(column: rect.column + 4 + keyColumns, row: row),
+        style: theme[.cardBody], role: .cardBody, maxColumns: helpColumns)
     }
     if last < entries.count {
       let more = " ▼ more "
@@ -32,10 +36,13 @@ struct HelpView {
         style: theme[.groupHeader], role: .groupHeader)
     }
     grid.write(
-      "Mouse: click selects, opens, presses · wheel scrolls", at: Point(column: rect.column + 2, row: rect.endRow - 2),
-      style: theme[.cardMeta],
-      role: .cardMeta, maxColumns: columns - 4)
+      TextLayout.truncate(Self.mouseHelp, toColumns: columns - 4),
+      at: Point(column: rect.column + 2, row: rect.endRow - 2), style: theme[.cardMeta], role: .cardMeta,
+      maxColumns: columns - 4)
   }
+
+  /// The line under the keys.
+  static let mouseHelp = "Mouse: click selects, opens, presses · wheel scrolls"
 }
 
 /// "Clear all notifications?": `C` asks before clearing everything.
@@ -51,10 +58,10 @@ struct ConfirmView {
       column: (grid.width - columns) / 2, row: max(1, (grid.height - 1 - 4) / 2), columns: columns, rows: 4)
     Chrome.drawBox(rect, title: "Notification Center", into: &grid, theme: theme)
     grid.write(
-      question, at: Point(column: rect.column + 2, row: rect.row + 1), style: theme[.destructiveAction],
-      role: .destructiveAction, maxColumns: columns - 4)
+      TextLayout.truncate(question, toColumns: columns - 4), at: Point(column: rect.column + 2, row: rect.row + 1),
+      style: theme[.destructiveAction], role: .destructiveAction, maxColumns: columns - 4)
     grid.write(
-      hint, at: Point(column: rect.column + 2, row: rect.row + 2), style: theme[.cardMeta], role: .cardMeta,
-      maxColumns: columns - 4)
+      TextLayout.truncate(hint, toColumns: columns - 4), at: Point(column: rect.column + 2, row: rect.row + 2),
+      style: theme[.cardMeta], role: .cardMeta, maxColumns: columns - 4)
   }
 }

@@ -184,15 +184,22 @@ struct SettingsView {
       var valueStyle = theme[.actionButton]
       if isSelected { valueStyle = valueStyle.over(theme[.selection]) }
       grid.write(
-        shown, at: Point(column: left + labelColumns + 2, row: row), style: valueStyle, role: .actionButton,
-        maxColumns: valueColumns)
+        TextLayout.truncate(shown, toColumns: valueColumns), at: Point(column: left + labelColumns + 2, row: row),
+        style: valueStyle, role: .actionButton, maxColumns: valueColumns)
       grid.addHit(rowRect, .settingsRow(index))
       row += 1
     }
-    // The keys, shorter in a pane too narrow for them all.
-    let keys = ["↑↓ move · ⏎/Space toggle · ← → change · s close", "↑↓ move · ⏎ toggle · ←→ change · s close"]
+    // The keys, shorter in a pane too narrow for them all, and cut with "…" in one narrower still.
+    let keys =
+      Self.keys.first { DisplayWidth.columns(of: $0) <= inner }
+      ?? TextLayout.truncate(Self.keys[Self.keys.count - 1], toColumns: inner)
     grid.write(
-      keys.first { DisplayWidth.columns(of: $0) <= inner } ?? keys[1], at: Point(column: left, row: rect.endRow - 2),
-      style: theme[.cardMeta], role: .cardMeta, maxColumns: inner)
+      keys, at: Point(column: left, row: rect.endRow - 2), style: theme[.cardMeta], role: .cardMeta, maxColumns: inner)
   }
+
+  /// The keys under the settings, longest first.
+  static let keys = [
+    "↑↓ move · ⏎/Space toggle · ← → change · s close", "↑↓ move · ⏎ toggle · ←→ change · s close",
+    "↑↓ move · ⏎ toggle · ←→ · s close",
+  ]
 }
