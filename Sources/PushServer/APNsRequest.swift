@@ -99,7 +99,7 @@ public enum APNsRequest {
 
     let bundleID = bundle(fromTopic: topic, pushType: rawType.flatMap(PushType.init(rawValue:)))
     var record = PushReader.readPayloadFile(
-      body, source: "apns", format: .payload, bundleID: bundleID, headers: apnsHeaders)
+      body, source: "apns", format: .payload, bundleID: bundleID, headers: apnsHeaders, isRequestBody: true)
     record.token = tokenText
     record.at = receivedAt
     if let reason = rejection(for: record.diagnostics) { return reason }

@@ -40,4 +40,29 @@ import Testing
     #expect(time(#"{"at": "1767225610", "payload": ,}"#) == nil)  // not a number
     #expect(time(#"{"at": 1767225610, "payload": {"aps": {}}}"#) == nil)  // valid JSON: its record has it
   }
+
+  /// A text that starts with a UTF-16 or UTF-32 byte-order mark is said to be in that
+  /// encoding, at line 1, column 1; a capture's first line too, not its later ones.
+  @Test func aByteOrderMarkNamesTheEncoding() throws {
+    let body = Array(#"{"aps": {}}"#.utf8)
+    let marks: [([UInt8], String)] = [
+      ([0xFF, 0xFE], "UTF-16"), ([0xFE, 0xFF], "UTF-16"), ([0xFF, 0xFE, 0, 0], "UTF-32"),
+    ]
+    for (mark, encoding) in marks {
+      let record = PushReader.readPayloadFile(mark + body, source: "p.json", format: .payload)
+      let diagnostic = try #require(record.diagnostics.first)
+      #expect(diagnostic.code == .invalidUTF8)
+      #expect(diagnostic.message == "the file is \(encoding) (byte-order mark at byte 0); save it as UTF-8")
+      #expect(diagnostic.location?.line == 1 && diagnostic.location?.column == 1)
+      let body = PushReader.readPayloadFile(mark + body, source: "apns", format: .payload, isRequestBody: true)
+      #expect(
+        body.diagnostics.first?.message == "the body is \(encoding) (byte-order mark at byte 0); send it as UTF-8")
+    }
+    let first = PushReader.readCaptureLine([0xFF, 0xFE] + body, lineNumber: 1, source: "c.jsonl")
+    #expect(first.diagnostics.first?.message.hasPrefix("the file is UTF-16") == true)
+    let later = PushReader.readCaptureLine([0xFF, 0xFE] + body, lineNumber: 2, source: "c.jsonl")
+    #expect(later.diagnostics.first?.message.hasPrefix("invalid UTF-8 byte 0xFF") == true)
+    // A UTF-8 byte-order mark is read past, as before.
+    #expect(PushReader.readPayloadFile([0xEF, 0xBB, 0xBF] + body, source: "p.json", format: .payload).payload != nil)
+  }
 }

@@ -76,6 +76,27 @@ struct ValidateCLITests {
     #expect(!single.standardOutput.contains("\\u{D}"), "\(single.standardOutput)")
   }
 
+  /// A payload file saved as UTF-16 (either byte order, with its byte-order mark) is said to be
+  /// UTF-16, at line 1, column 1, with what to do: it was "invalid UTF-8 byte 0xFF".
+  @Test func aUTF16FileIsToldToBeSavedAsUTF8() throws {
+    let text = #"{"Simulator Target Bundle": "com.example.app", "aps": {"alert": "hi"}}"# + "\n"
+    for (name, encoding) in [("le.apns", String.Encoding.utf16LittleEndian), ("be.json", .utf16BigEndian)] {
+      let file = directory.appendingPathComponent(name)
+      let mark: [UInt8] = encoding == .utf16LittleEndian ? [0xFF, 0xFE] : [0xFE, 0xFF]
+      try (Data(mark) + (try #require(text.data(using: encoding)))).write(to: file)
+      let output = try PushdeckProcess.run(["validate", file.path])
+      #expect(output.status == 1)
+      #expect(
+        output.standardOutput.hasPrefix(
+          "\(file.path):1:1: error[InvalidUTF8]: the file is UTF-16 (byte-order mark at byte 0); save it as UTF-8\n"),
+        "\(output.standardOutput)")
+      #expect(!output.standardOutput.contains("invalid UTF-8 byte"), "\(output.standardOutput)")
+      let json = try PushdeckProcess.run(["explain", "--format", "json", file.path])
+      #expect(json.standardOutput.contains(#""line":1,"column":1,"#), "\(json.standardOutput)")
+      #expect(json.standardOutput.contains("the file is UTF-16 (byte-order mark at byte 0)"))
+    }
+  }
+
   @Test func directoriesAreReadRecursivelyAndInOrder() throws {
     let output = try PushdeckProcess.run(["validate", "--format", "json", directory.path])
     #expect(output.status == 1)

@@ -16,9 +16,10 @@ public enum PushReader {
   ///   - format: `.simulator` or `.payload`.
   ///   - bundleID: the app the user named, which wins over `Simulator Target Bundle`.
   ///   - headers: headers to check the payload against (none for plain files).
+  ///   - isRequestBody: the bytes are an HTTP request's body, not a file (for messages).
   public static func readPayloadFile(
     _ bytes: [UInt8], source: String, format: InputFormat, bundleID: String? = nil,
-    headers: [(name: String, value: String)] = []
+    headers: [(name: String, value: String)] = [], isRequestBody: Bool = false
   ) -> PushRecord {
     let (typedHeaders, headerDiagnostics) = APNsHeaders.parse(headers, bundleID: bundleID)
     var record = PushRecord(
@@ -28,6 +29,7 @@ public enum PushReader {
     do {
       document = try JSONDocument(bytes: bytes)
     } catch {
+      let error = wideEncoding(bytes[...], isRequestBody: isRequestBody) ?? error
       record.diagnostics.insert(Diagnostic.syntax(error, in: bytes[...]), at: 0)
       // The app it names before the mistake, when it does: not one it never named.
       if bundleID == nil {
@@ -153,6 +155,8 @@ public enum PushReader {
     do {
       document = try JSONDocument(slice: bytes, firstLine: lineNumber, tokens: &scratch)
     } catch {
+      // A UTF-16 capture's first line starts with its byte-order mark.
+      let error = lineNumber == 1 ? wideEncoding(bytes, isRequestBody: false) ?? error : error
       // The app the line names before its mistake, when it does: not one it never named.
       var record = emptyRecord(bytes, diagnostics: [Diagnostic.syntax(error, in: bytes, firstLine: lineNumber)])
       record.bundleID = appBeforeSyntaxError(bytes, errorOffset: error.offset, key: "bundle")
@@ -162,6 +166,31 @@ public enum PushReader {
     decodeEnvelope(document, into: &record, keepsCustomValues: keepsCustomValues, names: &names)
     document.recycleTokens(into: &scratch)
     return record
+  }
+
+  /// The mistake of a text in UTF-16 or UTF-32, told by the byte-order mark it starts with
+  /// (`FF FE`, `FE FF`; `FF FE 00 00`, `00 00 FE FF`): "the file is UTF-16 (byte-order mark at
+  /// byte 0); save it as UTF-8", at line 1, column 1. Without it the scanner said "invalid UTF-8
+  /// byte 0xFF", which does not say what to do. Nil for any other text.
+  static func wideEncoding(_ bytes: ArraySlice<UInt8>, isRequestBody: Bool) -> JSONSyntaxError? {
+    let start = bytes.startIndex
+    guard bytes.count >= 2 else { return nil }
+    let utf32 =
+      bytes.count >= 4
+      && (bytes[start..<start + 4].elementsEqual([0xFF, 0xFE, 0, 0])
+        || bytes[start..<start + 4].elementsEqual([0, 0, 0xFE, 0xFF]))
+    let utf16 =
+      bytes[start..<start + 2].elementsEqual([0xFF, 0xFE]) || bytes[start..<start + 2].elementsEqual([0xFE, 0xFF])
+    guard utf16 || utf32 else { return nil }
+    let encoding = utf32 ? "UTF-32" : "UTF-16"
+    return JSONSyntaxError(
+      .invalidUTF8, at: 0,
+      isRequestBody
+        ? "the body is \(encoding) (byte-order mark at byte 0); send it as UTF-8"
+        : "the file is \(encoding) (byte-order mark at byte 0); save it as UTF-8",
+      hint: isRequestBody
+        ? "APNs reads a payload as UTF-8 and rejects any other encoding"
+        : "APNs and iOS read payloads as UTF-8; convert it, for example: iconv -f \(encoding) -t UTF-8 FILE > NEW-FILE")
   }
 
   /// The record of a capture line over ``maximumLineBytes``, which is not parsed: rejected with
