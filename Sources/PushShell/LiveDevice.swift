@@ -292,15 +292,39 @@ package final class LiveDevice: Sendable {
     }
   }
 
-  /// "N pushes saved, M answered 500", for the last line.
+  /// What was kept, for the last line: "N pushes saved", "N pushes recorded to FILE", …
+  /// (``summary(pushes:channelChanges:refused:statePath:recordPath:)``).
   package var savedSummary: String {
     queue.sync {
       state.withLock { state in
         let changes = savedChannelChanges.load(ordering: .relaxed)
-        return "\(state.saved - changes) pushes saved" + (changes > 0 ? ", \(changes) channel changes saved" : "")
-          + (state.refused > 0 ? ", \(state.refused) answered 500 (not saved)" : "")
+        return Self.summary(
+          pushes: state.saved - changes, channelChanges: changes, refused: state.refused, statePath: journal?.path,
+          recordPath: recorder?.path)
       }
     }
+  }
+
+  /// What was kept, in words that say where: pushes are *saved* only in a state database; with
+  /// `--ephemeral --record FILE` they are *recorded to FILE* (a capture, for `replay`), and the
+  /// device's state is not saved ("N pushes saved" read as if it were). Channel changes go to the
+  /// state database alone (a capture holds pushes).
+  package static func summary(
+    pushes: Int, channelChanges: Int, refused: Int, statePath: String?, recordPath: String?
+  ) -> String {
+    let counted = PluralFormat.counted(pushes, "push", plural: "pushes")
+    let recorded = recordPath.map { " recorded to " + terminalSafe($0) } ?? ""
+    var text: String
+    if statePath != nil {
+      text = counted + " saved" + (recorded.isEmpty ? "" : " and" + recorded)
+      if channelChanges > 0 { text += ", " + PluralFormat.counted(channelChanges, "channel change") + " saved" }
+    } else if recordPath != nil {
+      text = counted + recorded + "; the device's state was not saved (ephemeral)"
+    } else {
+      text = "ephemeral: nothing saved"
+    }
+    if refused > 0 { text += ", \(refused) answered 500 (not saved)" }
+    return text
   }
 }
 

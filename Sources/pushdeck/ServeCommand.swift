@@ -187,7 +187,12 @@ struct ServeCommand: AsyncParsableCommand {
         + (registry.map {
           $0.acceptsUnknownTokens ? "from the profile, and any other token" : "from the profile only"
         } ?? "any"))
-    printer.line("pushdeck serve: state " + (device.statePath.map(terminalSafe) ?? "ephemeral (nothing saved)"))
+    printer.line(
+      "pushdeck serve: state "
+        + (device.statePath.map(terminalSafe)
+          ?? (record.map { "ephemeral (not saved); pushes recorded to " + terminalSafe($0) }
+            ?? "ephemeral (nothing saved)"))
+    )
     if connections < maxConnections {
       printer.line("pushdeck serve: at most \(connections) connections (the descriptor limit is \(descriptors))")
     }

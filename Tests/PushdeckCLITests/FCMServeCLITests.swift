@@ -73,7 +73,7 @@ struct FCMServeCLITests {
     #expect(log.contains("200 apns-id=projects/demo-proj/messages/0:"), "\(log)")
     #expect(log.contains("404 UNREGISTERED"), "\(log)")
     #expect(log.contains("(validate_only: not delivered)"), "\(log)")
-    #expect(log.contains("stopped; 1 pushes saved"), "\(log)")
+    #expect(log.contains("stopped; 1 push saved"), "\(log)")
 
     // The one delivered push: apns.payload's title over the notification's, data and FCM's keys.
     let journal = try DeviceJournal.open(at: state)

@@ -77,6 +77,11 @@ struct PushCLITests {
 
     let log = server.stop()
     #expect(log.contains("410 Unregistered com.example.app"), "\(log)")
+    // Ephemeral: the push was recorded to the capture, and the device's state not saved.
+    #expect(log.contains("state ephemeral (not saved); pushes recorded to \(capture)"), "\(log)")
+    #expect(
+      log.contains("stopped; 1 push recorded to \(capture); the device's state was not saved (ephemeral)"), "\(log)")
+    #expect(!log.contains("pushes saved"), "\(log)")
     let recorded = try String(contentsOfFile: capture, encoding: .utf8)
     #expect(recorded.split(separator: "\n").count == 1)
     #expect(recorded.contains(#""apns-collapse-id":"greeting""#), "\(recorded)")
