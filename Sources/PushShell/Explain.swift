@@ -170,11 +170,11 @@ package struct ExplainPrinter {
     return line
   }
 
-  /// A push in one line: its number, time, app and title.
-  package func heading(_ record: DeliveryRecord) -> String {
+  /// A push in one line: its number, time (``noTime`` when `untimed`), app and title.
+  package func heading(_ record: DeliveryRecord, untimed: Bool = false) -> String {
     let info =
       record.bundleID.isEmpty ? nil : profile.app(record.bundleID)?.info ?? AppInfo.inferred(from: record.bundleID)
-    var line = "#\(record.index + 1)  " + iso(record.at) + "  "
+    var line = "#\(record.index + 1)  " + (untimed ? Self.noTime : iso(record.at)) + "  "
     line += info.map { terminalSafe($0.iconGlyph) + " " + terminalSafe($0.displayName) } ?? "Unknown app"
     if let title = record.notification?.title, !title.isEmpty { line += " “" + terminalSafe(title) + "”" }
     return line

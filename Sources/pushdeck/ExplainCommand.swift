@@ -196,15 +196,27 @@ struct ExplainCommand: ParsableCommand {
       columns.append(byIndex)
       printers.append(ExplainPrinter(color: false, profile: state.device.profile))
     }
+    // Each push as read, in the order the device takes them (its record's index): a rejected
+    // capture line is headed with its own time, or none, as explain says it without --compare.
+    var read: [PushRecord] = []
+    for entry in session.timeline {
+      if case .device(.push(let record, _)) = entry.event { read.append(record) }
+    }
     let out = OutputStream.standardOutput()
     let labelWidth = variants.map { $0.label.count }.max() ?? 0
     var rejected = false
     for index in pushes.keys.sorted() {
-      guard let first = pushes[index] else { continue }
+      guard var first = pushes[index] else { continue }
       let printer = printers[0]
+      var untimed = false
+      if first.decision.disposition == .rejected, read.indices.contains(index), read[index].line != nil {
+        let line = read[index]
+        let own = line.at ?? PushReader.timeBeforeSyntaxError(inCaptureLine: line.rawBytes)
+        if let own { first.at = SimInstant(epochSeconds: own) } else { untimed = true }
+      }
       switch format {
       case .text:
-        out.line(printer.heading(first))
+        out.line(printer.heading(first, untimed: untimed))
         for (column, variant) in variants.enumerated() {
           let padding = String(repeating: " ", count: max(0, labelWidth - variant.label.count))
           let outcome = columns[column][index].map(printers[column].outcome) ?? "not played"

@@ -175,6 +175,8 @@ struct ExplainCLITests {
       times == ["2026-01-01T00:00:00Z", "2026-01-01T00:00:10Z", "2026-01-01T00:00:20Z"], "\(json.standardOutput)")
     let text = try explain([capture.path], environment: ["NO_COLOR": "1"])
     #expect(text.standardOutput.contains("#2  2026-01-01T00:00:10Z  "), "\(text.standardOutput)")
+    let compared = try explain(["--compare", "unlocked,locked", capture.path])
+    #expect(compared.standardOutput.contains("#2  2026-01-01T00:00:10Z  "), "\(compared.standardOutput)")
 
     // Without an "at" of its own: no time, not the time of the push before it.
     try
@@ -189,6 +191,8 @@ struct ExplainCLITests {
     let untimedText = try explain([capture.path], environment: ["NO_COLOR": "1"])
     #expect(untimedText.standardOutput.contains("#2  (no time)  "), "\(untimedText.standardOutput)")
     #expect(!untimedText.standardOutput.contains("#2  2026"), "\(untimedText.standardOutput)")
+    let untimedCompared = try explain(["--compare", "unlocked,locked", capture.path])
+    #expect(untimedCompared.standardOutput.contains("#2  (no time)  "), "\(untimedCompared.standardOutput)")
   }
 
   /// explain's diagnostic objects have the keys validate's have, for the same findings: explain
