@@ -100,6 +100,31 @@ private struct SplitMix {
     #expect(store.rankedGroups(includeHeld: true).flatMap(\.notifications).allSatisfy { expected[$0.id] == $0 })
   }
 
+  /// Clearing everything keeps what the store leaves out: a lean store stays lean.
+  @Test func clearingEverythingKeepsWhatTheStoreLeavesOut() {
+    var store = NotificationStore()
+    store.keepsPayloadDetails = false
+    store.keepsTexts = false
+    func note(_ id: Int) -> StoredNotification {
+      let notification = PushNotification(
+        id: NotificationID(id), bundleID: "com.example.chat", title: "Ana", body: "hi",
+        receivedAt: SimInstant(milliseconds: Int64(id) * 1_000), rawPayload: #"{"aps":{}}"#)
+      return StoredNotification(
+        notification: notification,
+        decision: DeliveryDecision(
+          disposition: .delivered, surfaces: [.notificationCenter], reasons: [Reason(.deliveredNormally, "why")]),
+        group: GroupKey(bundleID: "com.example.chat"),
+        rank: RankTerms(notification: notification, level: .active, engagement: Engagement()))
+    }
+    store.insert(note(1))
+    store.clearAll()
+    store.insert(note(2))
+    let kept = store[NotificationID(2)]
+    #expect(kept != nil)
+    #expect(kept?.notification.title == nil && kept?.notification.body == nil)
+    #expect(kept?.notification.rawPayload == "" && kept?.decision.reasons == [])
+  }
+
   /// `discard` (a replaced or evicted notification, read from its packed form) leaves the store
   /// exactly as `remove` (which unpacks it) does: same stacks, scores, counts and collapse index.
   @Test func discardingLeavesTheStoreAsRemovingDoes() {
@@ -185,6 +210,50 @@ private struct SplitMix {
     stored.decision.surfaces = []
     stored.decision.callbacks = [.serviceExtension]
     #expect(roundTrip(stored) == stored)
+  }
+
+  /// What a removal reads from the packed form (``NotificationTable/removalFacts(_:)``) is what
+  /// unpacking gives, for every stack form, a rank kept as it is, an empty sender, surfaces too
+  /// many for the short list, held and lock-screen notifications, with and without texts.
+  @Test func removalFactsAreWhatUnpackingGives() {
+    var variants: [StoredNotification] = []
+    let groups: [(Int) -> GroupKey] = [
+      { GroupKey(bundleID: "com.example.chat", thread: "t\($0 % 3)") }, { _ in GroupKey(bundleID: "com.example.chat") },
+      { GroupKey(bundleID: "com.example.chat", single: NotificationID($0)) }, { _ in GroupKey(bundleID: "other") },
+    ]
+    for number in 1...96 {
+      var stored = plain(number)
+      stored.group = groups[number % 4](number)
+      if number % 3 == 0 { stored.notification.collapseID = "c\(number % 5)" }
+      if number % 5 == 0 { stored.notification.sender = number % 10 == 0 ? "" : "Ana" }
+      if number % 7 == 0 { stored.rank.recency += 1 }  // a rank that does not follow from the rest
+      if number % 4 == 1 {
+        stored.decision.surfaces = [.banner, .lockScreen, .notificationCenter, .liveActivity, .banner]
+      }
+      if number % 6 == 0 { stored.decision.surfaces = [.notificationCenter] }
+      if number % 8 == 0 { stored.heldUntil = SimInstant(milliseconds: 1_000_000) }
+      if number % 11 == 0 { stored.notification.threadID = "" }
+      stored.rank =
+        number % 7 == 0
+        ? stored.rank
+        : RankTerms(
+          notification: stored.notification, level: stored.decision.effectiveLevel, engagement: Engagement())
+      variants.append(stored)
+    }
+    for keepingTexts in [true, false] {
+      var table = NotificationTable()
+      for stored in variants { table.insert(stored, keepingPayloadDetails: false, keepingTexts: keepingTexts) }
+      for stored in variants {
+        let unpacked = table[stored.id]!
+        let facts = table.removalFacts(stored.id)!
+        #expect(facts.bundleID == unpacked.notification.bundleID)
+        #expect(facts.collapseID == unpacked.notification.collapseID)
+        #expect(facts.group == unpacked.group && facts.group == stored.group)
+        #expect(facts.score == unpacked.rank.score && facts.score == stored.rank.score)
+        #expect(facts.held == (unpacked.heldUntil != nil))
+        #expect(facts.onLockScreen == unpacked.showsOnLockScreen)
+      }
+    }
   }
 
   /// A removal marks the slot vacant instead of writing the page, so a copy of the table (a

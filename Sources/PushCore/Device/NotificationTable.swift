@@ -615,7 +615,9 @@ struct NotificationTable: Sendable {
     func size(_ field: String?) -> Int { 2 + (field?.utf8.count ?? 0) }
     let textStart = text.count
     var needed = textStart + size(note.bundleID) + size(note.threadID) + size(note.collapseID) + size(note.sender)
-    if keepingTexts {
+    if !keepingTexts {
+      needed += 7  // the absent fields' one byte each
+    } else {
       needed +=
         size(note.title) + size(note.subtitle) + size(note.body) + size(note.category) + size(note.targetContentID)
         + size(sound) + size(decisionSound)

@@ -7,7 +7,8 @@
 /// direct-mapped: a name's slot comes from a hash of its bytes, and a name that meets another in
 /// its slot takes it.
 public struct NameCache: Sendable {
-  private var slots = [String?](repeating: nil, count: NameCache.slotCount)
+  /// Empty until the first name is kept (a cache made for one line never allocates them).
+  private var slots: [String?] = []
   private static let slotCount = 128
 
   public init() {}
@@ -18,12 +19,13 @@ public struct NameCache: Sendable {
     var hash: UInt32 = 2_166_136_261
     for byte in bytes { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
     let slot = Int(hash ^ hash >> 16) & (Self.slotCount - 1)
-    if let cached = slots[slot], cached.utf8.count == bytes.count,
+    if !slots.isEmpty, let cached = slots[slot], cached.utf8.count == bytes.count,
       cached.utf8.withContiguousStorageIfAvailable({ Self.equal($0, bytes) }) == true
     {
       return cached
     }
     let made = String(decoding: bytes, as: UTF8.self)
+    if slots.isEmpty { slots = [String?](repeating: nil, count: Self.slotCount) }
     slots[slot] = made
     return made
   }
