@@ -280,13 +280,32 @@ public final class ReasonLists: Sendable {
   /// The lists met so far, found by their fingerprint in an open-addressing table of slots
   /// (a `Dictionary` hashed each 64-bit fingerprint again with SipHash, and copied out the
   /// array of lists stored under it, on every push).
+  ///
+  /// Each list is kept as bytes (``encode(_:into:)``) in one arena, and its slot holds its
+  /// fingerprint, id and place there: a look-up reads one slot and the list's few adjacent
+  /// bytes. Kept as `[Reason]` behind an index, a look-up read the slot, the index's entry, the
+  /// array and each of its texts, each a cache miss with a million notifications stored
+  /// (docs/PERFORMANCE.md, "Issue 15, 26 Nov (sixth session)").
   private struct Table {
-    /// Each list, its fingerprint and its id, in the order they were met.
-    var entries: [(fingerprint: UInt64, reasons: [Reason], id: Int64)] = []
-    /// Indexes into ``entries`` plus one, by fingerprint (0: empty); a power of two in size,
-    /// at most half full. Lists whose fingerprints meet (never seen in practice) take the next
-    /// free slots, and each is compared in full.
-    var slots = [Int32](repeating: 0, count: 1 << 10)
+    /// A remembered list, or an empty slot (`stored` 0).
+    struct Slot {
+      var fingerprint: UInt64 = 0
+      var id: Int64 = 0
+      /// Where the list's bytes start in ``arena``.
+      var start: UInt32 = 0
+      /// Their count plus one; 0 for an empty slot.
+      var stored: UInt32 = 0
+    }
+
+    /// A power of two in size, at most half full. Lists whose fingerprints meet (never seen in
+    /// practice) take the next free slots; each is compared byte for byte.
+    var slots = [Slot](repeating: Slot(), count: 1 << 10)
+    /// How many lists are remembered.
+    var count = 0
+    /// Every remembered list's bytes, one after another.
+    var arena: [UInt8] = []
+    /// The list being looked up, encoded (its buffer reused from push to push).
+    var scratch: [UInt8] = []
     var nextID: Int64
     /// The source paths met so far, and the next one's id.
     var files: [String: Int64] = [:]
@@ -314,33 +333,63 @@ public final class ReasonLists: Sendable {
       Int(truncatingIfNeeded: fingerprint ^ fingerprint >> 32) & (slots.count - 1)
     }
 
-    mutating func id(for reasons: [Reason], fingerprint: UInt64) -> (id: Int64?, isNew: Bool) {
+    mutating func id(for reasons: [Reason]) -> (id: Int64?, isNew: Bool) {
+      scratch.removeAll(keepingCapacity: true)
+      ReasonLists.encode(reasons, into: &scratch)
+      let fingerprint = ReasonLists.fingerprint(scratch)
       let mask = slots.count - 1
       var slot = start(fingerprint)
-      while slots[slot] != 0 {
-        let index = Int(slots[slot]) - 1
-        if entries[index].fingerprint == fingerprint && entries[index].reasons == reasons {
-          return (entries[index].id, false)
+      while slots[slot].stored != 0 {
+        let found = slots[slot]
+        if found.fingerprint == fingerprint && Int(found.stored) - 1 == scratch.count
+          && arenaHolds(scratch, at: Int(found.start))
+        {
+          return (found.id, false)
         }
         slot = (slot + 1) & mask
       }
-      guard entries.count < ReasonLists.limit else { return (nil, false) }
+      guard count < ReasonLists.limit, arena.count + scratch.count < Int(UInt32.max) else { return (nil, false) }
       let id = nextID
       nextID += 1
-      entries.append((fingerprint, reasons, id))
-      slots[slot] = Int32(entries.count)
-      if entries.count * 2 > slots.count { grow() }
+      slots[slot] = Slot(
+        fingerprint: fingerprint, id: id, start: UInt32(arena.count), stored: UInt32(scratch.count + 1))
+      arena.append(contentsOf: scratch)
+      count += 1
+      if count * 2 > slots.count { grow() }
       return (id, true)
+    }
+
+    /// Whether the arena holds `bytes` at `start`, eight bytes at a step.
+    private func arenaHolds(_ bytes: [UInt8], at start: Int) -> Bool {
+      arena.withUnsafeBytes { arena in
+        bytes.withUnsafeBytes { bytes in
+          var offset = 0
+          while offset + 8 <= bytes.count {
+            if arena.loadUnaligned(fromByteOffset: start + offset, as: UInt64.self)
+              != bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            {
+              return false
+            }
+            offset += 8
+          }
+          while offset < bytes.count {
+            if arena[start + offset] != bytes[offset] { return false }
+            offset += 1
+          }
+          return true
+        }
+      }
     }
 
     /// Doubles the slots and places every list again.
     private mutating func grow() {
-      slots = [Int32](repeating: 0, count: slots.count * 2)
+      let old = slots
+      slots = [Slot](repeating: Slot(), count: old.count * 2)
       let mask = slots.count - 1
-      for index in entries.indices {
-        var slot = start(entries[index].fingerprint)
-        while slots[slot] != 0 { slot = (slot + 1) & mask }
-        slots[slot] = Int32(index + 1)
+      for entry in old where entry.stored != 0 {
+        var slot = start(entry.fingerprint)
+        while slots[slot].stored != 0 { slot = (slot + 1) & mask }
+        slots[slot] = entry
       }
     }
   }
@@ -362,8 +411,7 @@ public final class ReasonLists: Sendable {
 
   /// The list's id, and whether it is new (to be stored); nil when it is new and the table is full.
   func id(for reasons: [Reason]) -> (id: Int64?, isNew: Bool) {
-    let fingerprint = Self.fingerprint(reasons)
-    return table.withLock { $0.id(for: reasons, fingerprint: fingerprint) }
+    table.withLock { $0.id(for: reasons) }
   }
 
   /// The list's id and the source path's, each with whether it is new (to be stored), under one
@@ -379,9 +427,8 @@ public final class ReasonLists: Sendable {
         return (nil, false, file.id, file.isNew)
       }
     }
-    let fingerprint = Self.fingerprint(reasons)
     return table.withLock { table in
-      let list = table.id(for: reasons, fingerprint: fingerprint)
+      let list = table.id(for: reasons)
       let file = table.fileID(for: sourceFile)
       return (list.id, list.isNew, file.id, file.isNew)
     }
@@ -404,27 +451,25 @@ public final class ReasonLists: Sendable {
     table.withLock { $0.fileID(for: path) }
   }
 
-  /// A 64-bit fingerprint of the codes and texts, eight bytes at a step: the lists are looked up
-  /// once per push, and `Hasher` (SipHash) over their few hundred bytes of text is slower
-  /// (docs/PERFORMANCE.md, Measurements behind the code).
-  static func fingerprint(_ reasons: [Reason]) -> UInt64 {
-    var state = 0x9E37_79B9_7F4A_7C15 ^ UInt64(reasons.count)
+  /// A list as the table keeps it: each reason's code (its ordinal, one byte), its text's length
+  /// (four bytes) and its text.
+  static func encode(_ reasons: [Reason], into bytes: inout [UInt8]) {
     for reason in reasons {
-      state = mix(state, UInt64(reason.code.ordinal))
-      state = fold(reason.text, into: state)
+      bytes.append(UInt8(truncatingIfNeeded: reason.code.ordinal))
+      var text = reason.text
+      text.withUTF8 { utf8 in
+        withUnsafeBytes(of: UInt32(truncatingIfNeeded: utf8.count).littleEndian) { bytes.append(contentsOf: $0) }
+        bytes.append(contentsOf: utf8)
+      }
     }
-    return state
   }
 
-  private static func mix(_ state: UInt64, _ word: UInt64) -> UInt64 {
-    let mixed = (state ^ word) &* 0xFF51_AFD7_ED55_8CCD
-    return mixed ^ (mixed >> 29)
-  }
-
-  private static func fold(_ text: String, into state: UInt64) -> UInt64 {
-    var state = mix(state, UInt64(text.utf8.count))
-    let done: Void? = text.utf8.withContiguousStorageIfAvailable { bytes in
-      let raw = UnsafeRawBufferPointer(bytes)
+  /// A 64-bit fingerprint of an encoded list, eight bytes at a step: the lists are looked up
+  /// once per push, and `Hasher` (SipHash) over their few hundred bytes is slower
+  /// (docs/PERFORMANCE.md, Measurements behind the code).
+  static func fingerprint(_ bytes: [UInt8]) -> UInt64 {
+    var state = mix(0x9E37_79B9_7F4A_7C15, UInt64(bytes.count))
+    bytes.withUnsafeBytes { raw in
       var offset = 0
       while offset + 8 <= raw.count {
         state = mix(state, raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
@@ -434,9 +479,18 @@ public final class ReasonLists: Sendable {
       for index in offset..<raw.count { tail = tail << 8 | UInt64(raw[index]) }
       state = mix(state, tail)
     }
-    if done == nil {
-      for byte in text.utf8 { state = mix(state, UInt64(byte)) }
-    }
     return state
+  }
+
+  /// The fingerprint of a list (``encode(_:into:)``, then ``fingerprint(_:)-([UInt8])``).
+  static func fingerprint(_ reasons: [Reason]) -> UInt64 {
+    var bytes: [UInt8] = []
+    encode(reasons, into: &bytes)
+    return fingerprint(bytes)
+  }
+
+  private static func mix(_ state: UInt64, _ word: UInt64) -> UInt64 {
+    let mixed = (state ^ word) &* 0xFF51_AFD7_ED55_8CCD
+    return mixed ^ (mixed >> 29)
   }
 }
