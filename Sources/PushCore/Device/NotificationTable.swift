@@ -364,11 +364,25 @@ struct NotificationTable: Sendable {
   /// read without unpacking it.
   func visibility(_ id: NotificationID) -> (held: Bool, onLockScreen: Bool)? {
     guard let packed = packed(id) else { return nil }
-    let onLockScreen =
-      packed.extras?.surfaces.map(StoredNotification.showsOnLockScreen)
+    return (packed.heldUntil != nil, Self.showsOnLockScreen(packed))
+  }
+
+  /// Whether a packed notification shows on the lock screen once not held
+  /// (``StoredNotification/showsOnLockScreen``), read from its surface bits.
+  private static func showsOnLockScreen(_ packed: Packed) -> Bool {
+    packed.extras?.surfaces.map(StoredNotification.showsOnLockScreen)
       ?? (packed.surfaces.contains(code: Surface.lockScreen.code)
         || packed.surfaces.contains(code: Surface.banner.code))
-    return (packed.heldUntil != nil, onLockScreen)
+  }
+
+  /// A packed notification's stack: made from its texts by its ``Packed/groupForm``, or kept.
+  private static func group(of packed: Packed, bundleID: String, thread: String?) -> GroupKey {
+    switch packed.groupForm {
+    case 0: GroupKey(bundleID: bundleID, thread: thread)
+    case 1: GroupKey(bundleID: bundleID)
+    case 2: GroupKey(bundleID: bundleID, single: packed.id)
+    default: packed.extras?.group ?? GroupKey(bundleID: bundleID)
+    }
   }
 
   /// Sets a notification's engagement term in place and returns its rank score then, as
@@ -740,13 +754,7 @@ struct NotificationTable: Sendable {
         field += 1
       }
     }
-    let group: GroupKey
-    switch packed.groupForm {
-    case 0: group = GroupKey(bundleID: bundleID, thread: thread)
-    case 1: group = GroupKey(bundleID: bundleID)
-    case 2: group = GroupKey(bundleID: bundleID, single: packed.id)
-    default: group = packed.extras?.group ?? GroupKey(bundleID: bundleID)
-    }
+    let group = Self.group(of: packed, bundleID: bundleID, thread: thread)
     let score =
       packed.extras?.rank?.score
       ?? RankTerms(
@@ -754,13 +762,9 @@ struct NotificationTable: Sendable {
         engagement: packed.engagementTerm, communication: hasSender ? 3 : 0,
         recency: Double(packed.receivedAt.milliseconds) / 3_600_000
       ).score
-    let onLockScreen =
-      packed.extras?.surfaces.map(StoredNotification.showsOnLockScreen)
-      ?? (packed.surfaces.contains(code: Surface.lockScreen.code)
-        || packed.surfaces.contains(code: Surface.banner.code))
     return RemovalFacts(
       bundleID: bundleID, collapseID: collapseID, group: group, score: score, held: packed.heldUntil != nil,
-      onLockScreen: onLockScreen)
+      onLockScreen: Self.showsOnLockScreen(packed))
   }
 
   /// Unpacks a notification whose text is `text`.
@@ -803,13 +807,7 @@ struct NotificationTable: Sendable {
       previewsHidden: packed.previewsHidden,
       callbacks: packed.extras?.callbacks ?? packed.callbacks.decoded(AppCallback.init(code:)),
       reasons: packed.extras?.reasons ?? [])
-    let group: GroupKey
-    switch packed.groupForm {
-    case 0: group = GroupKey(bundleID: note.bundleID, thread: note.threadID)
-    case 1: group = GroupKey(bundleID: note.bundleID)
-    case 2: group = GroupKey(bundleID: note.bundleID, single: note.id)
-    default: group = packed.extras?.group ?? GroupKey(bundleID: note.bundleID)
-    }
+    let group = Self.group(of: packed, bundleID: note.bundleID, thread: note.threadID)
     return StoredNotification(
       notification: note, decision: decision, group: group,
       rank: packed.extras?.rank

@@ -15,11 +15,19 @@ public func fuzzCapture(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   var splitter = LineSplitter(maximumCarryBytes: 512)
   var device = DeviceSimulator(profile: .standard(start: start))
   var scratch: [JSONToken] = []
+  // Shared from line to line, as a decoding job shares it: a cached bundle id must never leak
+  // into a line that names another.
+  var names = NameCache()
   var lines = 0
   func handle(_ line: UnsafeBufferPointer<UInt8>, _ number: Int) {
     lines += 1
     let record = PushReader.readCaptureLine(
-      Array(line)[...], lineNumber: number, source: "fuzz.jsonl", keepsCustomValues: true, scratch: &scratch)
+      Array(line)[...], lineNumber: number, source: "fuzz.jsonl", keepsCustomValues: true, scratch: &scratch,
+      names: &names)
+    let alone = PushReader.readCaptureLine(Array(line), lineNumber: number, source: "fuzz.jsonl")
+    guard alone.bundleID == record.bundleID, alone.headers.topic == record.headers.topic else {
+      fatalError("line \(number): a shared bundle id or topic differs from the line's own")
+    }
     if record.payload != nil, record.bundleID != nil {
       _ = device.apply(.push(record), at: start + .seconds(Int64(number)))
     }
