@@ -319,6 +319,8 @@ struct ExplainCommand: ParsableCommand {
       var device = DeviceSimulator(profile: profile)
       device.keepsRecords = false
       device.keepsPayloadDetails = false
+      // Never shown: each push is printed from its delivery record, which holds its texts.
+      device.keepsNotificationTexts = false
       self.device = device
       extensions = ServiceExtensionRegistry.withThumbnails(profile: profile)
       let earlier = waiting

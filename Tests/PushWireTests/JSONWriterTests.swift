@@ -66,6 +66,34 @@ import Testing
     }
   }
 
+  /// Every character that is escaped is found wherever it falls in a plain run: the writer
+  /// skips eight plain bytes at a step, so each offset around and across a word is tried.
+  @Test func anEscapedCharacterIsFoundAtEveryOffset() {
+    let escapes: [(String, String)] = [
+      ("\"", #"\""#), ("\\", #"\\"#), ("\n", #"\n"#), ("\u{01}", #"\u0001"#), ("\u{1F}", #"\u001f"#),
+      ("\u{7F}", #"\u007f"#), ("\u{85}", #"\u0085"#), ("\u{202E}", #"\u202e"#), ("\u{061C}", #"\u061c"#),
+      ("é", "é"), ("😀", "😀"), (" ", " "), ("~", "~"),
+    ]
+    var mismatches: [String] = []
+    for (character, escaped) in escapes {
+      for before in 0..<20 {
+        for after in [0, 1, 7, 8, 9] {
+          let padding = (
+            String(String(repeating: "abcdefg", count: 4).prefix(before)), String(repeating: "x", count: after)
+          )
+          var text = padding.0 + character + padding.1
+          var output: [UInt8] = []
+          text.withUTF8 { JSONWriter.appendEscaped($0, to: &output) }
+          let expected = padding.0 + escaped + padding.1
+          if String(decoding: output, as: UTF8.self) != expected {
+            mismatches.append("\(before)+\(character.unicodeScalars.map(\.value))+\(after)")
+          }
+        }
+      }
+    }
+    #expect(mismatches.isEmpty)
+  }
+
   @Test func numbersAndLiterals() {
     var json = JSONWriter()
     json.array {

@@ -167,8 +167,9 @@ public struct DeviceSimulator: Sendable {
   /// Whether the store keeps the texts nothing but a screen reads (title, subtitle, body,
   /// category, target content id, sounds; ``NotificationStore/keepsTexts``). Off only for a
   /// device that is never shown: `replay`'s and `serve`'s (both through `Replay`; their journal,
-  /// when they have one, keeps the texts). Its decisions are the same: the policy reads the
-  /// pushed notification, and the store's keys and ranks keep theirs.
+  /// when they have one, keeps the texts) and `explain`'s (which prints each push from its
+  /// delivery record). Its decisions are the same: the policy reads the pushed notification,
+  /// and the store's keys and ranks keep theirs.
   public var keepsNotificationTexts = true {
     didSet { store.keepsTexts = keepsNotificationTexts }
   }

@@ -341,6 +341,14 @@ public struct JSONWriter: Sendable {
       if end > runStart { output.append(contentsOf: UnsafeBufferPointer(rebasing: text[runStart..<end])) }
     }
     while index < count {
+      // Eight bytes at a step while none of them needs a look (``needsLook(_:)``): most of
+      // what `explain` writes is plain ASCII.
+      if let base = text.baseAddress {
+        while index + 8 <= count, !needsLook(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)) {
+          index += 8
+        }
+        if index >= count { break }
+      }
       let byte = text[index]
       // Printable ASCII other than `"` and `\` never needs a look.
       if byte >= 0x20 && byte < 0x7F && byte != 0x22 && byte != 0x5C {
@@ -391,6 +399,22 @@ public struct JSONWriter: Sendable {
       runStart = index
     }
     flush(count)
+  }
+
+  /// Whether any of eight bytes is one the byte loop must look at: a control (below 0x20, or
+  /// 0x7F), `"`, `\`, or a byte of a multi-byte character (0x80 and up, which may be a C1
+  /// control or a bidirectional mark). Each test is exact for "any of the eight" (the classic
+  /// has-zero and has-less-than word tricks).
+  @inline(__always)
+  private static func needsLook(_ word: UInt64) -> Bool {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let highs: UInt64 = 0x8080_8080_8080_8080
+    @inline(__always) func hasZero(_ value: UInt64) -> UInt64 { (value &- ones) & ~value & highs }
+    let below = (word &- 0x2020_2020_2020_2020) & ~word & highs
+    let special =
+      hasZero(word ^ 0x2222_2222_2222_2222) | hasZero(word ^ 0x5C5C_5C5C_5C5C_5C5C)
+      | hasZero(word ^ 0x7F7F_7F7F_7F7F_7F7F)
+    return (word & highs) | below | special != 0
   }
 
   /// Whether the three-byte UTF-8 sequence `E2 second third` is one that is escaped: U+200E,
