@@ -45,7 +45,9 @@ struct ExplainCommand: ParsableCommand {
       """)
   var profile: String?
 
-  @Option(name: .long, help: "The app for payload files that name none (default: \(fallbackBundleID)).")
+  @Option(
+    name: .long, help: "The app for payload files that name none (default: \(fallbackBundleID)).",
+    transform: BundleOption.parse)
   var bundle: String?
 
   @Flag(

@@ -34,7 +34,7 @@ struct RunCommand: AsyncParsableCommand {
   @Argument(help: "Scenarios (.yaml), payload files (.json, .apns), captures (.jsonl) or directories.")
   var inputs: [String] = []
 
-  @Option(name: .long, help: "The app for payload files that name none.")
+  @Option(name: .long, help: "The app for payload files that name none.", transform: BundleOption.parse)
   var bundle: String?
 
   @Option(

@@ -54,7 +54,7 @@ struct StoryboardCommand: ParsableCommand {
   @Option(name: .long, help: "A device profile: a YAML file, or unlocked, locked, dnd or sleep.")
   var profile: String?
 
-  @Option(name: .long, help: "The app for payload files that name none.")
+  @Option(name: .long, help: "The app for payload files that name none.", transform: BundleOption.parse)
   var bundle: String?
 
   @Option(name: .long, help: "A theme name or a YAML file (its wallpaper and accents).")

@@ -41,7 +41,9 @@ struct ValidateCommand: ParsableCommand {
   @Flag(name: .shortAndLong, help: "Print only the summary line.")
   var quiet = false
 
-  @Option(name: .long, help: "The app's bundle id, for payload files without 'Simulator Target Bundle'.")
+  @Option(
+    name: .long, help: "The app's bundle id, for payload files without 'Simulator Target Bundle'.",
+    transform: BundleOption.parse)
   var bundle: String?
 
   @Argument(help: "Files, directories, or - for standard input.")

@@ -14,6 +14,24 @@ private func read(
 private func codes(_ record: PushRecord) -> [DiagnosticCode] { record.diagnostics.map(\.code) }
 
 @Suite struct PayloadDecoderTests {
+  /// A `.apns` file's `Simulator Target Bundle` is checked as a bundle id, at its value; a
+  /// placeholder is reported as one (once), and a well-formed id passes.
+  @Test func aSimulatorTargetBundleThatIsNoBundleIDIsAnError() {
+    for bad in ["com.bad bundle!", "", "com/example/app", String(repeating: "a", count: 256)] {
+      let record = read(
+        #"{"Simulator Target Bundle": "\#(bad)", "aps": {"alert": "x"}}"#, format: .simulator, bundle: nil)
+      #expect(codes(record) == [.badSimulatorTargetBundle], "\(bad.prefix(20))")
+      #expect(record.diagnostics.first?.location?.column == 29)
+      #expect(!record.verdict.isDelivered)
+    }
+    let placeholder = read(
+      #"{"Simulator Target Bundle": "{app_bundle_id}", "aps": {"alert": "x"}}"#, format: .simulator, bundle: nil)
+    #expect(codes(placeholder) == [.placeholderValue])
+    let good = read(
+      #"{"Simulator Target Bundle": "com.example.app-2_b", "aps": {"alert": "x"}}"#, format: .simulator, bundle: nil)
+    #expect(codes(good).isEmpty && good.verdict.isDelivered)
+  }
+
   @Test func decodesEveryAlertKey() throws {
     let record = read(
       """

@@ -36,6 +36,20 @@ struct ValidateCLITests {
     #expect(output.standardError.contains("checked 1 payload: 1 valid, 0 rejected"))
   }
 
+  /// `--bundle` is checked as a bundle id where it is read: a usage error (exit 2) that says
+  /// what is wrong, in every command that takes it.
+  @Test func aBundleOptionThatIsNoBundleIDIsAUsageError() throws {
+    for command in ["validate", "explain", "render"] {
+      let output = try PushdeckProcess.run([command, "--bundle", "bad bundle!", path("warn.json")])
+      #expect(output.status == 2, "\(command): \(output.standardError)")
+      #expect(output.standardError.contains("is not a bundle id: it has a space (U+0020) at character 4"))
+    }
+    let empty = try PushdeckProcess.run(["validate", "--bundle", "", path("warn.json")])
+    #expect(empty.status == 2 && empty.standardError.contains("--bundle is empty"))
+    let good = try PushdeckProcess.run(["validate", "--bundle", "com.example.ok", path("warn.json")])
+    #expect(good.status == 0)
+  }
+
   @Test func warningsPassUnlessStrict() throws {
     let lenient = try PushdeckProcess.run(["validate", path("warn.json")])
     #expect(lenient.status == 0)

@@ -67,6 +67,7 @@ struct VerdictAgreementTests {
     .invalidValue: .payload(#"{"aps": {"alert": {"title": "Hi", "body": "x"}, "badge": "3"}}"#),
     .missingLiveActivityKey: .payload(
       #"{"aps": {"event": "update", "content-state": {"eta": 5}}}"#, headers: liveActivity),
+    .badSimulatorTargetBundle: .simulator(#"{"Simulator Target Bundle": "com.bad bundle", "aps": {"alert": "x"}}"#),
     .invalidPushType: .payload(#"{"aps": {"alert": "x"}}"#, headers: [("apns-push-type", "alrt")]),
     .badPriority: .payload(#"{"aps": {"alert": "x"}}"#, headers: [("apns-priority", "7")]),
     .badExpirationDate: .payload(#"{"aps": {"alert": "x"}}"#, headers: [("apns-expiration", "soon")]),

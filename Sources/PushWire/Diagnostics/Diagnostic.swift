@@ -102,6 +102,7 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
   case payloadTooLarge = "PayloadTooLarge"
   case invalidValue = "InvalidValue"
   case missingLiveActivityKey = "MissingLiveActivityKey"
+  case badSimulatorTargetBundle = "BadSimulatorTargetBundle"
 
   // Headers and envelope (errors)
   case invalidPushType = "InvalidPushType"

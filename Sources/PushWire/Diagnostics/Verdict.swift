@@ -108,7 +108,7 @@ extension DiagnosticCode {
     case .notAnObject, .missingAps: .malformed
     case .payloadTooLarge: .tooLarge
     case .invalidValue: .ignored
-    case .missingLiveActivityKey: Verdict(.accepts, .dropsPush)
+    case .missingLiveActivityKey, .badSimulatorTargetBundle: Verdict(.accepts, .dropsPush)
     // Headers and envelopes
     case .invalidPushType, .badPriority, .badExpirationDate, .badCollapseId, .badMessageId, .badTopic,
       .badDeviceToken:

@@ -187,8 +187,11 @@ public final class PayloadDecoder {
         apsIndex = valueIndex
       case .simulatorTargetBundle:
         if document.kind(valueIndex) == .string {
-          result!.simulatorTargetBundle = document.string(valueIndex)
+          let bundle = document.string(valueIndex)
+          result!.simulatorTargetBundle = bundle
+          let reported = diagnostics.count
           checkPlaceholder(valueIndex, path: path("Simulator Target Bundle"), what: "bundle id")
+          if diagnostics.count == reported { checkBundleID(bundle, at: valueIndex) }
         } else {
           wrongType(
             valueIndex, path: path("Simulator Target Bundle"), expected: "a bundle id string",
@@ -312,6 +315,28 @@ public final class PayloadDecoder {
   }
 
   /// Warns when the string at `index` looks like an unfilled template placeholder.
+  /// Checks `Simulator Target Bundle` as a bundle id, as a capture line's `bundle` is checked: one
+  /// the Simulator cannot deliver to is an error at the value.
+  func checkBundleID(_ bundle: String, at index: Int) {
+    let problem: String
+    if bundle.isEmpty {
+      problem = "\"Simulator Target Bundle\" is empty"
+    } else if let (character, position) = BundleID.firstInvalidCharacter(in: bundle) {
+      problem =
+        "\"Simulator Target Bundle\" \(JSONValue.quoted(String(bundle.prefix(80)))) is not a bundle id: it has \(BundleID.describe(character)) at character \(position)"
+    } else if bundle.utf8.count > BundleID.maximumLength {
+      problem =
+        "\"Simulator Target Bundle\" is \(bundle.utf8.count) bytes, not a bundle id: one is at most \(BundleID.maximumLength)"
+    } else {
+      return
+    }
+    report(
+      .badSimulatorTargetBundle, at: index, path: path("Simulator Target Bundle"), problem,
+      effect: "No app has that id: the Simulator delivers the push to nothing, and Pushdeck drops it.",
+      hint: "write the app's bundle id, which holds only \(BundleID.allowedCharacters), for example \"com.example.app\""
+    )
+  }
+
   func checkPlaceholder(_ index: Int, path: @autoclosure () -> String, what: String) {
     guard let first = document.firstContentByte(index), let last = document.lastContentByte(index) else { return }
     // Cheap byte test first; only candidates are decoded.
