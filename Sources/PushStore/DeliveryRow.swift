@@ -3,6 +3,10 @@ import GRDBSQLite
 import PushCore
 import Synchronization
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// Delivery rows packed as bytes, ready for the journal to insert: the values of
 /// `DeviceJournal.deliveryColumns` for each row, in ``DeliveryDetail``'s tagged format, and the
 /// notifications each delivery removed (replaced or evicted), in order.
@@ -359,24 +363,11 @@ public final class ReasonLists: Sendable {
       return (id, true)
     }
 
-    /// Whether the arena holds `bytes` at `start`, eight bytes at a step.
+    /// Whether the arena holds `bytes` at `start`.
     private func arenaHolds(_ bytes: [UInt8], at start: Int) -> Bool {
       arena.withUnsafeBytes { arena in
         bytes.withUnsafeBytes { bytes in
-          var offset = 0
-          while offset + 8 <= bytes.count {
-            if arena.loadUnaligned(fromByteOffset: start + offset, as: UInt64.self)
-              != bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-            {
-              return false
-            }
-            offset += 8
-          }
-          while offset < bytes.count {
-            if arena[start + offset] != bytes[offset] { return false }
-            offset += 1
-          }
-          return true
+          bytes.isEmpty || memcmp(arena.baseAddress! + start, bytes.baseAddress!, bytes.count) == 0
         }
       }
     }

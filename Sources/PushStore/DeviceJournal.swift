@@ -609,14 +609,19 @@ public final class DeviceJournal: Sendable {
 
   /// The source paths delivery rows name by id (the `source_file` table, schema version 8).
   public func sourceFiles() throws(StoreError) -> [Int64: String] {
+    try texts(byID: "path", in: "source_file")
+  }
+
+  /// A table's texts by their rows' `id` (`source_file`'s paths, `reason_list`'s lists).
+  private func texts(byID column: String, in table: String) throws(StoreError) -> [Int64: String] {
     try guarded { () throws in
       try queue.read { db in
-        var files: [Int64: String] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT id, path FROM source_file") {
+        var texts: [Int64: String] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT id, \(column) FROM \(table)") {
           var reader = ColumnReader(row: row)
-          files[try reader.int64("id")] = try reader.string("path")
+          texts[try reader.int64("id")] = try reader.string(column)
         }
-        return files
+        return texts
       }
     }
   }
@@ -662,16 +667,7 @@ public final class DeviceJournal: Sendable {
 
   /// The reason lists delivery rows name by id (see ``ReasonLists``).
   public func reasonLists() throws(StoreError) -> [Int64: String] {
-    try guarded { () throws in
-      try queue.read { db in
-        var lists: [Int64: String] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT id, reasons FROM reason_list") {
-          var reader = ColumnReader(row: row)
-          lists[try reader.int64("id")] = try reader.string("reasons")
-        }
-        return lists
-      }
-    }
+    try texts(byID: "reasons", in: "reason_list")
   }
 
   /// Runs SQLite's full `integrity_check`; returns the problems found (empty when intact).

@@ -121,21 +121,8 @@ struct PushCLITests {
     let payload = directory.appendingPathComponent("hi.json").path
     try #"{"aps":{"alert":"Hi"}}"#.write(toFile: payload, atomically: true, encoding: .utf8)
     // A listener that reads the client's first bytes and resets the connection (SO_LINGER 0).
-    let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    #expect(listener >= 0)
+    let (listener, port) = try #require(Loopback.listen())
     defer { close(listener) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let bound = withUnsafeMutablePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-        bind(listener, pointer, length) == 0 && listen(listener, 4) == 0
-          && getsockname(listener, pointer, &length) == 0
-      }
-    }
-    #expect(bound)
-    let port = Int(UInt16(bigEndian: address.sin_port))
     let resetter = Thread {
       let connection = accept(listener, nil, nil)
       guard connection >= 0 else { return }

@@ -11,22 +11,8 @@ struct ServeCLITests {
   /// A port another program listens on is said plainly, with what to do (it printed the system
   /// call's own description: "bind(descriptor:ptr:bytes:): Address already in use) (errno: 98)").
   @Test func aPortInUseIsSaidPlainly() throws {
-    let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    #expect(listener >= 0)
+    let (listener, port) = try #require(Loopback.listen(backlog: 1))
     defer { close(listener) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    address.sin_port = 0
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let bound = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) }
-    }
-    #expect(bound == 0 && listen(listener, 1) == 0)
-    _ = withUnsafeMutablePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
-    }
-    let port = Int(UInt16(bigEndian: address.sin_port))
     let directory = try PushdeckProcess.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     let result = try PushdeckProcess.run([

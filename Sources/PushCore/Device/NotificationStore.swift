@@ -435,17 +435,9 @@ public struct NotificationStore: Equatable, Sendable {
   }
 
   private mutating func removeFromOrder(_ key: GroupKey, score: Double) {
-    var index = position(of: score) - 1
-    while index >= 0 && order[index].score == score {
-      if order[index].key == key {
-        movedElements += order.count - index
-        order.remove(at: index)
-        return
-      }
-      index -= 1
-    }
-    movedElements += order.count
-    order.removeAll { $0.key == key }
+    guard let index = orderIndex(of: key, score: score) else { return }
+    movedElements += order.count - index
+    order.remove(at: index)
   }
 
   /// Removes one notification (cleared, opened, or replaced) and returns it.

@@ -364,6 +364,22 @@ public enum BundleID {
     return nil
   }
 
+  /// What is wrong with `text` as a bundle id, said of it as `name` (`"bundle"`, `--bundle`):
+  /// it is empty, it holds a character the rule refuses (named, with its position), or it is
+  /// longer than ``maximumLength``; nil when it is a bundle id. The one wording for every place
+  /// a bundle id comes from outside.
+  public static func problem(_ text: String, named name: String) -> String? {
+    if text.isEmpty { return "\(name) is empty" }
+    if let (character, position) = firstInvalidCharacter(in: text) {
+      return
+        "\(name) \(JSONValue.quoted(String(text.prefix(80)))) is not a bundle id: it has \(describe(character)) at character \(position)"
+    }
+    if text.utf8.count > maximumLength {
+      return "\(name) is \(text.utf8.count) bytes, not a bundle id: one is at most \(maximumLength)"
+    }
+    return nil
+  }
+
   /// Whether every byte is one a bundle id may hold (an empty text passes).
   public static func isWellFormed(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
     allowed.withUnsafeBufferPointer { table in

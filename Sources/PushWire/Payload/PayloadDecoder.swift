@@ -318,18 +318,7 @@ public final class PayloadDecoder {
   /// Checks `Simulator Target Bundle` as a bundle id, as a capture line's `bundle` is checked: one
   /// the Simulator cannot deliver to is an error at the value.
   func checkBundleID(_ bundle: String, at index: Int) {
-    let problem: String
-    if bundle.isEmpty {
-      problem = "\"Simulator Target Bundle\" is empty"
-    } else if let (character, position) = BundleID.firstInvalidCharacter(in: bundle) {
-      problem =
-        "\"Simulator Target Bundle\" \(JSONValue.quoted(String(bundle.prefix(80)))) is not a bundle id: it has \(BundleID.describe(character)) at character \(position)"
-    } else if bundle.utf8.count > BundleID.maximumLength {
-      problem =
-        "\"Simulator Target Bundle\" is \(bundle.utf8.count) bytes, not a bundle id: one is at most \(BundleID.maximumLength)"
-    } else {
-      return
-    }
+    guard let problem = BundleID.problem(bundle, named: "\"Simulator Target Bundle\"") else { return }
     report(
       .badSimulatorTargetBundle, at: index, path: path("Simulator Target Bundle"), problem,
       effect: "No app has that id: the Simulator delivers the push to nothing, and Pushdeck drops it.",

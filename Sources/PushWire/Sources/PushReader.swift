@@ -249,6 +249,15 @@ public enum PushReader {
     // The envelope keys met so far: a repeat is reported and its value left unread, so the
     // first counts, as in a payload (a second "at" used to win without a word).
     var seen: UInt8 = 0
+    /// A finding about an envelope key, at the key, its text made only here.
+    func reportKey(
+      _ code: DiagnosticCode, _ keyIndex: Int, _ message: (String) -> String, effect: String, hint: String
+    ) {
+      let key = view.string(keyIndex)
+      record.diagnostics.append(
+        Diagnostic(
+          code, path: key, location: view.location(of: keyIndex), message: message(key), effect: effect, hint: hint))
+    }
     for (keyIndex, valueIndex) in view.members(of: 0) {
       let known = view.knownKey(keyIndex, in: keyTable)
       let bit: UInt8 =
@@ -262,12 +271,9 @@ public enum PushReader {
         }
       if bit != 0 {
         if seen & bit != 0 {
-          let key = view.string(keyIndex)
-          record.diagnostics.append(
-            Diagnostic(
-              .duplicateKey, path: key, location: view.location(of: keyIndex),
-              message: "the envelope key \(JSONValue.quoted(key)) appears twice",
-              effect: "Pushdeck uses the first and ignores this one.", hint: "remove one of them"))
+          reportKey(
+            .duplicateKey, keyIndex, { "the envelope key \(JSONValue.quoted($0)) appears twice" },
+            effect: "Pushdeck uses the first and ignores this one.", hint: "remove one of them")
           continue
         }
         seen |= bit
@@ -281,18 +287,14 @@ public enum PushReader {
           let raw = UnsafeBufferPointer(rebasing: view.bytes[Int(token.start) + 1..<Int(token.end) - 1])
           let plain = !token.stringHasEscapes && BundleID.isWellFormed(raw)
           let bundle = plain ? names.string(raw) : view.string(valueIndex)
-          if !plain, let (character, position) = BundleID.firstInvalidCharacter(in: bundle) {
+          if (!plain || raw.count > BundleID.maximumLength),
+            let problem = BundleID.problem(bundle, named: "\"bundle\"")
+          {
             record.addEnvelopeError(
-              view, valueIndex, "bundle",
-              "\"bundle\" \(JSONValue.quoted(String(bundle.prefix(80)))) is not a bundle id: it has \(BundleID.describe(character)) at character \(position)",
+              view, valueIndex, "bundle", problem,
               hint:
                 "write the app's bundle id, which holds only \(BundleID.allowedCharacters), for example \"bundle\": \"com.example.app\""
             )
-          } else if view.stringByteCount(valueIndex) > BundleID.maximumLength {
-            record.addEnvelopeError(
-              view, valueIndex, "bundle",
-              "\"bundle\" is \(bundle.utf8.count) bytes, not a bundle id: one is at most \(BundleID.maximumLength)",
-              hint: "write the app's bundle id, for example \"bundle\": \"com.example.app\"")
           } else {
             record.bundleID = bundle
           }
@@ -316,12 +318,9 @@ public enum PushReader {
         readHeaders(valueIndex, view: view, keyTable: keyTable, into: &headers, record: &record)
       case .payload: payloadIndex = valueIndex
       default:
-        let key = view.string(keyIndex)
-        record.diagnostics.append(
-          Diagnostic(
-            .unknownEnvelopeKey, path: key, location: view.location(of: keyIndex),
-            message: "\(JSONValue.quoted(key)) is not an envelope key",
-            effect: "Pushdeck ignores it.", hint: "envelope keys are at, bundle, token, headers and payload"))
+        reportKey(
+          .unknownEnvelopeKey, keyIndex, { "\(JSONValue.quoted($0)) is not an envelope key" },
+          effect: "Pushdeck ignores it.", hint: "envelope keys are at, bundle, token, headers and payload")
       }
     }
     return payloadIndex

@@ -6,19 +6,8 @@ import PushWire
 /// it was, and every push went to an app no device can have.
 enum BundleOption {
   static func parse(_ text: String) throws -> String {
-    if text.isEmpty {
-      throw ValidationError("--bundle is empty: give the app's bundle id, for example --bundle com.example.app")
-    }
-    if let (character, position) = BundleID.firstInvalidCharacter(in: text) {
-      throw ValidationError(
-        "--bundle \(JSONValue.quoted(String(text.prefix(80)))) is not a bundle id: it has "
-          + "\(BundleID.describe(character)) at character \(position); a bundle id holds only "
-          + "\(BundleID.allowedCharacters), for example com.example.app")
-    }
-    if text.utf8.count > BundleID.maximumLength {
-      throw ValidationError(
-        "--bundle is \(text.utf8.count) bytes, not a bundle id: one is at most \(BundleID.maximumLength)")
-    }
-    return text
+    guard let problem = BundleID.problem(text, named: "--bundle") else { return text }
+    throw ValidationError(
+      problem + "; a bundle id holds only \(BundleID.allowedCharacters), for example --bundle com.example.app")
   }
 }
