@@ -364,7 +364,7 @@ struct Drawer {
     let notification: PushNotification
     if let stored = state.device.store[banner.notification] {
       notification = state.displayed(stored)
-    } else if let recorded = banner.liveActivityContent ?? state.record(for: banner.notification)?.notification {
+    } else if let recorded = banner.carriedContent ?? state.record(for: banner.notification)?.notification {
       notification = recorded
     } else {
       return

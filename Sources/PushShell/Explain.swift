@@ -251,7 +251,12 @@ package struct ExplainPrinter {
     }
     if let group = record.group {
       var stack = "  Stack: " + terminalSafe(group.description)
-      if let rank = record.groupRank { stack += ", #\(rank) in Notification Center" }
+      if let rank = record.groupRank {
+        // One kept for the lock screen only (its app has Notification Center off) is not listed there.
+        let list =
+          record.decision.surfaces.contains(.notificationCenter) ? "in Notification Center" : "on the lock screen"
+        stack += ", #\(rank) \(list)"
+      }
       if let terms = record.rank {
         stack += String(
           " (level \(short(terms.level)), relevance \(short(terms.relevance)), engagement \(short(terms.engagement)), communication \(short(terms.communication)))"

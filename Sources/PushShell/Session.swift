@@ -232,7 +232,7 @@ package struct Session {
       var device = DeviceSimulator(profile: profile)
       device.keepsPayloadDetails = false
       // No delivery records: a frame shows none but a Live Activity's banner, which keeps its
-      // own push (``Banner/liveActivityContent``). Keeping a window of them cost a third of
+      // own push (``Banner/carriedContent``). Keeping a window of them cost a third of
       // the main thread (docs/PERFORMANCE.md, render and explain at 1M).
       device.keepsRecords = false
       var made = AppState(device: device)

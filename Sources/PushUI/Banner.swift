@@ -22,22 +22,23 @@ public struct Banner: Equatable, Sendable {
   /// A Live Activity's banner: the activity is not in Notification Center, so the banner does
   /// not leave with a notification.
   public var isLiveActivity: Bool
-  /// What a Live Activity's banner shows: its push, which Notification Center does not hold
-  /// (nil for other banners, which show the stored notification). Kept with the banner, so
-  /// that a device need not keep every delivery record for the banners to find theirs.
-  public var liveActivityContent: PushNotification?
+  /// What the banner shows when the store does not hold it: a Live Activity's push, or a
+  /// notification whose app has Notification Center off (nil for other banners, which show the
+  /// stored notification). Kept with the banner, so that a device need not keep every delivery
+  /// record for the banners to find theirs.
+  public var carriedContent: PushNotification?
 
   /// Creates a queued banner.
   public init(
     notification: NotificationID, arrivedAt: SimInstant, isPersistent: Bool, shownAt: SimInstant? = nil,
-    isLiveActivity: Bool = false, liveActivityContent: PushNotification? = nil
+    isLiveActivity: Bool = false, carriedContent: PushNotification? = nil
   ) {
     self.notification = notification
     self.arrivedAt = arrivedAt
     self.isPersistent = isPersistent
     self.shownAt = shownAt
     self.isLiveActivity = isLiveActivity
-    self.liveActivityContent = liveActivityContent
+    self.carriedContent = carriedContent
   }
 
   /// When a temporary banner leaves, once shown; nil for persistent ones.

@@ -274,13 +274,16 @@ extension AppState {
     if let id = record?.notification?.id, let at = record?.at {
       if device.keepsRecords, device.recordWindow == nil, let index = record?.index { recordIndex[id] = index }
       let isLiveActivity = record?.decision.surfaces.contains(.liveActivity) == true
-      if record?.decision.surfaces.contains(.banner) == true, isLiveActivity || device.store.contains(id) {
+      if record?.decision.surfaces.contains(.banner) == true, record?.decision.disposition != .rejected {
         let bundleID = record?.notification?.bundleID ?? ""
         let style = device.app(bundleID)?.settings.bannerStyle ?? .temporary
+        // One the store does not keep (a Live Activity, or a notification whose app has
+        // Notification Center off) carries what it shows.
+        let carried = isLiveActivity || !device.store.contains(id)
         banners.append(
           Banner(
             notification: id, arrivedAt: at, isPersistent: style == .persistent,
-            isLiveActivity: isLiveActivity, liveActivityContent: isLiveActivity ? record?.notification : nil))
+            isLiveActivity: isLiveActivity, carriedContent: carried ? record?.notification : nil))
         if banners.count > Banner.queueLimit {
           bookkeepingSteps += banners.count
           banners.remove(at: 1)

@@ -278,6 +278,35 @@ import Testing
     expectSameDevice(device, original, packedAlike: false)
   }
 
+  /// An app with Notification Center off: what lit the locked phone is saved and comes back
+  /// on the lock screen only; what only bannered is saved as a delivery, not as a notification.
+  @Test func notificationsOutsideNotificationCenterComeBackOutsideIt() throws {
+    var app = AppProfile(info: .inferred(from: "com.example.chat"))
+    app.settings.notificationCenter = false
+    var profile = DeviceProfile(start: start, isLocked: true)
+    profile.apps = [app, AppProfile(info: .inferred(from: "com.example.mail"))]
+    var device = DeviceSimulator(profile: profile)
+    var batch = JournalBatch()
+    device.apply(
+      .push(push(#"{"aps": {"alert": "locked"}}"#, bundle: "com.example.chat", line: 1)), at: at(1),
+      journalingInto: &batch)
+    device.apply(
+      .push(push(#"{"aps": {"alert": "mail"}}"#, bundle: "com.example.mail", line: 2)), at: at(2),
+      journalingInto: &batch)
+    device.apply(.unlock, at: at(3), journalingInto: &batch)
+    device.apply(
+      .push(push(#"{"aps": {"alert": "banner"}}"#, bundle: "com.example.chat", line: 3)), at: at(4),
+      journalingInto: &batch)
+    #expect(device.store.count == 2 && device.store.centerCount == 1)
+    let journal = try DeviceJournal.inMemory()
+    try journal.commit(batch)
+    let restored = try journal.restoreDevice(profile: profile)
+    #expect(restored.store.count == 2 && restored.store.centerCount == 1)
+    #expect(restored.store.stacks(filter: .notificationCenter).map(\.key.bundleID) == ["com.example.mail"])
+    #expect(restored.store.stacks(filter: .lockScreen).count == 2)
+    expectSameDevice(restored, DeviceSimulator(profile: profile, restoring: try journal.restore()))
+  }
+
   @Test func anEmptyJournalHoldsNoDevice() throws {
     let journal = try DeviceJournal.inMemory()
     #expect(try !journal.holdsDevice())

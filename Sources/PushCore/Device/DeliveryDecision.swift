@@ -188,13 +188,17 @@ public struct DeliveryDecision: Equatable, Sendable {
     self.reasons = reasons
   }
 
-  /// Whether the notification is kept in Notification Center (now or at the summary): a
-  /// disposition that keeps it, and somewhere it shows. One that shows nowhere (a badge or a
-  /// sound without text; a foreground app whose willPresent lists nothing; banners, the lock
-  /// screen and Notification Center all off) is not kept: it was, as a card in Notification Center.
+  /// Whether the notification is kept (in Notification Center now or at the summary, or on the
+  /// lock screen it lit): a disposition that keeps it, and a list that shows it. One that shows
+  /// nowhere (a badge or a sound without text; a foreground app whose willPresent lists nothing;
+  /// banners, the lock screen and Notification Center all off) is not kept: it was, as a card in
+  /// Notification Center. Nor is one that only bannered (its app has Notification Center off, or
+  /// a foreground app's willPresent asked for a banner without the list): iOS shows the banner
+  /// and keeps nothing.
   public var isStored: Bool {
     switch disposition {
-    case .delivered, .deliveredQuietly, .replaced, .heldForSummary: !surfaces.isEmpty
+    case .delivered, .deliveredQuietly, .replaced, .heldForSummary:
+      surfaces.contains(.notificationCenter) || surfaces.contains(.lockScreen)
     case .silent, .dropped, .rejected: false
     }
   }

@@ -392,7 +392,11 @@ public enum DeliveryPolicy {
     if settings.notificationCenter {
       deciding.decision.surfaces.append(.notificationCenter)
     } else {
-      deciding.note(.notificationCenterDisabled, "Notification Center is off for \(name).")
+      deciding.note(
+        .notificationCenterDisabled,
+        deciding.context.isLocked
+          ? "Notification Center is off for \(name): not kept in its list (only on the lock screen it lit)."
+          : "Notification Center is off for \(name): not kept once its banner is gone.")
     }
   }
 

@@ -106,6 +106,10 @@ public struct StoredNotification: Equatable, Sendable, Identifiable {
   static func showsOnLockScreen(_ surfaces: [Surface]) -> Bool {
     surfaces.contains(.lockScreen) || surfaces.contains(.banner)
   }
+
+  /// Whether it joins Notification Center's list (once not held). One whose app has Notification
+  /// Center off is kept only for the lock screen it lit, and is not listed there.
+  public var isInCenter: Bool { decision.surfaces.contains(.notificationCenter) }
 }
 
 /// A stack of notifications, newest first, as the screens show it.
@@ -162,6 +166,8 @@ public struct NotificationStore: Equatable, Sendable {
     var held = 0
     /// Members not held that show on the lock screen.
     var onLockScreen = 0
+    /// Members not held that Notification Center does not list (their app has it off).
+    var outsideCenter = 0
   }
 
   /// The notifications, packed (see ``NotificationTable``).
@@ -199,7 +205,10 @@ public struct NotificationStore: Equatable, Sendable {
   public var heldCount: Int { held.count }
   /// How many stored notifications are in Notification Center now: those not held for a
   /// Scheduled Summary. The one count every "in Notification Center" caption says.
-  public var centerCount: Int { count - held.count }
+  public var centerCount: Int { count - held.count - outsideCenter }
+  /// How many stored notifications are not held and not in Notification Center: kept only for
+  /// the lock screen they lit, their app having Notification Center off.
+  public private(set) var outsideCenter = 0
   /// The stacks changed by the latest revisions (the revision that changed each), so a view
   /// can update what it shows instead of rebuilding it; bounded, see ``changedGroups(since:)``.
   private var changeLog: [(revision: Int, key: GroupKey)] = []
@@ -302,8 +311,10 @@ public struct NotificationStore: Equatable, Sendable {
     }
     highestID = max(highestID ?? stored.id, stored.id)
     let isHeld = stored.heldUntil != nil
+    let isOutside = !isHeld && !stored.isInCenter
+    if isOutside { outsideCenter += 1 }
     let (previousScore, score) = Self.add(
-      member, held: isHeld, onLockScreen: !isHeld && stored.showsOnLockScreen,
+      member, held: isHeld, onLockScreen: !isHeld && stored.showsOnLockScreen, outsideCenter: isOutside,
       to: &groups[stored.group, default: Group()], moves: &movedElements)
     logChange(stored.group)
     if previousScore != score {
@@ -318,11 +329,12 @@ public struct NotificationStore: Equatable, Sendable {
 
   /// Adds a member by arrival; returns the group's score before and after.
   private static func add(
-    _ member: Member, held: Bool, onLockScreen: Bool, to group: inout Group, moves: inout Int
+    _ member: Member, held: Bool, onLockScreen: Bool, outsideCenter: Bool, to group: inout Group, moves: inout Int
   ) -> (Double, Double) {
     let previous = group.score
     if held { group.held += 1 }
     if onLockScreen { group.onLockScreen += 1 }
+    if outsideCenter { group.outsideCenter += 1 }
     var low = group.members.count
     // Most arrivals are the newest: check the end before searching.
     if let last = group.members.last, last.arrival > member.arrival {
@@ -350,13 +362,14 @@ public struct NotificationStore: Equatable, Sendable {
   /// Writes no member: the score is recomputed over the stack's live members only when the
   /// member removed was its best, and the list is rebuilt once the stale outnumber the live.
   private static func take(
-    score removedScore: Double, held: Bool, onLockScreen: Bool, from group: inout Group, moves: inout Int,
-    isLive: (NotificationID) -> Bool
+    score removedScore: Double, held: Bool, onLockScreen: Bool, outsideCenter: Bool, from group: inout Group,
+    moves: inout Int, isLive: (NotificationID) -> Bool
   ) -> (Double, Double) {
     let previous = group.score
     group.stale += 1
     if held { group.held -= 1 }
     if onLockScreen { group.onLockScreen -= 1 }
+    if outsideCenter { group.outsideCenter -= 1 }
     if group.live <= 0 {
       group.score = -.infinity
       return (previous, group.score)
@@ -463,6 +476,8 @@ public struct NotificationStore: Equatable, Sendable {
     entries[id] = nil
     logRemoval(id)
     if !held.isEmpty { held.remove(id) }
+    let isOutside = !facts.held && !facts.inCenter
+    if isOutside { outsideCenter -= 1 }
     if let collapseID = facts.collapseID {
       let key = CollapseKey(bundleID: facts.bundleID, collapseID: collapseID)
       if collapse[key] == id { collapse.removeValue(forKey: key) }
@@ -471,7 +486,7 @@ public struct NotificationStore: Equatable, Sendable {
     logChange(facts.group)
     let table = entries
     let (previousScore, score) = Self.take(
-      score: facts.score, held: facts.held, onLockScreen: !facts.held && facts.onLockScreen,
+      score: facts.score, held: facts.held, onLockScreen: !facts.held && facts.onLockScreen, outsideCenter: isOutside,
       from: &groups[facts.group, default: Group()], moves: &movedElements
     ) { table.packed($0) != nil }
     if score == -.infinity {
@@ -522,6 +537,10 @@ public struct NotificationStore: Equatable, Sendable {
       if let stored = entries[id], groups[stored.group] != nil {
         groups[stored.group]?.held -= 1
         if stored.showsOnLockScreen { groups[stored.group]?.onLockScreen += 1 }
+        if !stored.isInCenter {
+          groups[stored.group]?.outsideCenter += 1
+          outsideCenter += 1
+        }
         logChange(stored.group)
       }
       entries.release(id)
@@ -662,7 +681,7 @@ public struct NotificationStore: Equatable, Sendable {
   {
     let shown =
       switch filter {
-      case .notificationCenter: group.live - group.held
+      case .notificationCenter: group.live - group.held - group.outsideCenter
       case .lockScreen: group.onLockScreen
       }
     return exclusion.counts.isEmpty ? shown : shown - (exclusion.counts[key] ?? 0)
@@ -684,7 +703,7 @@ public struct NotificationStore: Equatable, Sendable {
       let id = group.members[index].id
       index -= 1
       guard let visibility = entries.visibility(id), !visibility.held,
-        filter == .notificationCenter || visibility.onLockScreen,
+        filter == .notificationCenter ? visibility.inCenter : visibility.onLockScreen,
         exclusion.ids.isEmpty || !exclusion.ids.contains(id), let stored = entries[id]
       else { continue }
       members.append(stored)
@@ -764,7 +783,7 @@ public struct NotificationStore: Equatable, Sendable {
     var exclusion = StackExclusion()
     for id in ids {
       guard let stored = entries[id], stored.heldUntil == nil,
-        filter == .notificationCenter || stored.showsOnLockScreen, !exclusion.ids.contains(id)
+        filter == .notificationCenter ? stored.isInCenter : stored.showsOnLockScreen, !exclusion.ids.contains(id)
       else { continue }
       exclusion.ids.insert(id)
       exclusion.counts[stored.group, default: 0] += 1

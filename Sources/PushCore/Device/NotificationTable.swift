@@ -360,11 +360,17 @@ struct NotificationTable: Sendable {
   /// The packed notification with this id.
   func packed(_ id: NotificationID) -> Packed? { lookUp(id)?.packed }
 
-  /// Whether a notification is held for the summary and whether it shows on the lock screen,
-  /// read without unpacking it.
-  func visibility(_ id: NotificationID) -> (held: Bool, onLockScreen: Bool)? {
+  /// Whether a notification is held for the summary, whether it shows on the lock screen and
+  /// whether Notification Center lists it, read without unpacking it.
+  func visibility(_ id: NotificationID) -> (held: Bool, onLockScreen: Bool, inCenter: Bool)? {
     guard let packed = packed(id) else { return nil }
-    return (packed.heldUntil != nil, Self.showsOnLockScreen(packed))
+    return (packed.heldUntil != nil, Self.showsOnLockScreen(packed), Self.isInCenter(packed))
+  }
+
+  /// Whether Notification Center lists a packed notification (``StoredNotification/isInCenter``).
+  private static func isInCenter(_ packed: Packed) -> Bool {
+    packed.extras?.surfaces.map { $0.contains(.notificationCenter) }
+      ?? packed.surfaces.contains(code: Surface.notificationCenter.code)
   }
 
   /// Whether a packed notification shows on the lock screen once not held
@@ -723,6 +729,7 @@ struct NotificationTable: Sendable {
     var score: Double
     var held: Bool
     var onLockScreen: Bool
+    var inCenter: Bool
   }
 
   /// The ``RemovalFacts`` of a stored (not vacant) notification.
@@ -764,7 +771,7 @@ struct NotificationTable: Sendable {
       ).score
     return RemovalFacts(
       bundleID: bundleID, collapseID: collapseID, group: group, score: score, held: packed.heldUntil != nil,
-      onLockScreen: Self.showsOnLockScreen(packed))
+      onLockScreen: Self.showsOnLockScreen(packed), inCenter: Self.isInCenter(packed))
   }
 
   /// Unpacks a notification whose text is `text`.

@@ -14,7 +14,7 @@ struct BannerView {
       card = NotificationCardView(
         notification: state.displayed(stored), app: state.appInfo(stored.notification.bundleID),
         hiddenCount: state.banners.count - 1, now: state.now, maxBodyLines: 2)
-    } else if let notification = banner.liveActivityContent ?? state.record(for: banner.notification)?.notification {
+    } else if let notification = banner.carriedContent ?? state.record(for: banner.notification)?.notification {
       card = NotificationCardView(
         notification: notification, app: state.appInfo(notification.bundleID), hiddenCount: state.banners.count - 1,
         now: state.now, maxBodyLines: 2)
