@@ -1,5 +1,7 @@
 import ArgumentParser
 import PushCheck
+import PushCore
+import PushScenario
 import PushShell
 import PushWire
 
@@ -10,7 +12,9 @@ struct ValidateCommand: ParsableCommand {
     abstract: "Check APNs payloads, .apns files and JSON Lines captures.",
     discussion: """
       Reads files, directories (recursively: .apns, .json, .jsonl, .ndjson) and - for standard \
-      input. Every problem is reported with its file, line and column or key path, what is wrong, \
+      input. A scenario (.yaml, .yml) is loaded as explain and run load it, and each push it \
+      writes is checked like a payload file; a scenario that cannot be loaded is an error at its \
+      line and column. Every problem is reported with its file, line and column or key path, what is wrong, \
       what a device will do because of it, and how to fix it.
 
       Each finding says what APNs answers (accepts, or rejects with a status and reason) and \
@@ -57,28 +61,46 @@ struct ValidateCommand: ParsableCommand {
     tuneAllocatorForStreaming()
     let out = OutputStream.standardOutput()
     let err = OutputStream.standardError()
-    let (inputs, problems) = resolveInputs(paths)
+    let (inputs, problems) = resolveInputs(paths.filter { !ExplainCommand.isScenario($0) })
     let printer = DiagnosticPrinter(color: format == .text && colorEnabled(for: out), strict: strict)
     var tally = Tally()
     var ioProblems = problems
     // Each record is checked and rendered on the decoding workers; only the counts and the
     // text come back to this thread, in order.
     let (strict, quiet, format) = (self.strict, self.quiet, self.format)
+    let check: @Sendable (PushRecord) -> (Tally, String?) = { record in
+      var delta = Tally()
+      delta.count(record, strict: strict)
+      guard !quiet else { return (delta, nil) }
+      switch format {
+      case .text: return (delta, record.diagnostics.isEmpty ? nil : printer.render(record))
+      case .json: return (delta, ValidationJSON.line(for: record, strict: strict) + "\n")
+      case .github:
+        return (delta, record.diagnostics.isEmpty ? nil : ValidationAnnotations.render(record, strict: strict))
+      }
+    }
+    // Scenarios, in the order named: loaded whole (they are small), each push checked.
+    var unloadable = 0
+    for path in paths where ExplainCommand.isScenario(path) {
+      do throws(ScenarioError) {
+        let scenario = try ScenarioLoader().loadScenario(path: path)
+        for entry in scenario.timeline {
+          guard case .device(.push(let record, _)) = entry.event else { continue }
+          let (delta, text) = check(record)
+          tally.add(delta)
+          if let text { out.write(text) }
+        }
+      } catch {
+        unloadable += 1
+        out.flush()
+        err.line("pushdeck: \(terminalSafe(error.description))")
+      }
+    }
     for input in inputs {
       do throws(InputProblem) {
         try readRecords(
           from: input, bundleID: bundle, keepsCustomValues: false,
-          transform: { record -> (Tally, String?) in
-            var delta = Tally()
-            delta.count(record, strict: strict)
-            guard !quiet else { return (delta, nil) }
-            switch format {
-            case .text: return (delta, record.diagnostics.isEmpty ? nil : printer.render(record))
-            case .json: return (delta, ValidationJSON.line(for: record, strict: strict) + "\n")
-            case .github:
-              return (delta, record.diagnostics.isEmpty ? nil : ValidationAnnotations.render(record, strict: strict))
-            }
-          }
+          transform: check
         ) { result in
           tally.add(result.0)
           if let text = result.1 { out.write(text) }
@@ -92,10 +114,12 @@ struct ValidateCommand: ParsableCommand {
       err.line("pushdeck: \(terminalSafe(problem.path)): \(problem.message)")
     }
     if format != .json || quiet {
-      err.line(tally.summary(strict: strict, ioProblems: ioProblems.count))
+      var summary = tally.summary(strict: strict, ioProblems: ioProblems.count)
+      if unloadable > 0 { summary += "; \(unloadable) scenario\(unloadable == 1 ? "" : "s") could not be loaded" }
+      err.line(summary)
     }
     err.flush()
     if !ioProblems.isEmpty { throw ExitCode(2) }
-    if tally.invalid > 0 { throw ExitCode(1) }
+    if tally.invalid > 0 || unloadable > 0 { throw ExitCode(1) }
   }
 }
