@@ -274,7 +274,7 @@ extension AppState {
     if let id = record?.notification?.id, let at = record?.at {
       if device.keepsRecords, device.recordWindow == nil, let index = record?.index { recordIndex[id] = index }
       let isLiveActivity = record?.decision.surfaces.contains(.liveActivity) == true
-      if record?.decision.surfaces.contains(.banner) == true, record?.decision.disposition != .rejected {
+      if record?.decision.surfaces.contains(.banner) == true {
         let bundleID = record?.notification?.bundleID ?? ""
         let style = device.app(bundleID)?.settings.bannerStyle ?? .temporary
         // One the store does not keep (a Live Activity, or a notification whose app has

@@ -99,7 +99,7 @@ struct ExplainCommand: ParsableCommand {
     var rejected = false
     // Payloads and captures share one device; its records print where the first of them was
     // named, as they are decided (streamed: a capture of any size in bounded memory).
-    let firstPayload = inputs.firstIndex { !Self.isScenario($0) } ?? inputs.endIndex
+    let firstPayload = inputs.firstIndex { !Session.isScenario($0) } ?? inputs.endIndex
     // One writer for every line: its buffer is allocated once.
     var json = JSONWriter(capacity: 4096)
     func write(_ record: DeliveryRecord, _ printer: ExplainPrinter, untimed: Bool = false) {
@@ -144,7 +144,7 @@ struct ExplainCommand: ParsableCommand {
       }
     }
     for input in inputs[..<firstPayload] { explainScenario(input) }
-    let payloadPaths = inputs[firstPayload...].filter { !Self.isScenario($0) }
+    let payloadPaths = inputs[firstPayload...].filter { !Session.isScenario($0) }
     if !payloadPaths.isEmpty {
       let (resolved, inputProblems) = resolveInputs(Array(payloadPaths))
       problems += inputProblems.map { "\($0.path): \($0.message)" }
@@ -165,16 +165,12 @@ struct ExplainCommand: ParsableCommand {
       }
       player.finish()
     }
-    for input in inputs[firstPayload...] where Self.isScenario(input) { explainScenario(input) }
+    for input in inputs[firstPayload...] where Session.isScenario(input) { explainScenario(input) }
     out.flush()
     for problem in problems { err.line("pushdeck: \(terminalSafe(problem))") }
     err.flush()
     if !problems.isEmpty { throw ExitCode(2) }
     if rejected { throw ExitCode(1) }
-  }
-
-  static func isScenario(_ path: String) -> Bool {
-    path.lowercased().hasSuffix(".yaml") || path.lowercased().hasSuffix(".yml")
   }
 
   /// `--compare`: every push on every device, as a table (text) or one object per push (JSON

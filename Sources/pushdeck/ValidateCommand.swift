@@ -61,7 +61,7 @@ struct ValidateCommand: ParsableCommand {
     tuneAllocatorForStreaming()
     let out = OutputStream.standardOutput()
     let err = OutputStream.standardError()
-    let (inputs, problems) = resolveInputs(paths.filter { !ExplainCommand.isScenario($0) })
+    let (inputs, problems) = resolveInputs(paths.filter { !Session.isScenario($0) })
     let printer = DiagnosticPrinter(color: format == .text && colorEnabled(for: out), strict: strict)
     var tally = Tally()
     var ioProblems = problems
@@ -79,9 +79,9 @@ struct ValidateCommand: ParsableCommand {
         return (delta, record.diagnostics.isEmpty ? nil : ValidationAnnotations.render(record, strict: strict))
       }
     }
-    // Scenarios, in the order named: loaded whole (they are small), each push checked.
+    // Scenarios first, in the order named: each loaded whole (they are small), each push checked.
     var unloadable = 0
-    for path in paths where ExplainCommand.isScenario(path) {
+    for path in paths where Session.isScenario(path) {
       do throws(ScenarioError) {
         let scenario = try ScenarioLoader().loadScenario(path: path)
         for entry in scenario.timeline {

@@ -250,8 +250,8 @@ private struct SplitMix {
         #expect(facts.collapseID == unpacked.notification.collapseID)
         #expect(facts.group == unpacked.group && facts.group == stored.group)
         #expect(facts.score == unpacked.rank.score && facts.score == stored.rank.score)
-        #expect(facts.held == (unpacked.heldUntil != nil))
-        #expect(facts.onLockScreen == unpacked.showsOnLockScreen)
+        #expect(facts.visibility.held == (unpacked.heldUntil != nil))
+        #expect(facts.visibility.onLockScreen == unpacked.showsOnLockScreen)
       }
     }
   }

@@ -110,6 +110,27 @@ public struct StoredNotification: Equatable, Sendable, Identifiable {
   /// Whether it joins Notification Center's list (once not held). One whose app has Notification
   /// Center off is kept only for the lock screen it lit, and is not listed there.
   public var isInCenter: Bool { decision.surfaces.contains(.notificationCenter) }
+
+  /// Which of the screens' lists it is in.
+  var visibility: StackVisibility {
+    StackVisibility(held: heldUntil != nil, onLockScreen: showsOnLockScreen, inCenter: isInCenter)
+  }
+}
+
+/// Which lists a stored notification is in: none while held for the Scheduled Summary; then the
+/// lock screen's if it lit it or bannered, and Notification Center's unless its app has that off.
+struct StackVisibility {
+  var held: Bool
+  var onLockScreen: Bool
+  var inCenter: Bool
+
+  /// Whether the list `filter` names shows it.
+  func shows(in filter: StackFilter) -> Bool {
+    !held && (filter == .notificationCenter ? inCenter : onLockScreen)
+  }
+
+  /// Kept for the lock screen only: not held, and not in Notification Center.
+  var isOutsideCenter: Bool { !held && !inCenter }
 }
 
 /// A stack of notifications, newest first, as the screens show it.
@@ -168,6 +189,16 @@ public struct NotificationStore: Equatable, Sendable {
     var onLockScreen = 0
     /// Members not held that Notification Center does not list (their app has it off).
     var outsideCenter = 0
+
+    /// Counts a member into (`sign` 1) or out of (-1) the lists it is in.
+    mutating func count(_ visibility: StackVisibility, _ sign: Int) {
+      if visibility.held {
+        held += sign
+        return
+      }
+      if visibility.onLockScreen { onLockScreen += sign }
+      if !visibility.inCenter { outsideCenter += sign }
+    }
   }
 
   /// The notifications, packed (see ``NotificationTable``).
@@ -310,12 +341,10 @@ public struct NotificationStore: Equatable, Sendable {
       }
     }
     highestID = max(highestID ?? stored.id, stored.id)
-    let isHeld = stored.heldUntil != nil
-    let isOutside = !isHeld && !stored.isInCenter
-    if isOutside { outsideCenter += 1 }
+    let visibility = stored.visibility
+    if visibility.isOutsideCenter { outsideCenter += 1 }
     let (previousScore, score) = Self.add(
-      member, held: isHeld, onLockScreen: !isHeld && stored.showsOnLockScreen, outsideCenter: isOutside,
-      to: &groups[stored.group, default: Group()], moves: &movedElements)
+      member, visibility, to: &groups[stored.group, default: Group()], moves: &movedElements)
     logChange(stored.group)
     if previousScore != score {
       if previousScore > -.infinity {
@@ -329,12 +358,10 @@ public struct NotificationStore: Equatable, Sendable {
 
   /// Adds a member by arrival; returns the group's score before and after.
   private static func add(
-    _ member: Member, held: Bool, onLockScreen: Bool, outsideCenter: Bool, to group: inout Group, moves: inout Int
+    _ member: Member, _ visibility: StackVisibility, to group: inout Group, moves: inout Int
   ) -> (Double, Double) {
     let previous = group.score
-    if held { group.held += 1 }
-    if onLockScreen { group.onLockScreen += 1 }
-    if outsideCenter { group.outsideCenter += 1 }
+    group.count(visibility, 1)
     var low = group.members.count
     // Most arrivals are the newest: check the end before searching.
     if let last = group.members.last, last.arrival > member.arrival {
@@ -362,14 +389,12 @@ public struct NotificationStore: Equatable, Sendable {
   /// Writes no member: the score is recomputed over the stack's live members only when the
   /// member removed was its best, and the list is rebuilt once the stale outnumber the live.
   private static func take(
-    score removedScore: Double, held: Bool, onLockScreen: Bool, outsideCenter: Bool, from group: inout Group,
-    moves: inout Int, isLive: (NotificationID) -> Bool
+    score removedScore: Double, _ visibility: StackVisibility, from group: inout Group, moves: inout Int,
+    isLive: (NotificationID) -> Bool
   ) -> (Double, Double) {
     let previous = group.score
     group.stale += 1
-    if held { group.held -= 1 }
-    if onLockScreen { group.onLockScreen -= 1 }
-    if outsideCenter { group.outsideCenter -= 1 }
+    group.count(visibility, -1)
     if group.live <= 0 {
       group.score = -.infinity
       return (previous, group.score)
@@ -476,8 +501,7 @@ public struct NotificationStore: Equatable, Sendable {
     entries[id] = nil
     logRemoval(id)
     if !held.isEmpty { held.remove(id) }
-    let isOutside = !facts.held && !facts.inCenter
-    if isOutside { outsideCenter -= 1 }
+    if facts.visibility.isOutsideCenter { outsideCenter -= 1 }
     if let collapseID = facts.collapseID {
       let key = CollapseKey(bundleID: facts.bundleID, collapseID: collapseID)
       if collapse[key] == id { collapse.removeValue(forKey: key) }
@@ -486,8 +510,7 @@ public struct NotificationStore: Equatable, Sendable {
     logChange(facts.group)
     let table = entries
     let (previousScore, score) = Self.take(
-      score: facts.score, held: facts.held, onLockScreen: !facts.held && facts.onLockScreen, outsideCenter: isOutside,
-      from: &groups[facts.group, default: Group()], moves: &movedElements
+      score: facts.score, facts.visibility, from: &groups[facts.group, default: Group()], moves: &movedElements
     ) { table.packed($0) != nil }
     if score == -.infinity {
       removeFromOrder(facts.group, score: previousScore)
@@ -535,12 +558,11 @@ public struct NotificationStore: Equatable, Sendable {
     }
     for id in due {
       if let stored = entries[id], groups[stored.group] != nil {
-        groups[stored.group]?.held -= 1
-        if stored.showsOnLockScreen { groups[stored.group]?.onLockScreen += 1 }
-        if !stored.isInCenter {
-          groups[stored.group]?.outsideCenter += 1
-          outsideCenter += 1
-        }
+        var visibility = stored.visibility
+        groups[stored.group]?.count(visibility, -1)
+        visibility.held = false
+        groups[stored.group]?.count(visibility, 1)
+        if visibility.isOutsideCenter { outsideCenter += 1 }
         logChange(stored.group)
       }
       entries.release(id)
@@ -702,9 +724,8 @@ public struct NotificationStore: Equatable, Sendable {
     while index >= 0 && members.count < copies {
       let id = group.members[index].id
       index -= 1
-      guard let visibility = entries.visibility(id), !visibility.held,
-        filter == .notificationCenter ? visibility.inCenter : visibility.onLockScreen,
-        exclusion.ids.isEmpty || !exclusion.ids.contains(id), let stored = entries[id]
+      guard entries.visibility(id)?.shows(in: filter) == true, exclusion.ids.isEmpty || !exclusion.ids.contains(id),
+        let stored = entries[id]
       else { continue }
       members.append(stored)
     }
@@ -782,8 +803,7 @@ public struct NotificationStore: Equatable, Sendable {
   public func exclusion(of ids: some Sequence<NotificationID>, filter: StackFilter) -> StackExclusion {
     var exclusion = StackExclusion()
     for id in ids {
-      guard let stored = entries[id], stored.heldUntil == nil,
-        filter == .notificationCenter ? stored.isInCenter : stored.showsOnLockScreen, !exclusion.ids.contains(id)
+      guard let stored = entries[id], stored.visibility.shows(in: filter), !exclusion.ids.contains(id)
       else { continue }
       exclusion.ids.insert(id)
       exclusion.counts[stored.group, default: 0] += 1

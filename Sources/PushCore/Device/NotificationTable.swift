@@ -362,9 +362,14 @@ struct NotificationTable: Sendable {
 
   /// Whether a notification is held for the summary, whether it shows on the lock screen and
   /// whether Notification Center lists it, read without unpacking it.
-  func visibility(_ id: NotificationID) -> (held: Bool, onLockScreen: Bool, inCenter: Bool)? {
-    guard let packed = packed(id) else { return nil }
-    return (packed.heldUntil != nil, Self.showsOnLockScreen(packed), Self.isInCenter(packed))
+  func visibility(_ id: NotificationID) -> StackVisibility? {
+    packed(id).map(Self.visibility)
+  }
+
+  /// ``StoredNotification/visibility``, read from a packed notification's surface bits.
+  private static func visibility(_ packed: Packed) -> StackVisibility {
+    StackVisibility(
+      held: packed.heldUntil != nil, onLockScreen: showsOnLockScreen(packed), inCenter: isInCenter(packed))
   }
 
   /// Whether Notification Center lists a packed notification (``StoredNotification/isInCenter``).
@@ -720,16 +725,14 @@ struct NotificationTable: Sendable {
 
   /// What removing a notification needs to know of it, read from its packed form without
   /// unpacking it: its app and `apns-collapse-id` (the collapse index), its stack, its rank
-  /// score, and whether it is held or shows on the lock screen (the stack's counts). Unpacking
+  /// score, and which lists it is in (the stack's counts). Unpacking
   /// made its eleven strings and its decision's lists, for a removal that reads five values.
   struct RemovalFacts {
     var bundleID: String
     var collapseID: String?
     var group: GroupKey
     var score: Double
-    var held: Bool
-    var onLockScreen: Bool
-    var inCenter: Bool
+    var visibility: StackVisibility
   }
 
   /// The ``RemovalFacts`` of a stored (not vacant) notification.
@@ -770,8 +773,7 @@ struct NotificationTable: Sendable {
         recency: Double(packed.receivedAt.milliseconds) / 3_600_000
       ).score
     return RemovalFacts(
-      bundleID: bundleID, collapseID: collapseID, group: group, score: score, held: packed.heldUntil != nil,
-      onLockScreen: Self.showsOnLockScreen(packed), inCenter: Self.isInCenter(packed))
+      bundleID: bundleID, collapseID: collapseID, group: group, score: score, visibility: Self.visibility(packed))
   }
 
   /// Unpacks a notification whose text is `text`.
