@@ -76,6 +76,21 @@ struct NotificationCenterOffTests {
     #expect(state.lockScreenStacks().isEmpty)
   }
 
+  /// Only a replacement that is not kept removes its target: a push without text that shares
+  /// the collapse id (a badge update) leaves the notification where it is.
+  @Test func aPushWithoutTextKeepsItsCollapseTarget() throws {
+    var device = DeviceSimulator(profile: DeviceProfile(start: start, isLocked: false))
+    let headers = #"{"at":1,"bundle":"com.example.mail","headers":{"apns-collapse-id":"inbox"},"payload":"#
+    func line(_ payload: String, _ number: Int) -> DeviceEvent {
+      .push(PushReader.readCaptureLine(Array((headers + payload + "}").utf8), lineNumber: number, source: "c.jsonl"))
+    }
+    device.apply(line(#"{"aps":{"alert":{"title":"Inbox","body":"3 new"}}}"#, 1), at: start + .seconds(1))
+    device.apply(line(#"{"aps":{"badge":4}}"#, 2), at: start + .seconds(2))
+    let record = try #require(device.records.last)
+    #expect(record.decision.disposition != .replaced && !record.decision.isStored)
+    #expect(device.store.count == 1)
+  }
+
   /// A stack of an app with Notification Center on beside one with it off: each list counts
   /// only what it shows, and releasing nothing changes that.
   @Test func theCountsFollowWhatEachListShows() {

@@ -572,9 +572,10 @@ public struct DeviceSimulator: Sendable {
       delivery.groupRank =
         delivery.evicted.isEmpty ? store.groupRank(of: group, score: score) : store.groupRank(of: group)
     } else {
-      // Not kept (its app has Notification Center off, and it only bannered): the one it
-      // replaces goes all the same.
-      if let replaced = decision.replaces { store.discard(replaced) }
+      // A replacement not kept (its app has Notification Center off, and it only bannered):
+      // the one it replaces goes all the same. A push without text keeps its collapse target
+      // (its disposition is not `replaced`).
+      if decision.disposition == .replaced, let replaced = decision.replaces { store.discard(replaced) }
       delivery.decision = consume decision
     }
     // Asked here, not only in `keep`: passing the local record to it copied it (every string
