@@ -164,6 +164,18 @@ public struct AppState: Sendable {
   public var pane: Pane?
   /// The status-line field taking typed text, if any.
   public internal(set) var prompt: Prompt?
+  /// Where the cursor is in the field taking typed text (the prompt or the reply field): how
+  /// many characters follow it. A field opens with it at the end (0).
+  public internal(set) var charactersAfterCursor = 0
+
+  /// The text being typed, with its cursor: the prompt's, or the action sheet's reply field's.
+  public var editedText: EditedText? {
+    if let prompt { return EditedText(prompt.text, charactersAfterCursor: charactersAfterCursor) }
+    if case .actionSheet(let sheet)? = overlay, case .reply(_, let text) = sheet.stage {
+      return EditedText(text, charactersAfterCursor: charactersAfterCursor)
+    }
+    return nil
+  }
   /// Whether the clock is playing and how fast.
   public internal(set) var playback = Playback()
   /// The device as it started, kept so seeking back can rebuild it and replay the timeline.

@@ -44,10 +44,12 @@ public enum Command: Equatable, Sendable {
   case toggleDoNotDisturb
   /// Provisional notifications: Keep… (authorize) and Turn Off (deny).
   case keepProvisional, turnOffProvisional
-  /// Type text into the reply field.
+  /// Type text into the reply field or the prompt, at the cursor.
   case insertText(String)
-  /// Delete the last character of the reply field.
+  /// Delete the character before the cursor.
   case deleteBackward
+  /// Move the cursor or delete around it (← →, Home, End, Delete, Ctrl-W, Ctrl-U, Ctrl-K).
+  case editText(TextEdit)
   /// Show or hide the timeline pane.
   case toggleTimeline
   /// Show or hide the settings pane.
@@ -538,14 +540,11 @@ extension AppState {
         if text == "y" || text == "Y" { confirmClearAll() } else { showToast("Kept every notification") }
         return []
       }
-      if case .seek(let typed)? = prompt {
-        prompt = .seek(typed + text)
-        return []
-      }
-      if case .actionSheet(var sheet)? = overlay, case .reply(let actionID, let typed) = sheet.stage {
-        sheet.stage = .reply(actionID: actionID, text: typed + text)
-        overlay = .actionSheet(sheet)
-      }
+      editText(.insert(text))
+      return []
+    case .editText(let edit):
+      editText(edit)
+      return []
     case .toggleTimeline:
       pane = pane == .timeline ? nil : .timeline
       if pane != nil { isInspectorOpen = false }
@@ -565,6 +564,7 @@ extension AppState {
       return changeSpeed(by: command == .faster ? 1 : -1)
     case .beginSeek:
       prompt = .seek("")
+      charactersAfterCursor = 0
     case .adjustSetting(let step):
       if pane == .settings, overlay == nil { adjustSetting(by: step) }
     case .click(let target, let isDouble):
@@ -574,17 +574,24 @@ extension AppState {
     case .scrollInspector(let rows):
       scrollInspector(by: rows)
     case .deleteBackward:
-      if case .seek(let typed)? = prompt {
-        prompt = .seek(String(typed.dropLast()))
-        return []
-      }
-      if case .actionSheet(var sheet)? = overlay, case .reply(let actionID, let typed) = sheet.stage {
-        sheet.stage = .reply(actionID: actionID, text: String(typed.dropLast()))
-        overlay = .actionSheet(sheet)
-      }
+      editText(.deleteBackward)
+      return []
     }
     clampSelections()
     return []
+  }
+
+  /// Makes `edit` in the field taking typed text (the prompt first, else the reply field).
+  private mutating func editText(_ edit: TextEdit) {
+    guard var edited = editedText else { return }
+    edited.apply(edit)
+    charactersAfterCursor = edited.charactersAfterCursor
+    if case .seek? = prompt {
+      prompt = .seek(edited.text)
+    } else if case .actionSheet(var sheet)? = overlay, case .reply(let actionID, _) = sheet.stage {
+      sheet.stage = .reply(actionID: actionID, text: edited.text)
+      overlay = .actionSheet(sheet)
+    }
   }
 
   private mutating func goBack() {
@@ -840,6 +847,7 @@ extension AppState {
         ActionSheet(
           notification: sheet.notification, highlighted: sheet.highlighted,
           stage: .reply(actionID: action.identifier, text: "")))
+      charactersAfterCursor = 0
       return []
     }
     return run(action, on: sheet.notification, text: nil)

@@ -14,8 +14,11 @@ public enum Key: Equatable, Hashable, Sendable {
   case enter
   /// Escape.
   case escape
-  /// Backspace or Delete.
+  /// Backspace.
   case backspace
+  /// Delete (forward delete): in a text field, deletes the character under the cursor; a
+  /// command wherever Backspace is one.
+  case delete
   /// Tab.
   case tab
   /// A key the backend could not name, with its code.
@@ -116,6 +119,16 @@ public struct KeyMap: Equatable, Sendable {
   /// What the settings pane reads differently: ← and → change the highlighted value.
   public static let settingsOverrides: [Key: Command] = [.left: .adjustSetting(-1), .right: .adjustSetting(1)]
 
+  /// What a text field's keys do besides typing, Backspace, Enter and Esc: the cursor keys and
+  /// the line-editing chords of a shell (Emacs mode: Ctrl-A, Ctrl-E, Ctrl-B, Ctrl-F, Ctrl-D,
+  /// Ctrl-W, Ctrl-U, Ctrl-K).
+  public static let textEdits: [Key: TextEdit] = [
+    .left: .moveLeft, .right: .moveRight, .home: .moveToStart, .end: .moveToEnd, .delete: .deleteForward,
+    .control("b"): .moveLeft, .control("f"): .moveRight, .control("a"): .moveToStart, .control("e"): .moveToEnd,
+    .control("d"): .deleteForward, .control("w"): .deleteWordBackward, .control("u"): .deleteToStart,
+    .control("k"): .deleteToEnd,
+  ]
+
   /// The command for a key, if bound.
   public func command(for key: Key) -> Command? { bindings[key] }
 
@@ -136,7 +149,7 @@ public struct KeyMap: Equatable, Sendable {
       case .backspace: return .command(.deleteBackward)
       case .enter: return .command(.activate)
       case .escape: return .command(.back)
-      default: return nil
+      default: return Self.textEdits[key].map { .command(.editText($0)) }
       }
     case .resize(let columns, let rows): return .resize(columns: columns, rows: rows)
     case .signal(let number): return .terminationRequested(signal: number)

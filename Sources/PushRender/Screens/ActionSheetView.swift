@@ -29,6 +29,8 @@ struct ActionSheetView {
     }
     let actions = state.actions(for: sheet.notification)
     var choices: [(String, StyleRole, action: Int?)] = []
+    // The reply field's choice, when it holds text.
+    var fieldChoice: Int?
     switch sheet.stage {
     case .choosing:
       if actions.isEmpty {
@@ -51,10 +53,13 @@ struct ActionSheetView {
     case .reply(let actionID, let text):
       let action = actions.first { $0.identifier == actionID }
       let placeholder = action?.textInputPlaceholder ?? "Reply"
-      let shown = text.isEmpty ? placeholder : text
-      // Keep the end of long replies in view, measured in columns.
-      let field = TextLayout.truncateLeading(shown, toColumns: inner - 4)
-      choices.append(("▏" + field + (text.isEmpty ? "" : "█"), text.isEmpty ? .cardMeta : .cardBody, nil))
+      if text.isEmpty {
+        choices.append(("▏" + TextLayout.truncateLeading(placeholder, toColumns: inner - 4), .cardMeta, nil))
+      } else {
+        // Drawn with its cursor below (``TextFieldView``).
+        fieldChoice = choices.count
+        choices.append(("▏", .cardBody, nil))
+      }
       choices.append(("Enter \(action?.textInputButtonTitle ?? "Send") · Esc cancels", .cardMeta, nil))
     }
     // On a short terminal the sheet must still show every choice it lets the user make: the
@@ -67,12 +72,14 @@ struct ActionSheetView {
     var lines = header
     lines.append((String(repeating: "─", count: inner), .cardBorder))
     var highlightedLine: Int?
+    var fieldLine: Int?
     var actionLines: [Int: Int] = [:]
     let shown = ActionSheetView.window(
       count: choices.count, around: min(max(sheet.highlighted, 0), max(choices.count - 1, 0)),
       rows: room - lines.count)
     if shown.lowerBound > 0 { lines.append(("↑ \(shown.lowerBound) more", .cardMeta)) }
-    for (text, role, action) in choices[shown] {
+    for (choice, (text, role, action)) in zip(shown, choices[shown]) {
+      if choice == fieldChoice { fieldLine = lines.count }
       if let action {
         if action == sheet.highlighted, case .choosing = sheet.stage { highlightedLine = lines.count }
         actionLines[lines.count] = action
@@ -97,6 +104,12 @@ struct ActionSheetView {
           Rect(column: rect.column + 1, row: point.row, columns: columns - 2, rows: 1), style: theme[.selection],
           role: .selection)
         grid.write("▸ " + text, at: point, style: theme[role].over(theme[.selection]), role: role, maxColumns: inner)
+      } else if index == fieldLine, let edited = state.editedText {
+        let written = grid.write(text, at: point, style: theme[role], role: role, maxColumns: inner)
+        // The field: its text and cursor, a column short of the sheet's inner edge.
+        TextFieldView.draw(
+          edited, at: Point(column: point.column + written, row: point.row), columns: inner - 2 - written,
+          style: theme[role], role: role, into: &grid)
       } else {
         grid.write(
           (role == .actionButton || role == .destructiveAction ? "  " : "") + text, at: point, style: theme[role],

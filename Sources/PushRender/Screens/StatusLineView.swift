@@ -70,13 +70,13 @@ struct StatusLineView {
     let (mode, hints) = modeAndHints
     var column = 0
     column += grid.write(" \(clock) ", at: Point(column: column, row: row), style: theme[.footerKey], role: .footerKey)
-    if case .seek(let text)? = state.prompt {
+    if case .seek? = state.prompt, let edited = state.editedText {
       column += grid.write(
         " Go to time (+5m, -30s, 09:45, 08:00:30): ", at: Point(column: column, row: row), style: theme[.statusBar],
         role: .statusBar)
-      grid.write(
-        text + "█", at: Point(column: column, row: row), style: theme[.cardBody], role: .cardBody,
-        maxColumns: max(0, grid.width - column))
+      TextFieldView.draw(
+        edited, at: Point(column: column, row: row), columns: max(0, grid.width - column), style: theme[.cardBody],
+        role: .cardBody, into: &grid)
       return
     }
     column += grid.write(
