@@ -12,3 +12,16 @@ extension AppState {
     return AppState(opening: scenario, at: BuiltInDemo.opensAt, upcoming: upcoming)
   }
 }
+
+extension AppState {
+  /// The demo with Notification Center open and the Messages notification's action sheet at its
+  /// reply field (its first action, `REPLY`, chosen), empty.
+  public static func demoAtReplyField() -> AppState {
+    var state = AppState.demo(upcoming: false)
+    _ = reduce(into: &state, .command(.openCenter))
+    state.centerSelection = state.centerRows().firstIndex { $0.groupKey.bundleID == "com.example.messages" } ?? 0
+    _ = reduce(into: &state, .command(.showActions))
+    _ = reduce(into: &state, .command(.activate))
+    return state
+  }
+}

@@ -1,5 +1,6 @@
 import PushCore
 import PushRender
+import PushTestSupport
 import PushUI
 import Testing
 
@@ -35,11 +36,7 @@ struct TextFieldViewTests {
   }
 
   @Test func theReplyFieldKeepsTheCursorInViewWhenTheTextIsWiderThanTheSheet() throws {
-    var state = AppState.demo(upcoming: false)
-    _ = reduce(into: &state, .command(.openCenter))
-    state.centerSelection = state.centerRows().firstIndex { $0.groupKey.bundleID == "com.example.messages" } ?? 0
-    _ = reduce(into: &state, .command(.showActions))
-    _ = reduce(into: &state, .command(.activate))
+    var state = AppState.demoAtReplyField()
     let long = "start " + String(repeating: "middle ", count: 12) + "finish"
     _ = reduce(into: &state, .command(.insertText(long)))
     // At the end, the end is in view behind "…", as before.

@@ -157,11 +157,7 @@ struct ReducerTests {
   }
 
   @Test func textInputActionOpensAReplyFieldAndSendsTheText() {
-    var state = AppState.demo(upcoming: false)
-    _ = reduce(into: &state, .command(.openCenter))
-    state.centerSelection = state.centerRows().firstIndex { $0.groupKey.bundleID == "com.example.messages" } ?? 0
-    _ = reduce(into: &state, .command(.showActions))
-    _ = reduce(into: &state, .command(.activate))
+    var state = AppState.demoAtReplyField()
     #expect(state.inputMode == .textEntry)
     let keys = KeyMap.standard
     for key in [Key.character("O"), .character("k"), .character("!"), .backspace, .character("?")] {

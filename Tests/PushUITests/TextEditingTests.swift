@@ -43,11 +43,7 @@ struct TextEditingTests {
   }
 
   @Test func theReplyFieldIsEditedWithTheKeysOfAShellLine() throws {
-    var state = AppState.demo(upcoming: false)
-    _ = reduce(into: &state, .command(.openCenter))
-    state.centerSelection = state.centerRows().firstIndex { $0.groupKey.bundleID == "com.example.messages" } ?? 0
-    _ = reduce(into: &state, .command(.showActions))
-    _ = reduce(into: &state, .command(.activate))
+    var state = AppState.demoAtReplyField()
     let keys = KeyMap.standard
     func press(_ pressed: Key...) {
       for key in pressed {
