@@ -55,7 +55,7 @@ package struct InputIdentity {
 
   /// The hash of the file's first `count` bytes, or nil when it is shorter.
   package func hash(ofFirst count: Int) -> String? {
-    guard count <= head.count else { return nil }
+    guard count >= 0, count <= head.count else { return nil }
     // FNV-1a, 64 bits: inputs are told apart, not defended against.
     var hash: UInt64 = 0xcbf2_9ce4_8422_2325
     for byte in head[..<count] {

@@ -172,7 +172,10 @@ package struct Replay {
 
   /// Hands the pending batch, with the progress of the inputs it reads from, to the committer.
   package mutating func flush() {
-    guard let committer else { return }
+    // After a failure nothing more is saved: not even how far the inputs were read, which would
+    // mark lines as saved that never reached the device (found with a damaged state: the
+    // progress row moved on, and the state was not "left untouched" as the error said).
+    guard let committer, ownFailure == nil else { return }
     batch.sources = finished + (current.map { [$0] } ?? [])
     guard !batch.isEmpty else { return }
     finished = []

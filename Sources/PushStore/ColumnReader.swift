@@ -115,6 +115,13 @@ struct ColumnReader {
 
   mutating func int(_ name: String) throws(JournalCoding.Malformed) -> Int { Int(try int64(name)) }
 
+  /// An id, sequence number, line, offset or count: a whole number from 0 to
+  /// ``JournalCoding/numberLimit``. A file edited by hand may hold anything; one past the limit
+  /// is damage, said as such, not a trap when the device counts on from it.
+  mutating func number(_ name: String) throws(JournalCoding.Malformed) -> Int64 {
+    try JournalCoding.checkedNumber(try int64(name), name)
+  }
+
   mutating func optionalInt() throws(JournalCoding.Malformed) -> Int? {
     try optionalInt64().map { Int($0) }
   }

@@ -592,9 +592,9 @@ public final class DeviceJournal: Sendable {
         ).map { row throws in
           var reader = ColumnReader(row: row)
           return JournalBatch.SourceProgress(
-            id: try reader.int64("id"), path: try reader.string("path"), headBytes: try reader.int("head_bytes"),
-            headHash: try reader.string("head_hash"), line: try reader.int("line"),
-            offset: try reader.int64("byte_offset"))
+            id: try reader.number("id"), path: try reader.string("path"),
+            headBytes: Int(try reader.number("head_bytes")), headHash: try reader.string("head_hash"),
+            line: Int(try reader.number("line")), offset: try reader.number("byte_offset"))
         }
       }
     }
@@ -603,7 +603,11 @@ public final class DeviceJournal: Sendable {
   /// The id the next stored reason list takes (see ``ReasonLists``).
   public func nextReasonListID() throws(StoreError) -> Int64 {
     try guarded { () throws in
-      try queue.read { db in try Int64.fetchOne(db, sql: "SELECT COALESCE(MAX(id), 0) + 1 FROM reason_list") ?? 1 }
+      try queue.read { db in
+        // The largest id is read as it is (MAX(id) + 1 would turn into a REAL past Int64.max).
+        let last = try Int64.fetchOne(db, sql: "SELECT COALESCE(MAX(id), 0) FROM reason_list") ?? 0
+        return try JournalCoding.checkedNumber(last, "reason_list.id") + 1
+      }
     }
   }
 
@@ -619,7 +623,7 @@ public final class DeviceJournal: Sendable {
         var texts: [Int64: String] = [:]
         for row in try Row.fetchAll(db, sql: "SELECT id, \(column) FROM \(table)") {
           var reader = ColumnReader(row: row)
-          texts[try reader.int64("id")] = try reader.string(column)
+          texts[try reader.number("\(table).id")] = try reader.string(column)
         }
         return texts
       }
@@ -702,7 +706,7 @@ public final class DeviceJournal: Sendable {
     if keepsPayloadDetails {
       for row in try Row.fetchAll(db, sql: "SELECT id, reasons FROM reason_list") {
         var reader = ColumnReader(row: row)
-        reasonLists[try reader.int64("id")] = try reader.string("reasons")
+        reasonLists[try reader.number("reason_list.id")] = try reader.string("reasons")
       }
     }
     while let row = try rows.next() {
@@ -719,12 +723,12 @@ public final class DeviceJournal: Sendable {
       var reader = ColumnReader(row: row)
       let bundleID = try reader.string("bundle_id")
       restored.engagement[bundleID] = Engagement(
-        taps: try reader.int("taps"), dismissals: try reader.int("dismissals"))
+        taps: Int(try reader.number("taps")), dismissals: Int(try reader.number("dismissals")))
     }
     for row in try Row.fetchAll(db, sql: "SELECT bundle_id, count FROM badge") {
       var reader = ColumnReader(row: row)
       let bundleID = try reader.string("bundle_id")
-      restored.badges[bundleID] = try reader.int("count")
+      restored.badges[bundleID] = Int(try reader.number("badge count"))
     }
     for row in try Row.fetchAll(
       db,
@@ -787,13 +791,15 @@ public final class DeviceJournal: Sendable {
       // was lost with a failed batch: new ids start after both, so none is born removed.
       sql: """
         SELECT MAX(COALESCE((SELECT MAX(notification_id) FROM delivery), 0),
-                   COALESCE((SELECT MAX(notification_id) FROM removal), 0)) + 1,
-               COALESCE((SELECT MAX(seq) FROM delivery), -1) + 1
+                   COALESCE((SELECT MAX(notification_id) FROM removal), 0)),
+               (SELECT MAX(seq) FROM delivery)
         """)
     {
       var reader = ColumnReader(row: row)
-      restored.nextNotificationID = try reader.int("next id")
-      restored.deliveryCount = try reader.int("next seq")
+      restored.nextNotificationID = Int(try reader.number("notification_id")) + 1
+      if let last = try reader.optionalInt64() {
+        restored.deliveryCount = Int(try JournalCoding.checkedNumber(last, "seq")) + 1
+      }
     }
     return restored
   }

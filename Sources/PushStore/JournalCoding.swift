@@ -115,6 +115,27 @@ enum JournalCoding {
     ).compactText
   }
 
+  /// The largest id, sequence number, line, byte offset or count a journal may hold: 2^53,
+  /// far past what any device or capture reaches (a push a microsecond for 285 years), and far
+  /// enough below `Int64.max` that counting on from it never overflows.
+  static let numberLimit: Int64 = 1 << 53
+
+  /// `value` when it is from 0 to ``numberLimit``; else the damage, named.
+  static func checkedNumber(_ value: Int64, _ name: String) throws(Malformed) -> Int64 {
+    guard (0...numberLimit).contains(value) else {
+      throw Malformed(detail: "column \(name) holds \(value), outside 0…2^53")
+    }
+    return value
+  }
+
+  /// A whole number from a JSON value: finite, integral and from 0 to ``numberLimit``.
+  private static func wholeNumber(_ value: Double, _ name: String) throws(Malformed) -> Int {
+    guard value.isFinite, value == value.rounded(), value >= 0, value <= Double(numberLimit) else {
+      throw Malformed(detail: "an attachment's \(name) is \(value), not a whole number from 0 to 2^53")
+    }
+    return Int(value)
+  }
+
   static func attachments(_ text: String?) throws(Malformed) -> [NotificationAttachment] {
     guard let text else { return [] }
     guard case .array(let elements) = try value(text, column: "attachments") else {
@@ -144,13 +165,17 @@ enum JournalCoding {
           rgb.append(high << 4 | low)
           index += 2
         }
-        guard index == bytes.count, width >= 0, height >= 0, rgb.count == Int(width) * Int(height) * 3 else {
+        let columns = try wholeNumber(width, "thumbnail width")
+        let rows = try wholeNumber(height, "thumbnail height")
+        let (pixels, overflow) = columns.multipliedReportingOverflow(by: rows)
+        guard index == bytes.count, !overflow, pixels <= rgb.count, rgb.count == pixels * 3 else {
           throw Malformed(detail: "an attachment's thumbnail does not match its size")
         }
-        thumbnail = ImageThumbnail(width: Int(width), height: Int(height), rgb: rgb)
+        thumbnail = ImageThumbnail(width: columns, height: rows, rgb: rgb)
       }
       return NotificationAttachment(
-        identifier: identifier, path: path, kind: kind, type: type, byteCount: Int(size), thumbnail: thumbnail,
+        identifier: identifier, path: path, kind: kind, type: type, byteCount: try wholeNumber(size, "size"),
+        thumbnail: thumbnail,
         thumbnailProblem: element["problem"]?.stringValue)
     }
   }

@@ -113,6 +113,11 @@ struct RenderCommand: ParsableCommand {
     if let bench {
       let counts = bench.split(separator: ",").compactMap { Int($0) }
       let parts = size.lowercased().split(separator: "x").compactMap { Int($0) }
+      // A developer's flag, but its numbers are still checked where they are read.
+      guard counts.allSatisfy({ (1...10_000_000).contains($0) }), parts.allSatisfy({ (1...1000).contains($0) })
+      else {
+        throw ValidationError("--bench takes notification counts from 1 to 10,000,000, --size from 1x1 to 1000x1000")
+      }
       let benchSize = parts.count == 2 ? Size(columns: parts[0], rows: parts[1]) : Size(columns: 200, rows: 60)
       let report = MainActor.assumeIsolated {
         FrameBenchmark.run(counts: counts.isEmpty ? [10_000, 1_000_000] : counts, size: benchSize)

@@ -31,7 +31,11 @@ public struct Engagement: Equatable, Sendable {
   }
 
   /// A score from -0.5 (always dismissed) to +0.5 (always opened); 0 without history.
-  public var score: Double { Double(taps + 1) / Double(taps + dismissals + 2) - 0.5 }
+  public var score: Double {
+    // In doubles: counts read from a file may be large enough for `taps + dismissals` to overflow.
+    let taps = Double(max(0, self.taps))
+    return (taps + 1) / (taps + Double(max(0, dismissals)) + 2) - 0.5
+  }
 }
 
 /// How the lock screen shows notifications (Settings ▸ Notifications ▸ Display As, iOS 16+).

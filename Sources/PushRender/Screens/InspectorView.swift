@@ -82,8 +82,8 @@ struct InspectorView {
     lines.append(("Rank", .groupHeader))
     lines.append(
       (
-        "level \(format(rank.level)) + relevance \(format(rank.relevance)) + engagement \(format(rank.engagement))"
-          + " + communication \(format(rank.communication)) + recency \(format(rank.recency)) = \(format(rank.score))",
+        "level \(Self.format(rank.level)) + relevance \(Self.format(rank.relevance)) + engagement \(Self.format(rank.engagement))"
+          + " + communication \(Self.format(rank.communication)) + recency \(Self.format(rank.recency)) = \(Self.format(rank.score))",
         .cardBody
       ))
     lines.append(("Diagnostics", .groupHeader))
@@ -182,9 +182,11 @@ struct InspectorView {
     return output
   }
 
-  private func format(_ value: Double) -> String {
+  /// A rank term to two decimals, whole numbers without them.
+  static func format(_ value: Double) -> String {
     let scaled = (value * 100).rounded() / 100
-    return scaled == scaled.rounded() ? String(Int(scaled)) : String(scaled)
+    // `Int(_:)` only where it cannot trap: a stored row may hold any double.
+    return scaled == scaled.rounded() && abs(scaled) < 1e15 ? String(Int(scaled)) : String(scaled)
   }
 
   /// Draws the pane, scrolled by ``AppState/inspectorScrollRows`` (clamped to its text): a
