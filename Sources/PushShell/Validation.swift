@@ -66,10 +66,16 @@ package struct DiagnosticPrinter: Sendable {
     for diagnostic in record.diagnostics {
       let severity = strict && diagnostic.severity == .warning ? Severity.error : diagnostic.severity
       var position = terminalSafe(fileName)
-      if let location = diagnostic.location {
+      // A place inside a text written in the file (a scenario's payload string) is said after
+      // the message; the position is the file's line that holds the text.
+      var inside = ""
+      if let location = diagnostic.location, location.within == nil {
         position += ":\(location.line):\(location.column)"
       } else if let line = record.line {
         position += ":\(line)"
+      }
+      if let location = diagnostic.location, let within = location.within {
+        inside = " (at \(location.line):\(location.column) of \(terminalSafe(within)))"
       }
       let label: String
       switch severity {
@@ -77,7 +83,9 @@ package struct DiagnosticPrinter: Sendable {
       case .warning: label = paint("warning", "1;33")
       case .info: label = paint("note", "1;36")
       }
-      line("\(paint(position + ":", "1")) \(label)[\(diagnostic.code.rawValue)]: \(terminalSafe(diagnostic.message))")
+      line(
+        "\(paint(position + ":", "1")) \(label)[\(diagnostic.code.rawValue)]: \(terminalSafe(diagnostic.message))\(inside)"
+      )
       if let excerpt = excerpt(for: diagnostic, in: record) { text += excerpt }
       if let path = diagnostic.path { line("  \(paint("key:", "2")) \(terminalSafe(path))") }
       line("  \(paint("effect:", "2")) \(terminalSafe(diagnostic.effect))")
@@ -94,7 +102,8 @@ package struct DiagnosticPrinter: Sendable {
     // Lines are cut at each "\n" scalar, as the parser counts them: a String's Characters would
     // take "\r\n" for one and never cut a CRLF file's lines. The "\r" ending a line is not shown.
     let lines = record.rawPayload.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false)
-    let lineIndex = record.line == nil ? location.line - 1 : 0
+    // A capture line's text is one line; a file's, or a text inside a file, is counted from its start.
+    let lineIndex = record.line == nil || location.within != nil ? location.line - 1 : 0
     guard lineIndex >= 0, lineIndex < lines.count else { return nil }
     var scalars = Array(lines[lineIndex])
     if scalars.last == "\r" { scalars.removeLast() }
@@ -134,13 +143,18 @@ package enum ValidationAnnotations {
       let verdict = diagnostic.code.verdict
       var message = terminalSafe(diagnostic.message)
       if let path = diagnostic.path { message += " (at \(terminalSafe(path)))" }
+      // A place inside a text written in the file is annotated on the file's line that holds it.
+      let location = diagnostic.location?.within == nil ? diagnostic.location : nil
+      if let inner = diagnostic.location, let within = inner.within {
+        message += " (at \(inner.line):\(inner.column) of \(terminalSafe(within)))"
+      }
       message += "\n" + terminalSafe(diagnostic.effect)
       message += "\nverdict: APNs \(verdict.apns.words); the device \(verdict.device.words)"
       if let hint = diagnostic.hint { message += "\nhint: " + terminalSafe(hint) }
       text +=
         GitHubAnnotation.command(
-          kind, file: terminalSafe(record.file), line: diagnostic.location?.line ?? record.line,
-          column: diagnostic.location?.column, title: "pushdeck validate: \(diagnostic.code.rawValue)",
+          kind, file: terminalSafe(record.file), line: location?.line ?? record.line,
+          column: location?.column, title: "pushdeck validate: \(diagnostic.code.rawValue)",
           message: message) + "\n"
     }
     return text

@@ -92,6 +92,8 @@ struct ValidateCommand: ParsableCommand {
         }
       } catch {
         unloadable += 1
+        // Said where each format's reader looks: an annotation, a JSON line, and always stderr.
+        if !quiet, let report = Self.unloadable(error, format: format) { out.write(report) }
         out.flush()
         err.line("pushdeck: \(terminalSafe(error.description))")
       }
@@ -121,5 +123,40 @@ struct ValidateCommand: ParsableCommand {
     err.flush()
     if !ioProblems.isEmpty { throw ExitCode(2) }
     if tally.invalid > 0 || unloadable > 0 { throw ExitCode(1) }
+  }
+
+  /// A scenario that cannot be loaded, for `--format github` (an error annotation at its line
+  /// and column) and `--format json` (a line like a payload's, not valid, with one diagnostic of
+  /// code `ScenarioNotLoaded`); nil for text, which says it on stderr only.
+  static func unloadable(_ error: ScenarioError, format: Format) -> String? {
+    let message = (error.path.isEmpty ? "" : error.path + ": ") + error.message
+    switch format {
+    case .text:
+      return nil
+    case .github:
+      return GitHubAnnotation.command(
+        "error", file: terminalSafe(error.file), line: error.line, column: error.column,
+        title: "pushdeck validate: ScenarioNotLoaded",
+        message: terminalSafe(message) + "\nhint: fix the scenario; no push in it was checked") + "\n"
+    case .json:
+      var json = JSONWriter(capacity: 256)
+      json.beginObject()
+      json.member("source", error.file + (error.line.map { ":\($0)" } ?? ""))
+      json.member("valid", false)
+      json.key("diagnostics")
+      json.beginArray()
+      json.beginObject()
+      json.member("severity", "error")
+      json.member("code", "ScenarioNotLoaded")
+      json.member("path", error.path.isEmpty ? nil : error.path)
+      json.member("line", error.line)
+      json.member("column", error.column)
+      json.member("message", error.message)
+      json.member("hint", "fix the scenario; no push in it was checked")
+      json.endObject()
+      json.endArray()
+      json.endObject()
+      return json.text + "\n"
+    }
   }
 }

@@ -47,4 +47,49 @@ struct ValidateScenarioCLITests {
     #expect(output.standardError.contains("checked 1 payload: 1 valid, 0 rejected"))
     #expect(output.standardError.contains("1 scenario could not be loaded"))
   }
+
+  @Test func aScenarioThatCannotBeLoadedIsReportedInEveryFormat() async throws {
+    let broken = try file("broken.yaml", "title: [unclosed\n")
+    let github = try await runPushdeck(["validate", "--format", "github", broken])
+    #expect(github.status == 1)
+    #expect(
+      github.standardOutput.hasPrefix(
+        "::error file=\(broken),line=2,col=1,title=pushdeck validate%3A ScenarioNotLoaded::"),
+      "\(github.standardOutput)")
+    let json = try await runPushdeck(["validate", "--format", "json", broken])
+    #expect(json.status == 1)
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any],
+      "\(json.standardOutput)")
+    #expect(object["valid"] as? Bool == false)
+    let diagnostic = try #require((object["diagnostics"] as? [[String: Any]])?.first)
+    #expect(diagnostic["code"] as? String == "ScenarioNotLoaded")
+    #expect(diagnostic["line"] as? Int == 2 && diagnostic["column"] as? Int == 1)
+  }
+
+  /// A payload written as a JSON string is checked at the file's line that holds it, with the
+  /// place inside the string after the message (it was reported at the string's own 1:24, the
+  /// title's line, in the text and GitHub formats).
+  @Test func aPayloadStringIsReportedAtItsLineInTheFile() async throws {
+    let path = try file(
+      "string.yaml",
+      """
+      title: string payload
+      timeline:
+        - at: +1m
+          push:
+            bundle: com.example.shop
+            payload: '{"aps": {"alert": "hi",}}'
+      """)
+    let text = try await runPushdeck(["validate", path])
+    #expect(text.status == 1)
+    #expect(
+      text.standardOutput.contains(
+        "string.yaml:6: error[TrailingComma]: trailing comma before '}' (at 1:24 of the payload string)"),
+      "\(text.standardOutput)")
+    #expect(text.standardOutput.contains(#"   | {"aps": {"alert": "hi",}}"#), "\(text.standardOutput)")
+    let github = try await runPushdeck(["validate", "--format", "github", path])
+    #expect(github.standardOutput.hasPrefix("::error file=\(path),line=6,title="), "\(github.standardOutput)")
+    #expect(github.standardOutput.contains("(at 1:24 of the payload string)"))
+  }
 }
