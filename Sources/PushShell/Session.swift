@@ -1,3 +1,4 @@
+import Foundation
 import PushCore
 import PushHandlers
 import PushScenario
@@ -304,7 +305,7 @@ package struct Session {
   }
 
   /// What a preset asks of a phone: only what its name says. `locked` locks and keeps a saved
-  /// Focus; `dnd` turns Do Not Disturb on and keeps the lock; `sleep` does both; `unlocked`
+  /// Focus; `dnd` and `sleep` lock it and turn their Focus on; `unlocked`
   /// unlocks. A new phone takes it over the standard device (``presetProfile(_:start:)``).
   package struct PresetRequest: Equatable {
     package var isLocked: Bool?
@@ -315,7 +316,8 @@ package struct Session {
       switch name {
       case "unlocked": isLocked = false
       case "locked": isLocked = true
-      case "dnd": focusID = FocusMode.doNotDisturb.id
+      // Locked, as --compare's dnd and sleep are: one name, one phone in every command.
+      case "dnd": (isLocked, focusID) = (true, FocusMode.doNotDisturb.id)
       case "sleep": (isLocked, focusID) = (true, FocusMode.sleep.id)
       default: return nil
       }
@@ -330,7 +332,7 @@ package struct Session {
     }
   }
 
-  /// A built-in preset: `unlocked`, `locked`, `dnd` (Do Not Disturb) or `sleep` (locked), as the
+  /// A built-in preset: `unlocked`, `locked`, `dnd` (Do Not Disturb, locked) or `sleep` (locked), as the
   /// standard device (unlocked, no Focus) with what the preset asks.
   package static func presetProfile(_ name: String, start: SimInstant) throws -> DeviceProfile {
     guard presets.contains(name) else {
@@ -347,6 +349,16 @@ package struct Session {
   /// - Throws: `UsageError` with the located message of a profile file that does not load.
   package static func profileFile(_ option: String?) throws -> DeviceProfile? {
     guard let option, !presets.contains(option) else { return nil }
+    // A bare name that is no file is said as what it is not, not as a file that cannot be read
+    // (a path or a .yaml name is a file the user meant, and its error says so).
+    if !FileManager.default.fileExists(atPath: option), !isScenario(option), !option.contains("/") {
+      let list = presets.joined(separator: ", ")
+      if DeviceVariant.presetNames.contains(option) {
+        throw UsageError(
+          "--profile: \(option) is a preset of --compare only; --profile takes \(list) or a YAML profile file")
+      }
+      throw UsageError("--profile: \(option) is neither a preset (\(list)) nor a profile file (no such file)")
+    }
     do throws(ScenarioError) {
       return try ScenarioLoader().loadProfile(path: option)
     } catch {

@@ -71,8 +71,11 @@ struct RunCommand: AsyncParsableCommand {
       valueName: "port"))
   var listen: Int?
 
-  @Option(name: .long, help: "The address the --listen endpoint binds.")
-  var bind: String = "127.0.0.1"
+  @Option(name: .customLong("bind"), help: "The address the --listen endpoint binds (default: 127.0.0.1).")
+  var bindAddress: String?
+
+  /// The address the endpoint binds.
+  var bind: String { bindAddress ?? "127.0.0.1" }
 
   @Option(
     name: .long,
@@ -103,6 +106,13 @@ struct RunCommand: AsyncParsableCommand {
     guard (0.5...1000).contains(speed) else { throw ValidationError("--speed must be between 0.5 and 1000") }
     if let listen, !(0...65535).contains(listen) { throw ValidationError("--listen takes a port from 0 to 65535") }
     try endpointOptions.validateTLS()
+    let endpointFlags = endpointOptions.given + (bindAddress == nil ? [] : ["--bind"])
+    if listen == nil, !endpointFlags.isEmpty {
+      throw ValidationError(
+        "\(endpointFlags.joined(separator: ", ")) \(endpointFlags.count == 1 ? "configures" : "configure") the "
+          + "endpoint that --listen runs; add --listen [PORT], or leave \(endpointFlags.count == 1 ? "it" : "them") out"
+      )
+    }
     if inputs.contains("-") { throw ValidationError("run reads keys from standard input; give payloads as files") }
     try validating { try validateCompare() }
   }

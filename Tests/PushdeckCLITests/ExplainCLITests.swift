@@ -302,7 +302,12 @@ struct ExplainCLITests {
     #expect(dnd.standardOutput.split(separator: "\n").first?.contains(#""code":"focusSilenced""#) == true)
     let unknown = try explain(["--profile", "lockd", "Examples/payloads/message.apns"])
     #expect(unknown.status == 2)
-    #expect(unknown.standardError.contains("lockd: cannot read the file"))
+    #expect(
+      unknown.standardError.contains(
+        "--profile: lockd is neither a preset (unlocked, locked, dnd, sleep) nor a profile file"))
+    let compareOnly = try explain(["--profile", "work", "Examples/payloads/message.apns"])
+    #expect(compareOnly.status == 2)
+    #expect(compareOnly.standardError.contains("--profile: work is a preset of --compare only"))
   }
 
   @Test func payloadTextIsMadeTerminalSafe() throws {

@@ -52,6 +52,22 @@ struct EndpointOptions: ParsableArguments {
   @Option(name: .long, help: ArgumentHelp("The TLS certificate's private key, PEM.", valueName: "file"))
   var key: String?
 
+  /// The endpoint flags given on the command line, as typed: `run` refuses them without
+  /// `--listen`, where they would configure nothing.
+  var given: [String] {
+    var flags: [String] = []
+    if auth != nil { flags.append("--auth") }
+    if !jwtKey.isEmpty { flags.append("--jwt-key") }
+    if keyId != nil { flags.append("--key-id") }
+    if teamId != nil { flags.append("--team-id") }
+    if acceptAnyToken { flags.append("--accept-any-token") }
+    if tls { flags.append("--tls") }
+    if h2c { flags.append("--h2c") }
+    if cert != nil { flags.append("--cert") }
+    if key != nil { flags.append("--key") }
+    return flags
+  }
+
   func validateTLS() throws {
     if h2c, tls || cert != nil { throw ValidationError("--h2c is cleartext; it does not go with --tls or --cert") }
     if (cert == nil) != (key == nil) {
