@@ -113,6 +113,7 @@ struct VerdictAgreementTests {
       #"{"aps": {"alert": "x", "sound": {"critical": 1, "name": "default", "volume": 3}}}"#),
     .unknownEnvelopeKey: .capture(
       #"{"at": 1, "bundle": "com.example.app", "extra": 1, "payload": {"aps": {"alert": "x"}}}"#),
+    .unknownHeader: .payload(#"{"aps": {"alert": "x"}}"#, headers: [("apns-prority", "10")]),
     .duplicateKey: .payload(#"{"aps": {"alert": "x", "badge": 1, "badge": 2}}"#),
     .legacyKeyIgnored: .payload(#"{"aps": {"alert": {"body": "x", "action-loc-key": "OK"}}}"#),
     .customValueIsEncodedJSON: .payload(#"{"aps": {"alert": "x"}, "data": "{\"a\": 1}"}"#),

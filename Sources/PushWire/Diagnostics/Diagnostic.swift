@@ -141,6 +141,7 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
   case liveActivityKeyOutsideLiveActivity = "LiveActivityKeyOutsideLiveActivity"
   case criticalVolumeOutOfRange = "CriticalVolumeOutOfRange"
   case unknownEnvelopeKey = "UnknownEnvelopeKey"
+  case unknownHeader = "UnknownHeader"
   case duplicateKey = "DuplicateKey"
   case liveActivityInSimulatorFile = "LiveActivityInSimulatorFile"
 

@@ -121,7 +121,7 @@ extension DiagnosticCode {
     case .mutableContentNotInteger, .contentAvailableNotInteger, .soundInsideAlert, .contentAvailableInsideAlert,
       .customKeyInAps, .customKeyInAlert, .misspelledApsKey, .headerInBody, .apsKeyOutsideAps,
       .misspelledSimulatorTargetBundle, .unknownInterruptionLevel, .liveActivityKeyOutsideLiveActivity,
-      .unknownEnvelopeKey, .duplicateKey:
+      .unknownEnvelopeKey, .unknownHeader, .duplicateKey:
       .ignored
     case .placeholderValue, .relevanceScoreOutOfRange, .silentPushAlsoAlerts, .nothingToShowOrDo, .pushTypeMismatch,
       .criticalVolumeOutOfRange, .liveActivityInSimulatorFile:

@@ -290,8 +290,37 @@ public struct HeaderParser {
       }
     default:
       keep()
+      let lowered = name()
+      // An apns- name APNs does not define: most often a misspelling, and the header it meant is
+      // then missing.
+      if lowered.hasPrefix("apns-"), !Self.otherAPNsHeaders.contains(lowered) {
+        let known = Self.headerNames + Self.otherAPNsHeaders
+        let letters = Array(lowered.utf8)
+        let meant = known.min {
+          editDistance(letters, Array($0.utf8), limit: 3) < editDistance(letters, Array($1.utf8), limit: 3)
+        }
+        .flatMap { editDistance(letters, Array($0.utf8), limit: 3) <= 3 ? $0 : nil }
+        report(
+          .unknownHeader, lowered, location(),
+          "\(JSONValue.quoted(lowered)) is not an APNs header"
+            + (meant.map { "; did you mean \(JSONValue.quoted($0))?" } ?? ""),
+          "APNs ignores it.", hint: "APNs headers are " + known.joined(separator: ", "))
+      }
     }
   }
+
+  /// APNs headers Pushdeck keeps as they are sent (in ``APNsHeaders/otherHeaders``) without
+  /// reading them when the push arrives: the broadcast channel's id and the management API's
+  /// request id.
+  static let otherAPNsHeaders = ["apns-channel-id", "apns-request-id"]
+
+  /// Whether a known key is one of the headers read when a push arrives.
+  static func isHeader(_ key: KnownKey) -> Bool { headerNames.contains(key.rawValue) }
+
+  /// The headers read when a push arrives.
+  static let headerNames = [
+    KnownKey.apnsPushType, .apnsPriority, .apnsExpiration, .apnsTopic, .apnsCollapseID, .apnsID,
+  ].map(\.rawValue)
 
   /// Checks the rules between headers and returns the result, leaving the parser empty.
   ///

@@ -357,7 +357,11 @@ public enum PushReader {
       return
     }
     for (nameIndex, headerValueIndex) in view.members(of: valueIndex) {
-      let known = view.knownKey(nameIndex, in: keyTable)
+      // Header names are case-insensitive (HTTP/2 sends them lowercased): `Apns-Priority` is
+      // apns-priority, checked as such.
+      let known =
+        view.knownKey(nameIndex, in: keyTable)
+        ?? KnownKey(rawValue: view.string(nameIndex).lowercased()).flatMap { HeaderParser.isHeader($0) ? $0 : nil }
       func name() -> String { known?.rawValue ?? view.string(nameIndex).lowercased() }
       switch view.kind(headerValueIndex) {
       case .string where !view.tokens[headerValueIndex].stringHasEscapes, .number:
