@@ -41,7 +41,8 @@ package final class BackgroundCommitter: Sendable {
       do throws(StoreError) {
         try self.journal.commit(batch)
         let saved = self.saved.add(batch.deliveryCount, ordering: .relaxed).newValue
-        if self.reportsProgress {
+        // A batch of no pushes (the inputs' progress at the end) saved none: said once only.
+        if self.reportsProgress, batch.deliveryCount > 0 {
           // Written after the commit returns: every push counted here is durable.
           let stream = OutputStream.standardError()
           stream.line("saved \(saved) pushes")
