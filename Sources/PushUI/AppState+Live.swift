@@ -25,7 +25,9 @@ extension AppState {
     seekCheckpoints?.forget(playedFrom: position)
     timelineCursor += 1
     journaledTimelineCount = max(journaledTimelineCount, timelineCursor)
+    followsLiveArrival = true
     play(entry, fresh: true)
+    followsLiveArrival = false
     refreshViewCaches()
   }
 }

@@ -146,6 +146,10 @@ public struct AppState: Sendable {
   /// Pushes `run --listen` put on the timeline (``receive(_:)``): a device played ahead does not
   /// have them, so it no longer stands for the front end.
   var liveArrivals = 0
+  /// Whether the push being played came from outside (``receive(_:)``): one the device drops
+  /// then says so in a toast, since the sender is waiting to see it (a timeline's drops do not:
+  /// they would be a toast a push on a fast clock; the timeline and `explain` show them).
+  var followsLiveArrival = false
   /// The simulated now.
   public internal(set) var now: SimInstant
   /// The screen showing.

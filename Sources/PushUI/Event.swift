@@ -273,6 +273,12 @@ extension AppState {
   /// reference they hold retained and released again, on every push of a long timeline.
   private mutating func follow(_ record: DeliveryRecord?) {
     if record?.decision.disposition == .rejected, let record { noteRejection(record) }
+    if followsLiveArrival, record?.decision.disposition == .dropped, let record {
+      // Accepted by the endpoint (APNs answers 200) and dropped by the device: the sender
+      // sees why at once instead of nothing.
+      let why = record.decision.reasons.last?.text ?? "the device drops it"
+      showToast("\(appInfo(record.bundleID).displayName): dropped · \(why)")
+    }
     if let id = record?.notification?.id, let at = record?.at {
       if device.keepsRecords, device.recordWindow == nil, let index = record?.index { recordIndex[id] = index }
       let isLiveActivity = record?.decision.surfaces.contains(.liveActivity) == true

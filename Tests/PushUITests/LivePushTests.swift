@@ -74,3 +74,26 @@ struct LivePushTests {
     #expect(Self.liveIDs(state).count == 1)
   }
 }
+
+/// A push the endpoint accepted and the device drops (its app is not installed) says so in a
+/// toast: the sender saw 200 and would otherwise see nothing at all. One on the timeline does not.
+@Suite("A dropped push from the endpoint")
+struct LiveDropTests {
+  @Test func aLivePushTheDeviceDropsSaysWhyInAToast() throws {
+    var profile = DeviceProfile(start: DemoScenario.start)
+    profile.installsUnknownApps = false
+    var state = AppState(device: DeviceSimulator(profile: profile), timeline: [])
+    state.receive(LivePushTests.live("Hello"))
+    #expect(state.device.store.count == 0)
+    let toast = try #require(state.toast?.text)
+    #expect(toast.contains("dropped · com.example.live is not installed on this device"), "\(toast)")
+
+    // The same push on the timeline plays without a toast.
+    var played = AppState(
+      device: DeviceSimulator(profile: profile),
+      timeline: [TimelineEntry(at: DemoScenario.start + .seconds(1), event: .device(.push(LivePushTests.live("Hi"))))])
+    _ = reduce(into: &played, .tick(DemoScenario.start + .seconds(2)))
+    #expect(played.device.store.count == 0)
+    #expect(played.toast == nil)
+  }
+}
