@@ -41,6 +41,7 @@ public final class SplitLoop {
     self.panes = panes
     for index in self.panes.indices {
       self.panes[index].state.isManualClock = clock.mode == .manual
+      self.panes[index].state.isSplitPane = true
       self.panes[index].state.configurePlayback(isPlaying: clock.mode == .wall, speed: clock.speed)
     }
     self.screen = screen

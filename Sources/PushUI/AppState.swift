@@ -239,6 +239,9 @@ public struct AppState: Sendable {
   public var terminalRows: Int
   /// Whether the runtime moves time only when asked (shown in the status bar).
   public var isManualClock = false
+  /// Whether this state is one pane of `run --compare`'s split view (keys only, no handlers):
+  /// the help says so instead of describing the mouse.
+  public var isSplitPane = false
   /// The next action invocation's id.
   public internal(set) var nextInvocationID = 1
   /// Elements the per-event bookkeeping (banner queue, summary card, removals, releases) has

@@ -36,13 +36,15 @@ struct HelpView {
         style: theme[.groupHeader], role: .groupHeader)
     }
     grid.write(
-      TextLayout.truncate(Self.mouseHelp, toColumns: columns - 4),
+      TextLayout.truncate(state.isSplitPane ? Self.splitHelp : Self.mouseHelp, toColumns: columns - 4),
       at: Point(column: rect.column + 2, row: rect.endRow - 2), style: theme[.cardMeta], role: .cardMeta,
       maxColumns: columns - 4)
   }
 
   /// The line under the keys.
   static let mouseHelp = "Mouse: click selects, opens, presses · wheel scrolls"
+  /// The line under the keys in `run --compare`, whose panes take keys only and run no handlers.
+  static let splitHelp = "Split view: keys act on every pane · no mouse · no handlers"
 }
 
 /// "Clear all notifications?": `C` asks before clearing everything.
