@@ -56,9 +56,14 @@ public enum TestText {
       }
       let failures = report.failures
       let status = failures.isEmpty ? "PASS " : "FAIL "
-      lines.append(
-        status + clean(report.file) + title + " (\(report.results.count - failures.count)/\(report.results.count) held)"
-      )
+      // Snapshots written by --update were not checked: counted apart from what held.
+      let recorded = report.results.count { $0.outcome == .recorded }
+      let checked = report.results.count - recorded
+      let recordedText = "\(recorded) snapshot\(recorded == 1 ? "" : "s") recorded"
+      let counts =
+        checked == 0
+        ? recordedText : "\(checked - failures.count)/\(checked) held" + (recorded > 0 ? ", " + recordedText : "")
+      lines.append(status + clean(report.file) + title + " (\(counts))")
       for result in report.results where verbose || result.outcome != .held {
         let mark =
           switch result.outcome {

@@ -144,7 +144,12 @@ struct TestCLITests {
         expect: {screen: center, snapshot: shop.txt}
     """.write(to: directory.appendingPathComponent("snap.yaml"), atomically: true, encoding: .utf8)
     #expect(try PushdeckProcess.run(["test", path("snap.yaml")], environment: quiet).status == 1)
-    #expect(try PushdeckProcess.run(["test", "--update", path("snap.yaml")], environment: quiet).status == 0)
+    let update = try PushdeckProcess.run(["test", "--update", path("snap.yaml")], environment: quiet)
+    #expect(update.status == 0)
+    // Recorded, not held: the scenario's line and the summary say the same.
+    #expect(
+      update.standardOutput.contains("PASS \(path("snap.yaml")) (1 snapshot recorded)"), "\(update.standardOutput)")
+    #expect(update.standardOutput.contains("0 expectations held, 0 failed, 1 snapshot recorded"))
     // The snapshot is render's text at that moment.
     let rendered = try PushdeckProcess.run(["render", "--screen", "center", "--at", "+2m", path("snap.yaml")])
     #expect(try String(contentsOfFile: path("shop.txt"), encoding: .utf8) == rendered.standardOutput)
