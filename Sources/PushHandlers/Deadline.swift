@@ -19,7 +19,10 @@ func withDeadline<Value: Sendable>(
   let gate = Gate<Value>()
   return await withCheckedContinuation { (continuation: CheckedContinuation<Value, Never>) in
     gate.set(continuation)
-    let worker = Task.detached {
+    // Off the cooperative pool (``HandlerExecutor``), with the child tasks the work starts; at
+    // high priority, so what it does start on the pool (a library's unstructured task, which
+    // keeps the priority but not the executor) is taken before work queued at the default.
+    let worker = Task.detached(executorPreference: HandlerExecutor.shared, priority: .high) {
       let value = await work()
       gate.take()?.resume(returning: value)
     }

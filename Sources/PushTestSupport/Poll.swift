@@ -15,8 +15,15 @@ public func poll(
 ) async throws -> Bool {
   let clock = ContinuousClock()
   let deadline = clock.now + timeout
+  // The timeout counts checks as well as time: on two cores, a full test run queues this task
+  // behind others for minutes (a wait that slept 50 ms woke after 120 s), and a deadline of
+  // time alone failed a wait that had looked twice. It ends when the time has passed and at
+  // least half the checks the timeout allows have been made.
+  let checks = Int(timeout / interval) / 2
+  var checked = 0
   while try !condition() {
-    if clock.now >= deadline {
+    checked += 1
+    if clock.now >= deadline, checked >= checks {
       let more = detail()
       Issue.record(
         "timed out after \(timeout) waiting for \(description)\(more.isEmpty ? "" : "; " + more)",
