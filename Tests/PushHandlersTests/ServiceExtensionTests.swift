@@ -199,21 +199,21 @@ func entry(_ serviceExtension: any ServiceExtension, budget: Double) -> ServiceE
   }
 
   /// A service extension is not starved by work queued on Swift's cooperative pool: behind
-  /// 4 s of blocking jobs a core (synchronous waits, as tests that run a program make), a program
-  /// that answers at once still finishes inside a 2-second budget. Queued behind them it
+  /// 3 s of blocking jobs a core (synchronous waits, as tests that run a program make), a program
+  /// that answers at once still finishes inside a 1.5-second budget. Queued behind them it
   /// expired (a 120-second budget expired so in a full `swift test` on two cores).
   @Test func anExtensionIsNotStarvedByBlockedPoolThreads() async throws {
     let directory = try scratchDirectory("nse-pool")
     try writeScript(directory + "/quick.sh", "#!/bin/sh\ncat >/dev/null\nprintf '%s\\n' '{\"body\":\"in time\"}'\n")
-    // A queue of blocking jobs, as a test run makes of the tests it has started: 4 s of them
-    // for each core, 50 ms at a time.
-    let blockers = (0..<(80 * ProcessInfo.processInfo.activeProcessorCount)).map { _ in
+    // A queue of blocking jobs, as a test run makes of the tests it has started: 3 s of them
+    // for each core, 50 ms at a time (kept short: every test running beside it waits too).
+    let blockers = (0..<(60 * ProcessInfo.processInfo.activeProcessorCount)).map { _ in
       Task.detached { usleep(50_000) }
     }
     let result = await ServiceExtensionRegistry.run(
       ServiceExtensionRegistry.Entry(
-        name: "exec", budgetSeconds: 2, serviceExtension: ExecServiceExtension(argv: [directory + "/quick.sh"])),
-      request: extensionRequest(budget: 2))
+        name: "exec", budgetSeconds: 1.5, serviceExtension: ExecServiceExtension(argv: [directory + "/quick.sh"])),
+      request: extensionRequest(budget: 1.5))
     for blocker in blockers { await blocker.value }
     #expect(result.outcome == .modified)
     #expect(result.content?.body == "in time")

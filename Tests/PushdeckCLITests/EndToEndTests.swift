@@ -75,7 +75,7 @@ struct EndToEndTests {
     let binary = try #require(pushdeckBinary(), "the pushdeck binary was not built")
     let inner = "echo $$ > \(pidFile); exec \"\(binary)\" run --clock manual"
     let command =
-      "LANG=C.UTF-8 TERM=tmux-256color sh -c '\(inner)'; echo exit=$?; sleep 5"
+      "LANG=C.UTF-8 TERM=tmux-256color sh -c '\(inner)'; echo exit=$?; sleep 300"
     try server.run(["new-session", "-d", "-s", "t", "-x", "80", "-y", "24", command])
   }
 
@@ -230,7 +230,7 @@ struct EndToEndTests {
     let binary = try #require(pushdeckBinary(), "the pushdeck binary was not built")
     let quoted = arguments.map { "\"\($0)\"" }.joined(separator: " ")
     let command =
-      "LANG=C.UTF-8 TERM=tmux-256color \(detached ? "setsid " : "")\"\(binary)\" \(quoted); echo exit=$?; sleep 5"
+      "LANG=C.UTF-8 TERM=tmux-256color \(detached ? "setsid " : "")\"\(binary)\" \(quoted); echo exit=$?; sleep 300"
     try server.run(["new-session", "-d", "-s", "t", "-x", "80", "-y", "24", command])
   }
 
@@ -378,7 +378,7 @@ struct EndToEndTests {
     func open(_ server: TmuxServer) throws {
       let command =
         "LANG=C.UTF-8 TERM=tmux-256color XDG_DATA_HOME=\"\(directory)/data\" \"\(binary)\" run --clock manual "
-        + "\"\(capture)\"; echo exit=$?; sleep 5"
+        + "\"\(capture)\"; echo exit=$?; sleep 300"
       try server.run(["new-session", "-d", "-s", "t", "-x", "100", "-y", "30", command])
     }
     let first = TmuxServer(executable: try #require(tmuxPath))
@@ -454,7 +454,7 @@ struct EndToEndTests {
     defer { server.kill() }
     try server.run([
       "new-session", "-d", "-s", "t", "-x", "100", "-y", "30",
-      "LANG=C.UTF-8 TERM=tmux-256color \"\(binary)\" run --ephemeral --clock manual \"\(capture)\"; echo exit=$?; sleep 5",
+      "LANG=C.UTF-8 TERM=tmux-256color \"\(binary)\" run --ephemeral --clock manual \"\(capture)\"; echo exit=$?; sleep 300",
     ])
     let opened = try await server.waitUntil("the first frame") { screen in
       screen.contains("Thursday, January 1") && screen.contains(" 7:59:") && screen.contains(" to come")
@@ -490,7 +490,7 @@ struct EndToEndTests {
     defer { server.kill() }
     try server.run([
       "new-session", "-d", "-s", "t", "-x", "100", "-y", "30",
-      "LANG=C.UTF-8 TERM=tmux-256color \"\(binary)\" run --ephemeral --clock manual \"\(fifo)\"; echo exit=$?; sleep 5",
+      "LANG=C.UTF-8 TERM=tmux-256color \"\(binary)\" run --ephemeral --clock manual \"\(fifo)\"; echo exit=$?; sleep 300",
     ])
     // The writing end opens once pushdeck has opened the reading end.
     var descriptor: Int32 = -1

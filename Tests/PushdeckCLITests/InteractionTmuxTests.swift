@@ -15,7 +15,7 @@ struct InteractionTmuxTests {
     let binary = try #require(pushdeckBinary())
     let quoted = arguments.map { "\"\($0)\"" }.joined(separator: " ")
     let change = directory.map { "cd \"\($0)\" && " } ?? ""
-    let command = "\(change)LANG=C.UTF-8 TERM=tmux-256color \"\(binary)\" \(quoted); echo exit=$?; sleep 5"
+    let command = "\(change)LANG=C.UTF-8 TERM=tmux-256color \"\(binary)\" \(quoted); echo exit=$?; sleep 300"
     try server.run(["new-session", "-d", "-s", "t", "-x", "\(columns)", "-y", "\(rows)", command])
   }
 

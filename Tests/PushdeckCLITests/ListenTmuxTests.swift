@@ -17,7 +17,7 @@ struct ListenTmuxTests {
     let binary = try #require(PushdeckProcess.binary)
     try tmux.run([
       "new-session", "-d", "-s", "t", "-x", "80", "-y", "24",
-      "LANG=C.UTF-8 TERM=tmux-256color \"\(binary)\" run --clock manual --listen 0; echo exit=$?; sleep 5",
+      "LANG=C.UTF-8 TERM=tmux-256color \"\(binary)\" run --clock manual --listen 0; echo exit=$?; sleep 300",
     ])
     let listening = try await tmux.listeningPort()
     // Banners show on an unlocked phone.
@@ -63,7 +63,7 @@ extension ListenTmuxTests {
     try tmux.run([
       "new-session", "-d", "-s", "t", "-x", "80", "-y", "24",
       "LANG=C.UTF-8 TERM=tmux-256color \"\(binary)\" run --clock manual --listen 0 --profile \(profile.path) "
-        + "--state \(state); echo exit=$?; sleep 5",
+        + "--state \(state); echo exit=$?; sleep 300",
     ])
     let listening = try await tmux.listeningPort()
     let status = try ListenTmux.push(
@@ -148,7 +148,7 @@ extension ListenTmuxTests {
     let binary = try #require(PushdeckProcess.binary)
     try tmux.run([
       "new-session", "-d", "-s", "t", "-x", "80", "-y", "24",
-      "LANG=C.UTF-8 TERM=tmux-256color \"\(binary)\" run --clock manual --listen 0; echo exit=$?; sleep 5",
+      "LANG=C.UTF-8 TERM=tmux-256color \"\(binary)\" run --clock manual --listen 0; echo exit=$?; sleep 300",
     ])
     let listening = try await tmux.listeningPort()
     let status = try ListenTmux.push(#"{"aps":{"alert":"cut off"#, port: listening)

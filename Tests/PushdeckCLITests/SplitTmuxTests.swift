@@ -16,7 +16,7 @@ struct SplitTmuxTests {
     let example = Corpus.repositoryRoot().appendingPathComponent("Examples/health-critical-dnd.yaml").path
     try tmux.run([
       "new-session", "-d", "-s", "t", "-x", "100", "-y", "30",
-      "LANG=C.UTF-8 TERM=tmux-256color \"\(binary)\" run --clock manual --compare locked,dnd \"\(example)\"; echo exit=$?; sleep 5",
+      "LANG=C.UTF-8 TERM=tmux-256color \"\(binary)\" run --clock manual --compare locked,dnd \"\(example)\"; echo exit=$?; sleep 300",
     ])
     try await tmux.waitUntil("both pane headers") { screen in
       screen.contains("1 Locked") && screen.contains("2 Do Not Disturb")
