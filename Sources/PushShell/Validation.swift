@@ -66,17 +66,12 @@ package struct DiagnosticPrinter: Sendable {
     for diagnostic in record.diagnostics {
       let severity = strict && diagnostic.severity == .warning ? Severity.error : diagnostic.severity
       var position = terminalSafe(fileName)
-      // A place inside a text written in the file (a scenario's payload string) is said after
-      // the message; the position is the file's line that holds the text.
-      var inside = ""
-      if let location = diagnostic.location, location.within == nil {
+      if let location = diagnostic.fileLocation {
         position += ":\(location.line):\(location.column)"
       } else if let line = record.line {
         position += ":\(line)"
       }
-      if let location = diagnostic.location, let within = location.within {
-        inside = " (at \(location.line):\(location.column) of \(terminalSafe(within)))"
-      }
+      let inside = diagnostic.placeInsideText
       let label: String
       switch severity {
       case .error: label = paint("error", "1;31")
@@ -144,10 +139,8 @@ package enum ValidationAnnotations {
       var message = terminalSafe(diagnostic.message)
       if let path = diagnostic.path { message += " (at \(terminalSafe(path)))" }
       // A place inside a text written in the file is annotated on the file's line that holds it.
-      let location = diagnostic.location?.within == nil ? diagnostic.location : nil
-      if let inner = diagnostic.location, let within = inner.within {
-        message += " (at \(inner.line):\(inner.column) of \(terminalSafe(within)))"
-      }
+      let location = diagnostic.fileLocation
+      message += diagnostic.placeInsideText
       message += "\n" + terminalSafe(diagnostic.effect)
       message += "\nverdict: APNs \(verdict.apns.words); the device \(verdict.device.words)"
       if let hint = diagnostic.hint { message += "\nhint: " + terminalSafe(hint) }
@@ -207,5 +200,18 @@ package enum DiagnosticJSON {
     json.member("apns", verdict.apns.words)
     json.member("device", verdict.device.rawValue)
     json.endObject()
+  }
+}
+
+extension Diagnostic {
+  /// Where the finding is in the record's file; nil when it is inside a text written in the file
+  /// (a scenario's payload string), whose place the printers put on the file's line instead.
+  fileprivate var fileLocation: TextLocation? { location?.within == nil ? location : nil }
+
+  /// ` (at 1:24 of the payload string)` after the message, for a place inside such a text;
+  /// empty otherwise.
+  fileprivate var placeInsideText: String {
+    guard let location, location.within != nil else { return "" }
+    return " (at \(terminalSafe(location.place)))"
   }
 }

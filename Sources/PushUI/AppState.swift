@@ -173,12 +173,27 @@ public struct AppState: Sendable {
   public internal(set) var charactersAfterCursor = 0
 
   /// The text being typed, with its cursor: the prompt's, or the action sheet's reply field's.
-  public var editedText: EditedText? {
-    if let prompt { return EditedText(prompt.text, charactersAfterCursor: charactersAfterCursor) }
-    if case .actionSheet(let sheet)? = overlay, case .reply(_, let text) = sheet.stage {
-      return EditedText(text, charactersAfterCursor: charactersAfterCursor)
+  /// Setting it writes the text and the cursor back into that field (nothing when none is open).
+  public internal(set) var editedText: EditedText? {
+    get {
+      if let prompt { return EditedText(prompt.text, charactersAfterCursor: charactersAfterCursor) }
+      if case .actionSheet(let sheet)? = overlay, case .reply(_, let text) = sheet.stage {
+        return EditedText(text, charactersAfterCursor: charactersAfterCursor)
+      }
+      return nil
     }
-    return nil
+    set {
+      guard let edited = newValue else { return }
+      if case .seek? = prompt {
+        prompt = .seek(edited.text)
+      } else if case .actionSheet(var sheet)? = overlay, case .reply(let actionID, _) = sheet.stage {
+        sheet.stage = .reply(actionID: actionID, text: edited.text)
+        overlay = .actionSheet(sheet)
+      } else {
+        return
+      }
+      charactersAfterCursor = edited.charactersAfterCursor
+    }
   }
   /// Whether the clock is playing and how fast.
   public internal(set) var playback = Playback()

@@ -589,15 +589,7 @@ extension AppState {
 
   /// Makes `edit` in the field taking typed text (the prompt first, else the reply field).
   private mutating func editText(_ edit: TextEdit) {
-    guard var edited = editedText else { return }
-    edited.apply(edit)
-    charactersAfterCursor = edited.charactersAfterCursor
-    if case .seek? = prompt {
-      prompt = .seek(edited.text)
-    } else if case .actionSheet(var sheet)? = overlay, case .reply(let actionID, _) = sheet.stage {
-      sheet.stage = .reply(actionID: actionID, text: edited.text)
-      overlay = .actionSheet(sheet)
-    }
+    editedText?.apply(edit)
   }
 
   private mutating func goBack() {

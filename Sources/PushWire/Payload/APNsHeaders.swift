@@ -296,10 +296,9 @@ public struct HeaderParser {
       if lowered.hasPrefix("apns-"), !Self.otherAPNsHeaders.contains(lowered) {
         let known = Self.headerNames + Self.otherAPNsHeaders
         let letters = Array(lowered.utf8)
-        let meant = known.min {
-          editDistance(letters, Array($0.utf8), limit: 3) < editDistance(letters, Array($1.utf8), limit: 3)
-        }
-        .flatMap { editDistance(letters, Array($0.utf8), limit: 3) <= 3 ? $0 : nil }
+        // The nearest header within three edits, each distance computed once.
+        let meant = known.map { ($0, editDistance(letters, Array($0.utf8), limit: 3)) }
+          .filter { $0.1 <= 3 }.min { $0.1 < $1.1 }?.0
         report(
           .unknownHeader, lowered, location(),
           "\(JSONValue.quoted(lowered)) is not an APNs header"
@@ -313,9 +312,6 @@ public struct HeaderParser {
   /// reading them when the push arrives: the broadcast channel's id and the management API's
   /// request id.
   static let otherAPNsHeaders = ["apns-channel-id", "apns-request-id"]
-
-  /// Whether a known key is one of the headers read when a push arrives.
-  static func isHeader(_ key: KnownKey) -> Bool { headerNames.contains(key.rawValue) }
 
   /// The headers read when a push arrives.
   static let headerNames = [

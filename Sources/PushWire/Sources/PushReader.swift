@@ -359,10 +359,10 @@ public enum PushReader {
     for (nameIndex, headerValueIndex) in view.members(of: valueIndex) {
       // Header names are case-insensitive (HTTP/2 sends them lowercased): `Apns-Priority` is
       // apns-priority, checked as such.
-      let known =
-        view.knownKey(nameIndex, in: keyTable)
-        ?? KnownKey(rawValue: view.string(nameIndex).lowercased()).flatMap { HeaderParser.isHeader($0) ? $0 : nil }
-      func name() -> String { known?.rawValue ?? view.string(nameIndex).lowercased() }
+      let exact = view.knownKey(nameIndex, in: keyTable)
+      let lowered = exact == nil ? view.string(nameIndex).lowercased() : ""
+      let known = exact ?? keyTable.lookup(lowered)
+      func name() -> String { known?.rawValue ?? lowered }
       switch view.kind(headerValueIndex) {
       case .string where !view.tokens[headerValueIndex].stringHasEscapes, .number:
         let token = view.tokens[headerValueIndex]
