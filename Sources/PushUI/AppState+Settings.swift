@@ -182,9 +182,15 @@ extension AppState {
       return perform(keep ? .keepProvisional : .turnOffProvisional)
     case .banner:
       guard let banner = currentBanner else { return [] }
-      if device.store[banner.notification] != nil { screen = .detail(banner.notification) }
       banners.removeFirst()
       if !banners.isEmpty { banners[0].shownAt = now }
+      if device.store.contains(banner.notification) {
+        screen = .detail(banner.notification)
+      } else if let carried = banner.carriedContent {
+        // Nothing to open in Notification Center (a Live Activity, or an app with it off): the
+        // tap opens the app, as on iOS.
+        return openApp(from: banner.notification, carried)
+      }
     case .inspector:
       break
     }

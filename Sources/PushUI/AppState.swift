@@ -385,7 +385,13 @@ public struct AppState: Sendable {
   /// (the action sheet, the opened notification), as on iOS.
   public func actions(for id: NotificationID, space: ActionSpace) -> [NotificationAction] {
     guard let stored = device.store[id] else { return [] }
-    return Array((category(of: stored.notification)?.actions ?? []).prefix(space.maxActions))
+    return actions(of: stored.notification, space: space)
+  }
+
+  /// The actions shown for a notification's content where there is `space`, stored or not (a
+  /// banner of an app whose Notification Center is off carries its content).
+  public func actions(of notification: PushNotification, space: ActionSpace) -> [NotificationAction] {
+    Array((category(of: notification)?.actions ?? []).prefix(space.maxActions))
   }
 
   /// Whether the app that sent a notification is provisionally authorized (Keep… / Turn Off).

@@ -812,6 +812,26 @@ extension AppState {
     return [.perform(invocation)]
   }
 
+  /// A tap on a banner the store does not keep (a Live Activity's, or one of an app whose
+  /// Notification Center is off): the default action on the content the banner carries. The
+  /// app opens (unlocking first) and its handler gets `UNNotificationDefaultActionIdentifier`
+  /// with the payload; there is no card to remove.
+  mutating func openApp(from id: NotificationID, _ notification: PushNotification) -> [Effect] {
+    if device.isLocked { apply(.unlock, at: now) }
+    // A lean device's copy keeps no payload text; the state database has it.
+    let payload =
+      notification.rawPayload.isEmpty
+      ? deliveryDetails?.delivered(id)?.notification.rawPayload ?? "" : notification.rawPayload
+    let invocation = ActionInvocation(
+      id: nextInvocationID, notification: id, bundleID: notification.bundleID, categoryID: notification.category,
+      actionID: defaultActionIdentifier, actionTitle: "Open", text: nil, payload: payload,
+      targetContentID: notification.targetContentID)
+    nextInvocationID += 1
+    apply(.setting(bundleID: notification.bundleID, .state(.foreground)), at: now)
+    showToast("Opening \(appInfo(notification.bundleID).displayName)…")
+    return [.perform(invocation)]
+  }
+
   private mutating func choose(in sheet: ActionSheet) -> [Effect] {
     let actions = actions(for: sheet.notification)
     switch sheet.stage {

@@ -13,8 +13,9 @@ struct NotificationCenterOffTests {
   let start = DemoScenario.start
   let bundle = "com.example.chat"
 
-  func state(locked: Bool, _ payloads: [String]) -> AppState {
+  func state(locked: Bool, _ payloads: [String], categories: [NotificationCategory] = []) -> AppState {
     var app = AppProfile(info: AppInfo(bundleID: bundle, displayName: "Chat", iconGlyph: "💬"))
+    app.categories = categories
     app.settings.notificationCenter = false
     app.settings.showPreviews = .always
     let device = DeviceSimulator(profile: DeviceProfile(start: start, isLocked: locked, apps: [app]))
@@ -42,6 +43,37 @@ struct NotificationCenterOffTests {
     state.screen = .center
     #expect(state.centerRows().isEmpty)
     #expect(!frame(state).textDump().contains("Hello there"))
+  }
+
+  /// Its banner is all there is of it: it shows the category's actions (two, in a banner), and
+  /// a tap on it opens the app with the default action, the payload handed to the handler.
+  @Test func itsBannerShowsItsActionsAndATapOpensTheApp() throws {
+    let category = NotificationCategory(
+      identifier: "MSG",
+      actions: ["Reply", "Like", "Mute"].map { NotificationAction(identifier: $0.uppercased(), title: $0) })
+    var state = state(
+      locked: false, [#"{"aps":{"alert":{"title":"Hello there","body":"Hi"},"category":"MSG"},"k":7}"#],
+      categories: [category])
+    _ = reduce(into: &state, .tick(start + .seconds(2)))
+    let banner = try #require(state.currentBanner)
+    #expect(banner.carriedContent != nil && !state.device.store.contains(banner.notification))
+    let text = frame(state).textDump()
+    #expect(text.contains("[ Reply ] [ Like ]") && !text.contains("Mute"))
+    // Clicked where the frame drew it.
+    let grid = frame(state)
+    let region = try #require(grid.hitRegions.first { $0.target == .banner })
+    let hit = grid.hitTarget(at: Point(column: region.rect.column + 2, row: region.rect.row))
+    let event = try #require(KeyMap.mouseEvent(.click, target: hit))
+    let effects = reduce(into: &state, event)
+    guard case .perform(let invocation)? = effects.first else {
+      Issue.record("expected a perform effect, got \(effects)")
+      return
+    }
+    #expect(invocation.actionID == defaultActionIdentifier && invocation.notification == banner.notification)
+    #expect(invocation.bundleID == bundle && invocation.categoryID == "MSG" && invocation.payload.contains(#""k":7"#))
+    #expect(state.device.app(bundle)?.state == .foreground)
+    #expect(state.currentBanner == nil)
+    #expect(state.toast?.text.hasPrefix("Opening Chat") == true)
   }
 
   @Test func aLockedPhoneKeepsItOnTheLockScreenOnly() throws {

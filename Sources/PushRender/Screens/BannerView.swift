@@ -24,7 +24,11 @@ struct BannerView {
     var shown = card
     if let stored = state.device.store[banner.notification] { shown.decorate(stored, in: state) }
     // Space is limited in a banner: at most two of the category's actions (iOS).
-    shown.actionTitles = state.actions(for: banner.notification, space: .limited).map(\.title)
+    // A banner the store does not keep (Notification Center off) shows its category's too.
+    let carried = state.device.store.contains(banner.notification) ? nil : banner.carriedContent
+    shown.actionTitles =
+      (carried.map { state.actions(of: $0, space: .limited) }
+      ?? state.actions(for: banner.notification, space: .limited)).map(\.title)
     // A persistent banner says so, unless its level's label (Critical Alert, Time Sensitive) matters more.
     if banner.isPersistent, shown.levelLabel == nil { shown.label = "Persistent" }
     // The banner covers what is under it: the rows it takes are cleared across the screen, and
