@@ -74,6 +74,8 @@ package struct DeviceVariant {
         profile.isLocked = true
         profile.activeFocusID = nil
         for index in profile.apps.indices { profile.apps[index].settings.delivery = .scheduledSummary }
+        // And every app a capture or payload installs on first sight.
+        profile.unknownAppDelivery = .scheduledSummary
         if profile.summaryTimes.isEmpty {
           profile.summaryTimes = [TimeOfDay(hour: 8, minute: 0), TimeOfDay(hour: 18, minute: 0)]
         }
@@ -83,6 +85,7 @@ package struct DeviceVariant {
         profile.isLocked = true
         profile.activeFocusID = nil
         for index in profile.apps.indices { profile.apps[index].authorization = .provisional }
+        profile.unknownAppAuthorization = .provisional
       }
     default:
       guard Session.isScenario(name) else {

@@ -74,6 +74,12 @@ public struct DeviceProfile: Equatable, Sendable {
   /// Whether a bundle the profile does not list is treated as an installed, authorized app with
   /// iOS's default settings (the default profile does this).
   public var installsUnknownApps: Bool
+  /// How an app installed on demand (``installsUnknownApps``) is authorized: iOS's default for
+  /// an app the user allowed, unless a preset asks for another (`--compare provisional`).
+  public var unknownAppAuthorization = AuthorizationStatus.authorized
+  /// How an app installed on demand delivers: at once, unless a preset asks for the Scheduled
+  /// Summary (`--compare summary`), so the presets reach a capture's apps as well as listed ones.
+  public var unknownAppDelivery = DeliverySetting.immediate
   /// The Focus modes the user has set up.
   public var focusModes: [FocusMode]
   /// The Focus that is on at the start, by id.
@@ -125,6 +131,9 @@ public struct DeviceProfile: Equatable, Sendable {
   /// The app with this bundle id, or a default one when unknown apps are installed on demand.
   public func app(_ bundleID: String) -> AppProfile? {
     if let app = apps.first(where: { $0.bundleID == bundleID }) { return app }
-    return installsUnknownApps ? AppProfile(info: .inferred(from: bundleID)) : nil
+    guard installsUnknownApps else { return nil }
+    var app = AppProfile(info: .inferred(from: bundleID), authorization: unknownAppAuthorization)
+    if unknownAppDelivery != .immediate { app.settings.delivery = unknownAppDelivery }
+    return app
   }
 }
