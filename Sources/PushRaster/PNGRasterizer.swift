@@ -45,8 +45,14 @@ public enum PNGRasterizer {
     let pixelWidth = (size.width * scale).rounded(.up)
     let pixelHeight = (size.height * scale).rounded(.up)
     guard pixelWidth >= 1, pixelHeight >= 1, pixelWidth <= Double(maxSide), pixelHeight <= Double(maxSide) else {
+      // Whole pixels, written without a conversion that could trap on a huge size.
+      let shown = [pixelWidth, pixelHeight].map { abs($0) < 1e15 ? "\(Int64($0))" : "\($0)" }
+      let largest = max(size.width, size.height)
+      let fits = largest > 0 ? (Double(maxSide) / largest * 100).rounded(.down) / 100 : 0
+      let advice = fits >= 0.01 ? " (a scale of at most \(fits) fits)" : ""
       throw Failure(
-        description: "the picture would be \(pixelWidth)×\(pixelHeight) pixels; each side must be 1 to \(maxSide)")
+        description:
+          "the picture would be \(shown[0])×\(shown[1]) pixels; each side must be 1 to \(maxSide)\(advice)")
     }
     guard let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(pixelWidth), Int32(pixelHeight))
     else { throw Failure(description: "cairo could not make a surface") }

@@ -198,7 +198,11 @@ struct ExpectationReader {
       case "screen":
         break
       case "contains", "notContains":
-        for element in try item.listOrOne() {
+        let texts = try item.listOrOne()
+        guard !texts.isEmpty else {
+          throw item.error("expected at least one text to look for (a string, or a list of them)")
+        }
+        for element in texts {
           let text = try element.nonEmptyString("the text to look for on the screen")
           guard !text.contains("\n") else {
             throw element.error(
@@ -268,11 +272,13 @@ struct ExpectationReader {
       pathValue = try fields.required("file", "the snapshot file, next to the scenario")
       if let size = fields["size"] {
         let parts = try size.string().split(separator: "x")
-        guard parts.count == 2, let c = Int(parts[0]), let r = Int(parts[1]), (20...400).contains(c),
-          (5...200).contains(r)
+        // 40×12 is the smallest screen the front end draws (`LockScreenView.minimumSize`): a
+        // smaller snapshot would only hold its "Terminal too small" note.
+        guard parts.count == 2, let c = Int(parts[0]), let r = Int(parts[1]), (40...400).contains(c),
+          (12...200).contains(r)
         else {
           throw size.error(
-            "expected COLUMNSxROWS such as 80x24 (20 to 400 columns, 5 to 200 rows), got \(size.described)")
+            "expected COLUMNSxROWS such as 80x24 (40 to 400 columns, 12 to 200 rows), got \(size.described)")
         }
         (columns, rows) = (c, r)
       }

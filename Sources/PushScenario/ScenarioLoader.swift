@@ -409,6 +409,12 @@ struct TimelineReader {
       throw value.error("expected either push: or collapseId:")
     }
     if value.isPlain, let text = value.scalarText, YAMLValue.integer(text) != nil { return try pushRef(value) }
+    // A plain number that is not whole (1.5, 1e0) is a number in YAML 1.2, not a collapse id.
+    if value.isPlain, let text = value.scalarText, YAMLValue.number(text) != nil {
+      throw value.error(
+        "expected the number of an earlier push (a whole number, 1 to \(pushes)) or a collapse id, got the number \(text); quote it (\"\(text)\") or write collapseId: for a collapse id"
+      )
+    }
     return .collapseID(try value.nonEmptyString("a push number or a collapse id"))
   }
 

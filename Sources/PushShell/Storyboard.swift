@@ -186,7 +186,7 @@ package enum MockupOutput {
     do throws(PNGRasterizer.Failure) {
       png = try PNGRasterizer.png(svg: svg, scale: scale)
     } catch {
-      throw UsageError("could not draw the PNG: \(error.description)")
+      throw UsageError("could not draw the PNG: \(error.description); lower --scale, or write an SVG (-o FILE.svg)")
     }
     try write(png, to: path)
   }

@@ -46,7 +46,9 @@ struct ExplainCommand: ParsableCommand {
   var profile: String?
 
   @Option(
-    name: .long, help: "The app for payload files that name none (default: \(fallbackBundleID)).",
+    name: .long,
+    help:
+      "The app for payload files (over a file's Simulator Target Bundle, as xcrun simctl push does; capture lines name their own); default: \(fallbackBundleID)).",
     transform: BundleOption.parse)
   var bundle: String?
 

@@ -45,8 +45,13 @@ struct RenderCommand: ParsableCommand {
   @Option(name: .long, help: "The screen: lock or center.")
   var screen: ScreenName = .lock
 
-  @Option(name: .long, help: "The frame size as COLUMNSxROWS.")
-  var size: String = "80x24"
+  @Option(
+    name: .customLong("size"),
+    help: "The terminal frame's size as COLUMNSxROWS, 40x12 to 1000x1000 (not with --style phone).")
+  var sizeOption: String?
+
+  /// The terminal frame's size as given, else 80x24.
+  var size: String { sizeOption ?? "80x24" }
 
   @Option(
     name: .customLong("format"),
@@ -83,8 +88,11 @@ struct RenderCommand: ParsableCommand {
   )
   var output: String?
 
-  @Option(name: .long, help: "Pixels per point for png (0.1 to 4; 2 is a Retina-like picture).")
-  var scale: Double = 2
+  @Option(name: .customLong("scale"), help: "Pixels per point for png (0.1 to 4; 2 is a Retina-like picture).")
+  var scaleOption: Double?
+
+  /// The PNG's pixels per point as given, else 2.
+  var scale: Double { scaleOption ?? 2 }
 
   @Option(name: .long, help: "A theme name or a YAML file (for ansi, svg and --styles).")
   var theme: String = "default"
@@ -92,7 +100,11 @@ struct RenderCommand: ParsableCommand {
   @Option(name: .long, help: "A device profile: a YAML file, or unlocked, locked, dnd or sleep.")
   var profile: String?
 
-  @Option(name: .long, help: "The app for payload files that name none.", transform: BundleOption.parse)
+  @Option(
+    name: .long,
+    help:
+      "The app for payload files (over a file's Simulator Target Bundle, as xcrun simctl push does; capture lines name their own).",
+    transform: BundleOption.parse)
   var bundle: String?
 
   @Option(
@@ -126,12 +138,18 @@ struct RenderCommand: ParsableCommand {
       return
     }
     let parts = size.lowercased().split(whereSeparator: { $0 == "x" || $0 == "×" })
-    guard parts.count == 2, let columns = Int(parts[0]), let rows = Int(parts[1]), columns > 0,
-      rows > 0, columns <= 1000, rows <= 1000
+    // The smallest screen the front end draws: anything smaller is only its "too small" note.
+    let least = LockScreenView.minimumSize
+    guard parts.count == 2, let columns = Int(parts[0]), let rows = Int(parts[1]),
+      (least.columns...1000).contains(columns),
+      (least.rows...1000).contains(rows)
     else {
-      throw ValidationError("--size must look like 80x24, with columns and rows from 1 to 1000, not \(size)")
+      throw ValidationError(
+        "--size must look like 80x24, with \(least.columns) to 1000 columns and \(least.rows) to 1000 rows (the smallest screen Pushdeck draws), not \(size)"
+      )
     }
     try OutputFormat.check(given: formatOption, output: output, table: Self.formats)
+    try checkOptionsApply()
     let selectedTheme = try ThemeLocator.forCurrentProcess().commandLineTheme(theme)
     if style == .phone {
       try renderPhone(theme: selectedTheme)
@@ -192,6 +210,26 @@ struct RenderCommand: ParsableCommand {
       break
     }
     try MockupOutput.write(Array(out.utf8), to: output)
+  }
+
+  /// Options that do nothing in the combination given are refused, as `--compare` without
+  /// `--style phone` is, instead of being dropped without a word.
+  func checkOptionsApply() throws {
+    if style == .phone {
+      let terminalOnly = [
+        sizeOption.map { _ in "--size" }, frame ? "--frame" : nil, styles ? "--styles" : nil,
+      ].compactMap { $0 }
+      if let first = terminalOnly.first {
+        throw UsageError(
+          "\(first) applies to the terminal style's frame; --style phone draws an iPhone at its own size (--scale sets a PNG's pixels per point)"
+        )
+      }
+    } else if format != .text, frame || styles {
+      throw UsageError("\(frame ? "--frame" : "--styles") applies to --format text, not \(format.rawValue)")
+    }
+    if scaleOption != nil, format != .png {
+      throw UsageError("--scale sets a PNG's pixels per point; it does nothing for \(format.rawValue)")
+    }
   }
 
   /// `--style phone`: the state at the frame's time as an iPhone draws it, on one device or

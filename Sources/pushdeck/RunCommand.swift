@@ -34,7 +34,11 @@ struct RunCommand: AsyncParsableCommand {
   @Argument(help: "Scenarios (.yaml), payload files (.json, .apns), captures (.jsonl) or directories.")
   var inputs: [String] = []
 
-  @Option(name: .long, help: "The app for payload files that name none.", transform: BundleOption.parse)
+  @Option(
+    name: .long,
+    help:
+      "The app for payload files (over a file's Simulator Target Bundle, as xcrun simctl push does; capture lines name their own).",
+    transform: BundleOption.parse)
   var bundle: String?
 
   @Option(

@@ -54,14 +54,21 @@ struct StoryboardCommand: ParsableCommand {
   @Option(name: .long, help: "A device profile: a YAML file, or unlocked, locked, dnd or sleep.")
   var profile: String?
 
-  @Option(name: .long, help: "The app for payload files that name none.", transform: BundleOption.parse)
+  @Option(
+    name: .long,
+    help:
+      "The app for payload files (over a file's Simulator Target Bundle, as xcrun simctl push does; capture lines name their own).",
+    transform: BundleOption.parse)
   var bundle: String?
 
   @Option(name: .long, help: "A theme name or a YAML file (its wallpaper and accents).")
   var theme: String = "default"
 
-  @Option(name: .long, help: "Pixels per point for png (0.1 to 4).")
-  var scale: Double = 1
+  @Option(name: .customLong("scale"), help: "Pixels per point for png (0.1 to 4).")
+  var scaleOption: Double?
+
+  /// The PNG's pixels per point as given, else 1.
+  var scale: Double { scaleOption ?? 1 }
 
   @Option(name: .long, help: "The most moments drawn (the first ones), 1 to 200.")
   var limit: Int = 60
@@ -72,6 +79,9 @@ struct StoryboardCommand: ParsableCommand {
       throw ValidationError("--scale must be 0.1 to 4, not \(scale)")
     }
     try OutputFormat.check(given: formatOption, output: output, table: Self.formats)
+    if scaleOption != nil, format != .png {
+      throw ValidationError("--scale sets a PNG's pixels per point; it does nothing for \(format.rawValue)")
+    }
   }
 
   func run() throws {
@@ -81,8 +91,16 @@ struct StoryboardCommand: ParsableCommand {
       try compare.map(DeviceVariant.parse) ?? [
         DeviceVariant(name: "device", label: "Device") { $0 }
       ]
-    let moments = Storyboard.moments(session: session, variants: variants, theme: selectedTheme, limit: limit)
+    // One more than the limit, to know whether the sheet leaves any out and say so.
+    var moments = Storyboard.moments(session: session, variants: variants, theme: selectedTheme, limit: limit + 1)
     guard !moments.isEmpty else { throw ValidationError("nothing happens in the inputs: no moment to draw") }
+    if moments.count > limit {
+      moments.removeLast()
+      let more = limit < 200 ? "--limit draws up to 200" : "200 is the most one sheet draws"
+      let err = OutputStream.standardError()
+      err.line("pushdeck: storyboard: drew the first \(limit) moments; the inputs have more (\(more))")
+      err.flush()
+    }
     let sheet = Sheet(
       title: Storyboard.title(inputs: inputs), devices: variants.map(\.label), moments: moments)
     switch format {

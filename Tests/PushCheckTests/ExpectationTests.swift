@@ -196,6 +196,28 @@ struct ExpectationLoaderTests {
         """)
     #expect(escapingSnapshot?.path == "timeline[0].expect.snapshot")
     #expect(escapingSnapshot?.message.contains("relative path without ..") == true)
+
+    // An empty list checks nothing: it is an error, as `reasons: []` is, not "no expectations".
+    let emptyContains = error(
+      shopProfile + """
+
+        timeline:
+          - after: 1m
+            expect: {screen: center, contains: []}
+        """)
+    #expect(emptyContains?.path == "timeline[0].expect.contains")
+    #expect(emptyContains?.message.contains("at least one text") == true)
+
+    // A snapshot smaller than the smallest screen drawn (40×12) would hold only its note.
+    let tinySnapshot = error(
+      shopProfile + """
+
+        timeline:
+          - after: 1m
+            expect: {snapshot: {file: s.txt, size: 40x10}}
+        """)
+    #expect(tinySnapshot?.path == "timeline[0].expect.snapshot.size")
+    #expect(tinySnapshot?.message.contains("40 to 400 columns, 12 to 200 rows") == true)
   }
 }
 

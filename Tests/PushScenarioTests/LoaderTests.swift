@@ -312,6 +312,12 @@ struct LoaderTests {
     #expect(
       error("timeline:\n  - open: 1")
         == "s.yaml:2:11: timeline[0].open: no push comes before this event, so there is no notification 1")
+    // A number that is not whole is neither a push number nor (unquoted) a collapse id.
+    let push = "timeline:\n  - push: {bundle: a.b, payload: {aps: {alert: hi}}}\n"
+    #expect(
+      error(push + "  - open: 1.5").hasPrefix("s.yaml:3:11: timeline[1].open: expected the number of an earlier push"))
+    #expect(error(push + "  - open: 1e0").contains("got the number 1e0; quote it"))
+    #expect(error(push + "  - open: \"1.5\"") == "no error")
     #expect(error("timeline:\n  - lock:\n    unlock:").hasPrefix("s.yaml:2:5: timeline[0]: one event per entry"))
     #expect(error("a: [").hasPrefix("s.yaml:2:1: YAML syntax error"))
   }

@@ -165,6 +165,17 @@ private func codes(_ record: PushRecord) -> [DiagnosticCode] { record.diagnostic
     #expect(!record.isValid)
   }
 
+  /// A scenario written as JSON and given where payload files go: the rejection says what it
+  /// is and how to have it read as a scenario.
+  @Test func aScenarioGivenAsAPayloadSaysToRenameIt() throws {
+    let scenario = read(
+      #"{"timeline": [{"at": "+1m", "push": {"bundle": "a.b", "payload": {"aps": {"alert": "hi"}}}}]}"#)
+    let missing = try #require(scenario.diagnostics.first { $0.code == .missingAps })
+    #expect(missing.hint?.contains("a scenario is read as one from a .yaml or .yml file") == true)
+    let plain = try #require(read(#"{"alert": "x"}"#).diagnostics.first { $0.code == .missingAps })
+    #expect(plain.hint?.contains("inside \"aps\"") == true)
+  }
+
   /// A known key with a wrong value: APNs accepts the push and the device ignores the key (the
   /// verdict table), so it is a warning and the push stays valid.
   @Test(arguments: [

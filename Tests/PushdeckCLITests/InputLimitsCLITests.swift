@@ -52,11 +52,11 @@ struct InputLimitsCLITests {
     var text = Data("name: big\n".utf8)
     text.append(Data(repeating: UInt8(ascii: "#"), count: 1 << 20))
     let path = try file("big-theme.yaml", text)
-    let output = try await runPushdeck(["render", "--theme", path, "--format", "ansi", "--size", "40x10"])
+    let output = try await runPushdeck(["render", "--theme", path, "--format", "ansi", "--size", "40x12"])
     // A theme that cannot be used is a usage error, exit 2, like every bad option value.
     #expect(output.status == 2)
     #expect(output.standardError.contains("is over 1 MiB"), "\(output.standardError)")
-    let endless = try await runPushdeck(["render", "--theme", "/dev/zero", "--format", "ansi", "--size", "40x10"])
+    let endless = try await runPushdeck(["render", "--theme", "/dev/zero", "--format", "ansi", "--size", "40x12"])
     #expect(endless.status == 2)
     #expect(endless.standardError.contains("/dev/zero is over 1 MiB"), "\(endless.standardError)")
   }

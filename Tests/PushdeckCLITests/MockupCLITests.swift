@@ -83,7 +83,11 @@ struct MockupCLITests {
     #expect((try? JSONSerialization.jsonObject(with: Data(json))) != nil)
     let board = ["storyboard", "Examples/messaging.yaml", "--scale", "0.5"]
     #expect(Array(try written("board.png", board).prefix(4)) == [0x89, 0x50, 0x4E, 0x47])
-    #expect(String(decoding: try written("board.html", board), as: UTF8.self).lowercased().hasPrefix("<!doctype html"))
+    let page = ["storyboard", "Examples/messaging.yaml"]
+    #expect(String(decoding: try written("board.html", page), as: UTF8.self).lowercased().hasPrefix("<!doctype html"))
+    // --scale is a PNG's: asked of an HTML page it does nothing, and says so.
+    let scaledPage = try pushdeck(board + ["-o", directory.appendingPathComponent("s.html").path])
+    #expect(scaledPage.status == 2 && scaledPage.standardError.contains("--scale sets a PNG's pixels per point"))
     // No extension it knows: --format, or the default, as before.
     #expect(
       String(decoding: try written("frame.out", ["render", "Examples/messaging.yaml"]), as: UTF8.self).contains(
@@ -104,6 +108,55 @@ struct MockupCLITests {
     // A .txt name takes plain text or ANSI colour.
     let ansi = try written("frame.txt", ["render", "Examples/messaging.yaml", "--format", "ansi"])
     #expect(ansi.contains(0x1B), "ANSI escapes written to the .txt file")
+  }
+
+  /// Options that do nothing where they are given are refused, naming what they apply to:
+  /// the terminal frame's --size, --frame and --styles on a phone, --frame on ANSI, --scale on
+  /// an SVG (each was dropped without a word).
+  @Test func optionsThatDoNothingThereAreUsageErrors() throws {
+    let cases: [([String], String)] = [
+      (["--style", "phone", "--size", "40x12"], "--size applies to the terminal style's frame"),
+      (["--style", "phone", "--frame"], "--frame applies to the terminal style's frame"),
+      (["--format", "ansi", "--frame"], "--frame applies to --format text, not ansi"),
+      (["--format", "json", "--styles"], "--styles applies to --format text, not json"),
+      (["--format", "svg", "--scale", "3"], "--scale sets a PNG's pixels per point; it does nothing for svg"),
+      (["--style", "phone", "--scale", "3"], "--scale sets a PNG's pixels per point; it does nothing for svg"),
+    ]
+    for (options, message) in cases {
+      let output = try pushdeck(["render", "Examples/messaging.yaml"] + options)
+      #expect(output.status == 2, "\(options)")
+      #expect(output.standardError.contains(message), "\(options): \(output.standardError)")
+    }
+    #expect(try pushdeck(["render", "Examples/messaging.yaml", "--frame", "--styles"]).status == 0)
+  }
+
+  /// A sheet that leaves moments out past --limit says so on standard error; a PNG too large
+  /// to draw says which scale fits.
+  @Test func aStoryboardSaysWhatItLeftOutAndWhatScaleFits() throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pushdeck-board-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let pushes = (1...60).map {
+      "  - after: 10s\n    push: {bundle: a.b, payload: {aps: {alert: {title: Push \($0)}}}}"
+    }
+    let scenario = directory.appendingPathComponent("many.yaml")
+    try Data(("timeline:\n" + pushes.joined(separator: "\n") + "\n").utf8).write(to: scenario)
+    let limited = try pushdeck(["storyboard", scenario.path, "--limit", "5"])
+    #expect(limited.status == 0)
+    #expect(limited.standardOutput.contains("data-frames=\"5\""))
+    #expect(
+      limited.standardError.contains("drew the first 5 moments; the inputs have more (--limit draws up to 200)"),
+      "\(limited.standardError)")
+    let whole = try pushdeck(["storyboard", scenario.path, "--limit", "60"])
+    #expect(whole.status == 0 && whole.standardError.isEmpty, "\(whole.standardError)")
+    let huge = try pushdeck([
+      "storyboard", scenario.path, "--limit", "60", "--scale", "4", "-o",
+      directory.appendingPathComponent("b.png").path,
+    ])
+    #expect(huge.status == 2)
+    #expect(
+      huge.standardError.contains("pixels; each side must be 1 to 32000 (a scale of at most"), "\(huge.standardError)")
+    #expect(huge.standardError.contains("lower --scale") && !huge.standardError.contains(".0×"))
   }
 
   /// A mistake in a scenario or a theme reads the same from every command: `pushdeck:` and the

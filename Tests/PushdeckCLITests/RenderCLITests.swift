@@ -117,6 +117,20 @@ struct RenderCLITests {
     }
   }
 
+  /// A size below the smallest screen the front end draws (40×12) is refused, not answered
+  /// with a frame that holds only "Terminal too small" and exit 0.
+  @Test func aSizeBelowTheSmallestScreenIsAUsageError() throws {
+    for size in ["39x24", "80x11", "1x1"] {
+      let output = try render(["--size", size])
+      #expect(output.status == 2, "\(size): \(output.standardOutput)")
+      #expect(output.standardError.contains("40 to 1000 columns and 12 to 1000 rows"), "\(output.standardError)")
+      #expect(!output.standardOutput.contains("Terminal too small"))
+    }
+    let least = try render(["--size", "40x12"])
+    #expect(
+      least.status == 0 && least.standardOutput.split(separator: "\n", omittingEmptySubsequences: false).count >= 12)
+  }
+
   /// `--at -30s` reaches the time check, which says why it cannot be (the frame would come before
   /// the device starts), instead of ArgumentParser's "Missing value for '--at <at>'"; and a time
   /// `--at` cannot read is not answered with a list that offers `-30s`.

@@ -207,11 +207,16 @@ public final class PayloadDecoder {
       }
     }
     guard let apsIndex else {
+      // A scenario written as JSON, given as a payload file (only .yaml and .yml names are read
+      // as scenarios by the commands that also take payloads).
+      let isScenario = context.pathPrefix == nil && document.member("timeline", of: index) != nil
       report(
         .missingAps, at: index, path: context.pathPrefix,
         "the payload has no \"aps\" dictionary",
         effect: "APNs and the Simulator reject it; nothing reaches the device.",
-        hint: "put alert, badge and sound inside \"aps\": {\"aps\": {\"alert\": \"Hello\"}}")
+        hint: isScenario
+          ? "it has a \"timeline\": a scenario is read as one from a .yaml or .yml file (JSON is YAML too): rename it"
+          : "put alert, badge and sound inside \"aps\": {\"aps\": {\"alert\": \"Hello\"}}")
       result = nil
       return
     }
