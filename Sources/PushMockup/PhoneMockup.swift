@@ -157,7 +157,7 @@ struct Platter {
     // Dated when it was delivered: a notification held for the Scheduled Summary at the
     // summary's delivery, as the terminal dates it (docs/DECISIONS.md, "Relative times").
     let time = RelativeTime.describe(datedAt ?? notification.receivedAt, now: now)
-    let timeWidth = TextMetrics.width(time, size: m.smallSize) + 8
+    let timeWidth = TextMetrics.width(time, size: m.smallSize) + 12
     // Without a title iOS shows the app's name in its place.
     let rawTitle = SVGText.clean(notification.title ?? "")
     let titleText = rawTitle.isEmpty ? SVGText.clean(app.displayName) : rawTitle

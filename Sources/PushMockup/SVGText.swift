@@ -57,7 +57,7 @@ public enum TextMetrics {
     // Emoji, CJK and other wide characters: a square, a little wider for colour emoji.
     let columns = DisplayWidth.columns(of: String(character))
     if columns >= 2 {
-      return character.unicodeScalars.first.map { $0.properties.isEmojiPresentation } == true ? 1.2 : 1.0
+      return character.unicodeScalars.first.map { $0.properties.isEmojiPresentation } == true ? 1.3 : 1.0
     }
     guard let scalar = character.unicodeScalars.first else { return 0 }
     if columns == 0 && !scalar.properties.isWhitespace { return 0 }
@@ -65,8 +65,9 @@ public enum TextMetrics {
     case " ": return 0.28
     case "i", "l", "j", "I", "|", "!", ".", ",", ":", ";", "'", "`", "\u{2019}": return 0.27
     case "f", "t", "r", "(", ")", "[", "]", "{", "}", "/", "\\", "\"", "-": return 0.38
-    case "m", "w": return 0.84
-    case "M", "W", "@", "%": return 0.9
+    // The widest letters, measured wide: a title of them ran into the time beside it.
+    case "m", "w": return 0.88
+    case "M", "W", "@", "%": return 1.0
     case "0"..."9": return 0.6
     case "A"..."Z": return 0.68
     case "a"..."z": return 0.55

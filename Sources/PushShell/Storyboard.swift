@@ -93,7 +93,9 @@ package enum Storyboard {
       let clock = CivilTime(time, utcOffsetSeconds: profiles[0].utcOffsetSeconds).clock
       var what = headingRecords.map { record in
         let app = states[0].appInfo(record.bundleID).displayName
-        return "#\(record.index + 1) \(app)" + (record.notification?.title.map { ": " + $0 } ?? "")
+        // A title of only spaces is no title: the heading ends at the app, not at a colon.
+        let title = record.notification?.title?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        return "#\(record.index + 1) \(app)" + (title.isEmpty ? "" : ": " + title)
       }
       what += headingEvents
       if released && what.isEmpty { what = ["Scheduled Summary"] }

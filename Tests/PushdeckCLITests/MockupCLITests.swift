@@ -159,6 +159,27 @@ struct MockupCLITests {
     #expect(huge.standardError.contains("lower --scale") && !huge.standardError.contains(".0×"))
   }
 
+  /// A moment's heading names the push's title after a colon, and a blank title leaves no
+  /// colon hanging ("#1 B: ").
+  @Test func aBlankTitleLeavesNoColonInTheHeading() throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pushdeck-blank-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let scenario = directory.appendingPathComponent("blank.yaml")
+    try Data(
+      """
+      timeline:
+        - push: {bundle: a.b, payload: {aps: {alert: {title: "  ", body: x}}}}
+        - after: 10s
+          push: {bundle: a.b, payload: {aps: {alert: {title: Hi, body: x}}}}
+
+      """.utf8
+    ).write(to: scenario)
+    let board = try pushdeck(["storyboard", scenario.path])
+    #expect(board.status == 0)
+    #expect(board.standardOutput.contains("#1 B<") && board.standardOutput.contains("#2 B: Hi<"))
+  }
+
   /// A mistake in a scenario or a theme reads the same from every command: `pushdeck:` and the
   /// located message, status 2, no usage text (render and storyboard printed "Error:" and the
   /// usage; storyboard's unknown theme exited 1).
