@@ -307,6 +307,29 @@ import Testing
     expectSameDevice(restored, DeviceSimulator(profile: profile, restoring: try journal.restore()))
   }
 
+  /// A push with no text that shares an apns-collapse-id (a badge and sound update) replaces
+  /// nothing on the device; the journal wrote a "replaced" removal all the same, so the state
+  /// lost a notification the replay still showed (found by an exploratory test).
+  @Test func aCollapsedPushWithoutTextRemovesNothingFromTheState() throws {
+    let profile = DeviceProfile(start: start)
+    var device = DeviceSimulator(profile: profile)
+    var batch = JournalBatch()
+    let collapse = [("apns-collapse-id", "c1")]
+    device.apply(
+      .push(push(#"{"aps": {"alert": {"title": "First", "body": "one"}}}"#, headers: collapse, line: 1)), at: at(1),
+      journalingInto: &batch)
+    device.apply(
+      .push(push(#"{"aps": {"alert": 42, "badge": 3, "sound": "default"}}"#, headers: collapse, line: 2)),
+      at: at(2), journalingInto: &batch)
+    #expect(device.store.count == 1)
+    #expect(device.records.last?.decision.replaces == nil)
+    #expect(device.records.last?.decision.reasons.contains { $0.code == .collapsedReplacement } == false)
+    let journal = try DeviceJournal.inMemory()
+    try journal.commit(batch)
+    let restored = try journal.restoreDevice(profile: profile)
+    #expect(restored.store.count == 1 && restored.store.all.first?.notification.title == "First")
+  }
+
   @Test func anEmptyJournalHoldsNoDevice() throws {
     let journal = try DeviceJournal.inMemory()
     #expect(try !journal.holdsDevice())

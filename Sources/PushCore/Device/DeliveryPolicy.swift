@@ -311,6 +311,15 @@ public enum DeliveryPolicy {
       applySound(deciding.notification, level: level, app: app, context: context, decision: &deciding.decision)
     }
     deciding.decision.surfaces = []
+    // Nothing shows, so nothing is replaced: its apns-collapse-id leaves the notification it
+    // matches where it is (docs/DECISIONS.md), and the decision says so rather than naming it
+    // replaced (a state database read that as a removal the device never made).
+    var keeps = ""
+    if let target = deciding.decision.replaces {
+      deciding.decision.replaces = nil
+      deciding.decision.reasons.removeAll { $0.code == .collapsedReplacement }
+      keeps = " Its apns-collapse-id matches \(target), which stays as it is."
+    }
     let plays = deciding.decision.playsSound
     var text = "The push has no title, subtitle or body: nothing shows on screen or in Notification Center"
     if let silencedBy, deciding.notification.sound != nil {
@@ -318,7 +327,7 @@ public enum DeliveryPolicy {
     } else {
       text += plays ? "; its sound plays." : "."
     }
-    deciding.finish(plays ? .delivered : .deliveredQuietly, .nothingToRead, text)
+    deciding.finish(plays ? .delivered : .deliveredQuietly, .nothingToRead, text + keeps)
   }
 
   /// An app in the Scheduled Summary holds passive and active notifications until the next
