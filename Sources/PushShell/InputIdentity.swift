@@ -146,6 +146,23 @@ package struct ReplayedInputs {
     return (identity.newProgress(id: nextID), false)
   }
 
+  /// What the state holds of an earlier file at this path that this one does not match, when
+  /// the file looks cut back rather than replaced: its first bytes are the saved ones and it
+  /// ends before the saved position, or it is shorter than the bytes that were hashed (so
+  /// whether it is a prefix cannot be told). Replayed as new, such a file delivered every push
+  /// it still holds a second time. Nil when the path is new or now holds another capture (its
+  /// first bytes differ), which is replayed as new.
+  package func cutBack(_ identity: InputIdentity) -> JournalBatch.SourceProgress? {
+    known.reversed().first { row in
+      guard row.path == identity.path, row.offset > 0, !identity.matches(row) else { return false }
+      if identity.size < Int64(row.headBytes) { return true }
+      return identity.hash(ofFirst: row.headBytes) == row.headHash && row.offset > identity.size
+    }
+  }
+
+  /// Whether the state read an earlier file at this path.
+  package func knowsPath(_ path: String) -> Bool { known.contains { $0.path == path && $0.offset > 0 } }
+
   /// Records progress made in this replay.
   package mutating func update(_ progress: JournalBatch.SourceProgress) {
     if let index = known.firstIndex(where: { $0.id == progress.id }) {

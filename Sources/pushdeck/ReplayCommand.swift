@@ -135,7 +135,22 @@ struct ReplayCommand: ParsableCommand {
       defer { identity?.close() }
       var start = CapturePosition.start
       if let identity {
+        if !again, input.format == .capture, let saved = replayed.cutBack(identity) {
+          err.line(
+            "pushdeck: \(terminalSafe(input.displayPath)) is shorter than when the state read it "
+              + "(it holds \(grouped(saved.line)) lines of it, to byte \(grouped(saved.offset)); the file now has "
+              + "\(grouped(identity.size)) bytes): not replayed, as its pushes may be in the state already "
+              + "(--again replays it from the start)")
+          err.flush()
+          continue
+        }
         var (progress, isKnown) = replayed.progress(of: identity)
+        if !isKnown, !again, input.format == .capture, replayed.knowsPath(identity.path) {
+          err.line(
+            "pushdeck: \(terminalSafe(input.displayPath)) is not the capture the state read at this path "
+              + "(its first bytes differ): replayed as a new capture")
+          err.flush()
+        }
         if isKnown && !again && progress.offset > 0 {
           // After its last saved line: a row saved at the end of a line that had no newline yet
           // goes on after that newline, or reads the line again when it was cut short.

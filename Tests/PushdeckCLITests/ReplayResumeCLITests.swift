@@ -119,6 +119,35 @@ struct ReplayResumeCLITests {
     #expect(help.standardOutput.contains("--again"))
   }
 
+  /// A capture cut back to fewer lines (the same first bytes, or shorter than the bytes that
+  /// identified it) is not replayed as a new capture: that delivered every line it still held
+  /// a second time. Another capture at the same path is replayed as new, and said to be.
+  @Test func aCaptureCutBackIsNotReplayedAgainAndAnotherAtItsPathIsNew() throws {
+    let directory = try PushdeckProcess.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let state = directory.appendingPathComponent("device.sqlite").path
+    let capture = directory.appendingPathComponent("c.jsonl")
+    try Self.capture(1...4).write(to: capture, atomically: true, encoding: .utf8)
+    #expect(try PushdeckProcess.run(["replay", "--state", state, capture.path]).status == 0)
+    try Self.capture(1...2).write(to: capture, atomically: true, encoding: .utf8)
+    let shorter = try PushdeckProcess.run(["replay", "--state", state, capture.path])
+    #expect(shorter.status == 0)
+    #expect(
+      shorter.standardError.contains("c.jsonl is shorter than when the state read it (it holds 4 lines of it"),
+      "\(shorter.standardError)")
+    #expect(try Self.rows(state) == 4)
+    // Grown back past what was saved, it resumes after line 4.
+    try Self.capture(1...6).write(to: capture, atomically: true, encoding: .utf8)
+    let grown = try PushdeckProcess.run(["replay", "--state", state, capture.path])
+    #expect(grown.standardError.contains("resumed at line 5"), "\(grown.standardError)")
+    #expect(try Self.rows(state) == 6)
+    // Another capture, as long, at the same path: new, and said so.
+    try Self.capture(101...106).write(to: capture, atomically: true, encoding: .utf8)
+    let other = try PushdeckProcess.run(["replay", "--state", state, capture.path])
+    #expect(other.standardError.contains("is not the capture the state read at this path"), "\(other.standardError)")
+    #expect(try Self.rows(state) == 12)
+  }
+
   @Test func aGrownCaptureResumesAfterItsLastSavedLine() throws {
     let directory = try PushdeckProcess.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
