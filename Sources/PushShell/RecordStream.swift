@@ -96,6 +96,9 @@ package func readRecords<Result>(
           path: source, message: "standard input is over \(PushReader.maximumFileBytes >> 20) MiB and is not a capture")
       }
     }
+    // Nothing at all: an empty stream holds no push (`: | pushdeck replay -` replayed one
+    // rejected "empty payload").
+    if pending.isEmpty { return }
     format = InputFormat.sniff(pending)
   }
   if format == .capture {

@@ -148,6 +148,15 @@ struct ReplayResumeCLITests {
     #expect(try Self.rows(state) == 12)
   }
 
+  /// An empty stream holds no push, as an empty capture file does (it was one rejected
+  /// "empty payload", exit 1).
+  @Test func anEmptyStandardInputReplaysNothing() throws {
+    let (output, timedOut) = try runBounded(["replay", "--ephemeral", "--format", "json", "-"], input: Data())
+    #expect(!timedOut)
+    #expect(output.status == 0, "\(output.standardError)")
+    #expect(output.standardOutput.contains(#""pushes":0"#), "\(output.standardOutput)")
+  }
+
   @Test func aGrownCaptureResumesAfterItsLastSavedLine() throws {
     let directory = try PushdeckProcess.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
