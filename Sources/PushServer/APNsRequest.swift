@@ -73,7 +73,10 @@ public enum APNsRequest {
     if let refusal = authorize(authorization) { return refusal }
     guard !token.isEmpty else { return .rejected(status: 400, reason: "MissingDeviceToken") }
     let tokenText = String(token)
-    if DeviceToken.check(tokenText) != nil { return .rejected(status: 400, reason: "BadDeviceToken") }
+    if let problem = DeviceToken.check(tokenText) {
+      // The detail goes to the log, as every other rejection's does.
+      return .rejected(status: 400, reason: "BadDeviceToken", detail: problem.message)
+    }
 
     // APNs headers only: transport headers and `authorization` are neither checked nor recorded.
     var apnsHeaders: [(name: String, value: String)] = []

@@ -111,6 +111,17 @@ struct APNsServerCurlTests {
     #expect(outcome.detail == "the payload is \(body.count) bytes, over the 4096 that alert pushes may carry")
   }
 
+  /// A malformed token's rejection carries why, for the log, with the rule it breaks (it said
+  /// "expected an even number" of a token of 4 digits).
+  @Test func aBadDeviceTokenSaysTheRule() {
+    let body = Array(#"{"aps":{"alert":"x"}}"#.utf8)
+    let outcome = APNsRequest.decide(
+      method: "POST", path: "/3/device/abcd", headers: [(name: "apns-topic", value: Self.topic)], body: body,
+      bodyByteCount: body.count, receivedAt: 1_795_000_000)
+    #expect(outcome.status == 400)
+    #expect(outcome.detail == "the device token has 4 hex digits; expected an even number from 8 to 200 (usually 64)")
+  }
+
   /// A credential is never kept, whatever its form: a leading space (which the token check
   /// accepts), another scheme, no scheme, a cookie.
   @Test(arguments: [

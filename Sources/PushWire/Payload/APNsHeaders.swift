@@ -482,7 +482,8 @@ public enum DeviceToken {
     } else if !token.utf8.allSatisfy({ hexValue($0) != nil }) {
       problem = "the device token \(JSONValue.quoted(String(token.prefix(80)))) is not a hex string"
     } else if token.utf8.count % 2 != 0 || token.utf8.count < 8 || token.utf8.count > 200 {
-      problem = "the device token has \(token.utf8.count) hex digits; expected an even number (usually 64)"
+      problem =
+        "the device token has \(token.utf8.count) hex digits; expected an even number from 8 to 200 (usually 64)"
     } else {
       problem = nil
     }
