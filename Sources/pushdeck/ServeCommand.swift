@@ -82,8 +82,15 @@ struct ServeCommand: AsyncParsableCommand {
   }
 
   func run() async throws {
-    // A ready file left by an earlier run must not look like this one's.
-    if let readyFile { try? FileManager.default.removeItem(atPath: readyFile) }
+    // A ready file left by an earlier run must not look like this one's; one that cannot be
+    // written is said before anything listens (a script reading "listening on" took it as up).
+    if let readyFile {
+      try? FileManager.default.removeItem(atPath: readyFile)
+      if let problem = ReadyFile.problem(readyFile) {
+        FileHandleError.write("pushdeck: cannot write the ready file \(terminalSafe(readyFile)): \(problem)\n")
+        throw ExitCode(2)
+      }
+    }
     let (keys, registry, fcmProject) = try endpointOptions.endpoint(profile: deviceOptions.profile)
     let tls = try endpointOptions.serverTLS(statePath: deviceOptions.state)
     let recorder: CaptureRecorder?
@@ -198,11 +205,8 @@ struct ServeCommand: AsyncParsableCommand {
     }
     if let readyFile {
       // Written last and renamed into place: a script that sees the file sees the whole port.
-      do {
-        let url = URL(fileURLWithPath: readyFile)
-        try Data("\(server.port)\n".utf8).write(to: url, options: .atomic)
-      } catch {
-        FileHandleError.write("pushdeck: cannot write the ready file \(terminalSafe(readyFile)): \(error)\n")
+      if let problem = ReadyFile.write("\(server.port)\n", to: readyFile) {
+        FileHandleError.write("pushdeck: cannot write the ready file \(terminalSafe(readyFile)): \(problem)\n")
         await server.drain(timeout: .seconds(1))
         device.finish()
         try? await server.shutdown()
@@ -219,5 +223,52 @@ struct ServeCommand: AsyncParsableCommand {
     try? await channelServer?.shutdown()
     withExtendedLifetime(signals) {}
     printer.line("pushdeck serve: stopped; \(device.savedSummary)")
+  }
+}
+
+/// `serve --ready-file`: written beside itself and renamed into place, so a script that sees
+/// the file sees the whole port; problems said in the system's words, with what to do.
+enum ReadyFile {
+  /// Why the file cannot be written, found by making (and removing) a file beside it; nil when
+  /// it can.
+  static func problem(_ path: String) -> String? {
+    write(nil, to: path)
+  }
+
+  /// Writes `text` to `path` through a file beside it (only tries, with nil); nil on success.
+  @discardableResult
+  static func write(_ text: String?, to path: String) -> String? {
+    let beside = path + ".\(getpid()).tmp"
+    let descriptor = open(beside, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+    guard descriptor >= 0 else { return explain(errno, directory: (path as NSString).deletingLastPathComponent) }
+    var failure: Int32?
+    if let text {
+      let bytes = Array(text.utf8)
+      if bytes.withUnsafeBytes({ Glibc.write(descriptor, $0.baseAddress, $0.count) }) != bytes.count { failure = errno }
+    }
+    close(descriptor)
+    if text == nil || failure != nil {
+      unlink(beside)
+      return failure.map { explain($0, directory: "") }
+    }
+    guard rename(beside, path) == 0 else {
+      let code = errno
+      unlink(beside)
+      return explain(code, directory: "")
+    }
+    return nil
+  }
+
+  private static func explain(_ code: Int32, directory: String) -> String {
+    let reason = String(cString: strerror(code)).lowercased()
+    switch code {
+    case ENOENT where !directory.isEmpty:
+      let folder = terminalSafe(directory)
+      return FileManager.default.fileExists(atPath: directory)
+        ? "the folder \(folder) takes no new files; name a file in a folder you can write to"
+        : "\(reason): the folder \(folder) does not exist; create it or name a file in one that does"
+    case EACCES, EPERM, EROFS: return "\(reason); name a file in a folder you can write to"
+    default: return reason
+    }
   }
 }

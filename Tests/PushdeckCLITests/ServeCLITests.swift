@@ -26,6 +26,25 @@ struct ServeCLITests {
     #expect(!result.standardError.contains("bind(descriptor"), "\(result.standardError)")
   }
 
+  /// A ready file that cannot be written is said before anything listens, in plain words (it
+  /// printed "listening on …", then a Foundation error dump, and exited).
+  @Test func anUnwritableReadyFileIsSaidBeforeListening() throws {
+    let directory = try PushdeckProcess.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let missing = directory.appendingPathComponent("no/such/dir/port").path
+    for (path, words) in [
+      (missing, "the folder \(directory.path)/no/such/dir does not exist; create it"),
+      ("/proc/version", "the folder /proc takes no new files"),
+    ] {
+      let result = try PushdeckProcess.run(["serve", "--port", "0", "--ephemeral", "--ready-file", path])
+      #expect(result.status == 2)
+      #expect(!result.standardOutput.contains("listening on"), "\(result.standardOutput)")
+      #expect(result.standardError.contains("cannot write the ready file \(path): "), "\(result.standardError)")
+      #expect(result.standardError.contains(words), "\(result.standardError)")
+      #expect(!result.standardError.contains("NSCocoaErrorDomain"))
+    }
+  }
+
   @Test func servesLogsRecordsAndJournals() throws {
     let directory = try PushdeckProcess.temporaryDirectory()
     let capture = directory.appendingPathComponent("live.jsonl").path
@@ -74,7 +93,8 @@ struct ServeCLITests {
     #expect(lines.count == 3, "\(text)")
     #expect(lines.first?.hasPrefix("200 apns-id=") == true)
     #expect(lines.first?.hasSuffix(" com.example.app") == true)
-    #expect(lines.dropFirst().first == "400 BadDeviceToken com.example.app")
+    #expect(
+      lines.dropFirst().first == #"400 BadDeviceToken com.example.app (the device token "nothex" is not a hex string)"#)
 
     let validated = try PushdeckProcess.run(["validate", capture])
     #expect(validated.status == 0, "\(validated.standardOutput)")
