@@ -122,6 +122,24 @@ struct APNsServerCurlTests {
     #expect(outcome.detail == "the device token has 4 hex digits; expected an even number from 8 to 200 (usually 64)")
   }
 
+  /// A body that starts with a UTF-8 byte order mark is read past it, and recorded without it:
+  /// the mark inside a capture envelope is not JSON, and `--record` wrote a line that `replay`
+  /// then rejected (found by an exploratory test).
+  @Test func aByteOrderMarkIsLeftOutOfTheRecordedLine() throws {
+    let body: [UInt8] = [0xEF, 0xBB, 0xBF] + Array(#"{"aps":{"alert":"bom"}}"#.utf8)
+    let outcome = APNsRequest.decide(
+      method: "POST", path: "/3/device/" + Self.token, headers: [(name: "apns-topic", value: Self.topic)], body: body,
+      bodyByteCount: body.count, receivedAt: 1_795_000_000)
+    guard case .accepted(let record, _, _) = outcome else {
+      Issue.record("expected the push accepted, got \(outcome)")
+      return
+    }
+    let line = APNsRequest.captureLine(record)
+    #expect(line.contains(#""payload":{"aps":{"alert":"bom"}}"#), "\(line)")
+    let again = PushReader.readCaptureLine(Array(line.utf8), lineNumber: 1, source: "record.jsonl")
+    #expect(again.isValid && again.rawPayload == #"{"aps":{"alert":"bom"}}"#)
+  }
+
   /// A credential is never kept, whatever its form: a leading space (which the token check
   /// accepts), another scheme, no scheme, a cookie.
   @Test(arguments: [
