@@ -315,7 +315,14 @@ struct RenderCommand: ParsableCommand {
   /// The span `--advance` names: a duration (``TimeGrammar``), or a bare number of minutes as
   /// before; nil when it is too long to compute.
   func advanceSpan() throws -> SimDuration? {
-    if let minutes = Int64(advance) { return SimDuration(exactly: minutes, unitMilliseconds: 60_000) }
+    if let minutes = Int64(advance) {
+      // The clock only moves forward (a negative number was read and then did nothing).
+      guard minutes >= 0 else {
+        throw ValidationError(
+          "--advance moves the clock forward: give 0 or more minutes, or a span such as 5m, not \(advance)")
+      }
+      return SimDuration(exactly: minutes, unitMilliseconds: 60_000)
+    }
     do {
       return try TimeGrammar.duration(advance)
     } catch .outOfRange {

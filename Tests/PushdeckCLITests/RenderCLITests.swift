@@ -126,6 +126,8 @@ struct RenderCLITests {
       #expect(output.standardError.contains("40 to 1000 columns and 12 to 1000 rows"), "\(output.standardError)")
       #expect(!output.standardOutput.contains("Terminal too small"))
     }
+    let backwards = try render(["--advance=-1"])
+    #expect(backwards.status == 2 && backwards.standardError.contains("--advance moves the clock forward"))
     let least = try render(["--size", "40x12"])
     #expect(
       least.status == 0 && least.standardOutput.split(separator: "\n", omittingEmptySubsequences: false).count >= 12)
