@@ -185,6 +185,7 @@ extension AppState {
       banners.removeFirst()
       if !banners.isEmpty { banners[0].shownAt = now }
       if device.store.contains(banner.notification) {
+        if case .detail = screen {} else { detailOrigin = screen }
         screen = .detail(banner.notification)
       } else if let carried = banner.carriedContent {
         // Nothing to open in Notification Center (a Live Activity, or an app with it off): the

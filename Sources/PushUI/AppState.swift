@@ -154,6 +154,8 @@ public struct AppState: Sendable {
   public internal(set) var now: SimInstant
   /// The screen showing.
   public var screen: Screen = .lock
+  /// The list a notification was opened from (``Screen/detail(_:)``), where Esc goes back to.
+  public var detailOrigin: Screen = .center
   /// The overlay over the screen, if any.
   public var overlay: Overlay?
   /// Whether the inspector pane is open.

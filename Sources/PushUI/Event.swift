@@ -607,7 +607,8 @@ extension AppState {
       banners.removeFirst()
       if !banners.isEmpty { banners[0].shownAt = now }
     } else if case .detail = screen {
-      screen = .center
+      // Back to the list it was opened from: the lock screen's, or Notification Center's.
+      screen = detailOrigin
     } else {
       screen = .lock
     }
@@ -617,6 +618,7 @@ extension AppState {
   /// stayed over the opened notification, covering its first rows (for five seconds, and with
   /// a manual clock until time moved; found by an exploratory test).
   private mutating func openDetail(_ id: NotificationID) {
+    if case .detail = screen {} else { detailOrigin = screen }
     screen = .detail(id)
     guard banners.contains(where: { !$0.isLiveActivity && $0.notification == id }) else { return }
     let front = banners.first?.notification
@@ -625,7 +627,7 @@ extension AppState {
   }
 
   private mutating func leaveDetailIfGone() {
-    if case .detail(let id) = screen, device.store[id] == nil { screen = .center }
+    if case .detail(let id) = screen, device.store[id] == nil { screen = detailOrigin }
     if case .actionSheet(let sheet)? = overlay, device.store[sheet.notification] == nil { overlay = nil }
   }
 

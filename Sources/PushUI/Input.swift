@@ -108,7 +108,7 @@ public struct KeyMap: Equatable, Sendable {
       ]
     ),
     ("g", "go to a time: +5m, -30s, 09:45, 08:00:30", [(.character("g"), .beginSeek)]),
-    ("c", "next theme: default, light, high-contrast, sleep", [(.character("c"), .nextTheme)]),
+    ("c", "next theme: default, high-contrast, light, sleep", [(.character("c"), .nextTheme)]),
     ("?  q", "this help · quit", [(.character("?"), .toggleHelp), (.character("q"), .quit), (.character("Q"), .quit)]),
   ]
 

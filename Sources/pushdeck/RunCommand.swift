@@ -26,7 +26,7 @@ struct RunCommand: AsyncParsableCommand {
       The mouse selects, opens and presses buttons; the wheel scrolls.
       --compare locked,dnd splits the screen: 2 to 4 devices (presets or profile files) on one \
       clock, side by side (a 2×2 grid for 3 or 4 on a narrow screen), every key acting on all.
-      c cycles the themes. NO_COLOR disables colour. The themes default, light, high-contrast and \
+      c cycles the themes. NO_COLOR disables colour. The themes default, high-contrast, light and \
       sleep are built in; --theme also takes a theme file, or a NAME.yaml in $PUSHDECK_THEMES.
       """
   )

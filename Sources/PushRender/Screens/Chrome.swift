@@ -61,9 +61,11 @@ enum Chrome {
     }
   }
 
-  /// The "Terminal too small" message.
-  static func drawTooSmall(into grid: inout CellGrid, minimum: Size, theme: Theme) {
-    let message = "Terminal too small: need \(minimum.columns)×\(minimum.rows), have \(grid.width)×\(grid.height)"
+  /// The "Terminal too small" message; "Pane too small" for one device of a split screen,
+  /// whose size is the pane's, not the terminal's.
+  static func drawTooSmall(into grid: inout CellGrid, minimum: Size, theme: Theme, isPane: Bool = false) {
+    let what = isPane ? "Pane" : "Terminal"
+    let message = "\(what) too small: need \(minimum.columns)×\(minimum.rows), have \(grid.width)×\(grid.height)"
     let lines = TextLayout.wrap(message, toColumns: max(1, grid.width - 2))
     let top = max(0, (grid.height - lines.count) / 2)
     for (index, line) in lines.enumerated() {

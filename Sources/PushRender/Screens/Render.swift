@@ -21,7 +21,7 @@ public func render(_ state: AppState, size: Size, theme: Theme, sleepTheme: Them
   var grid = CellGrid(size: size, style: theme[.background], role: .background)
   let minimum = LockScreenView.minimumSize
   guard size.columns >= minimum.columns, size.rows >= minimum.rows else {
-    Chrome.drawTooSmall(into: &grid, minimum: minimum, theme: theme)
+    Chrome.drawTooSmall(into: &grid, minimum: minimum, theme: theme, isPane: state.isSplitPane)
     return grid
   }
   let hasPane = state.isInspectorOpen || state.pane != nil
