@@ -167,6 +167,11 @@ extension AppState {
       centerSelection = index
       if again || isDouble { return perform(.activate) }
     case .action(let index):
+      if case .provisional(var choice)? = overlay, choice.options.indices.contains(index) {
+        choice.highlighted = index
+        overlay = .provisional(choice)
+        return perform(.activate)
+      }
       guard case .actionSheet(var sheet)? = overlay, case .choosing = sheet.stage else { return [] }
       sheet.highlighted = index
       overlay = .actionSheet(sheet)

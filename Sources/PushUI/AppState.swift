@@ -39,6 +39,40 @@ public enum Overlay: Equatable, Sendable {
   case actionSheet(ActionSheet)
   /// "Clear all notifications?": `C` asks first; Enter or `y` clears, anything else keeps them.
   case confirmClearAll
+  /// A provisional app's Keep… (how to deliver) or Turn Off… (a confirmation), reference §4.2.
+  case provisional(ProvisionalChoice)
+}
+
+/// What Keep… and Turn Off… under a provisional notification ask (reference §4.2): Keep offers
+/// Deliver Immediately, and Deliver in Scheduled Summary when the summary is on; Turn Off asks
+/// to confirm before notifications are turned off.
+public struct ProvisionalChoice: Equatable, Sendable {
+  /// Which button was pressed.
+  public enum Kind: Equatable, Sendable { case keep, turnOff }
+  /// One of Keep's choices.
+  public enum Option: Equatable, Sendable {
+    case deliverImmediately, deliverInSummary
+
+    /// The words iOS uses.
+    public var title: String {
+      self == .deliverImmediately ? "Deliver Immediately" : "Deliver in Scheduled Summary"
+    }
+  }
+
+  /// The app it is about.
+  public var bundleID: String
+  public var kind: Kind
+  /// Keep's choices, in order (Deliver in Scheduled Summary only while the summary is on).
+  public var options: [Option]
+  /// The highlighted choice.
+  public var highlighted: Int
+
+  public init(bundleID: String, kind: Kind, options: [Option] = [], highlighted: Int = 0) {
+    self.bundleID = bundleID
+    self.kind = kind
+    self.options = options
+    self.highlighted = highlighted
+  }
 }
 
 /// The action sheet's state: the notification, the highlighted action and what is being asked.
@@ -319,6 +353,7 @@ public struct AppState: Sendable {
   public var inputMode: InputMode {
     if case .actionSheet(let sheet)? = overlay, case .reply = sheet.stage { return .textEntry }
     if overlay == .confirmClearAll { return .textEntry }
+    if case .provisional(let choice)? = overlay, choice.kind == .turnOff { return .textEntry }
     if prompt != nil { return .textEntry }
     if overlay == nil, pane == .settings { return .settings }
     return .commands

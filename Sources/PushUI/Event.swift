@@ -546,6 +546,15 @@ extension AppState {
         if text == "y" || text == "Y" { confirmClearAll() } else { showToast("Kept every notification") }
         return []
       }
+      if case .provisional(let choice)? = overlay, choice.kind == .turnOff {
+        overlay = nil
+        if text == "y" || text == "Y" {
+          decideProvisional(choice)
+        } else {
+          showToast("\(appInfo(choice.bundleID).displayName): left on provisional delivery")
+        }
+        return []
+      }
       editText(.insert(text))
       return []
     case .editText(let edit):
@@ -717,6 +726,12 @@ extension AppState {
       helpScroll = min(max(0, helpScroll + step), helpMaxScroll)
       return
     }
+    if case .provisional(var choice)? = overlay {
+      guard !choice.options.isEmpty else { return }
+      choice.highlighted = (choice.highlighted + step + choice.options.count) % choice.options.count
+      overlay = .provisional(choice)
+      return
+    }
     if case .actionSheet(var sheet)? = overlay {
       guard case .choosing = sheet.stage else { return }
       let count = actions(for: sheet.notification).count
@@ -767,6 +782,11 @@ extension AppState {
     if overlay == .confirmClearAll {
       overlay = nil
       confirmClearAll()
+      return []
+    }
+    if case .provisional(let choice)? = overlay {
+      overlay = nil
+      decideProvisional(choice)
       return []
     }
     if overlay == nil, pane == .settings { return toggleSetting() }
@@ -906,10 +926,41 @@ extension AppState {
       showToast("Keep… and Turn Off apply to provisional notifications")
       return
     }
+    // Keep asks how to deliver; Turn Off asks to confirm (reference §4.2).
     let bundleID = stored.notification.bundleID
-    apply(.setting(bundleID: bundleID, .authorization(keep ? .authorized : .denied)), at: now)
+    let options: [ProvisionalChoice.Option] =
+      device.profile.summaryTimes.isEmpty ? [.deliverImmediately] : [.deliverImmediately, .deliverInSummary]
+    overlay = .provisional(
+      ProvisionalChoice(bundleID: bundleID, kind: keep ? .keep : .turnOff, options: keep ? options : []))
+  }
+
+  /// What the user chose for a provisional app. Deliver Immediately authorizes it and still
+  /// delivers quietly, to Notification Center only (no banner, lock screen, sound or badge),
+  /// until its settings change; Deliver in Scheduled Summary authorizes it into the summary;
+  /// Turn Off denies it.
+  mutating func decideProvisional(_ choice: ProvisionalChoice) {
+    let bundleID = choice.bundleID
     let name = appInfo(bundleID).displayName
-    showToast(keep ? "\(name): notifications kept (delivered prominently)" : "\(name): notifications turned off")
+    guard device.app(bundleID)?.authorization == .provisional else { return }
+    switch choice.kind {
+    case .turnOff:
+      apply(.setting(bundleID: bundleID, .authorization(.denied)), at: now)
+      showToast("\(name): notifications turned off")
+    case .keep:
+      let option =
+        choice.options.indices.contains(choice.highlighted) ? choice.options[choice.highlighted] : .deliverImmediately
+      apply(.setting(bundleID: bundleID, .authorization(.authorized)), at: now)
+      switch option {
+      case .deliverImmediately:
+        for change in [AppSettingChange.lockScreen(false), .banners(false), .sounds(false), .badges(false)] {
+          apply(.setting(bundleID: bundleID, change), at: now)
+        }
+        showToast("\(name): kept, delivered quietly to Notification Center (Settings can allow more)")
+      case .deliverInSummary:
+        apply(.setting(bundleID: bundleID, .delivery(.scheduledSummary)), at: now)
+        showToast("\(name): kept, delivered in the Scheduled Summary")
+      }
+    }
   }
 }
 

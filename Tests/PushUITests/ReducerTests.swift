@@ -124,10 +124,53 @@ struct ReducerTests {
     let newsRow = rows.firstIndex { $0.groupKey.bundleID == "com.example.news" } ?? 0
     state.centerSelection = newsRow
     #expect(state.selectedNotification.map(state.isProvisional) == true)
+    // Turn Off… asks first: any key but Enter or y keeps it provisional.
+    _ = reduce(into: &state, .command(.turnOffProvisional))
+    guard case .provisional(let question)? = state.overlay else {
+      Issue.record("Turn Off… asked nothing: \(String(describing: state.overlay))")
+      return
+    }
+    #expect(question.kind == .turnOff && state.inputMode == .textEntry)
+    _ = reduce(into: &state, .command(.insertText("n")))
+    #expect(state.overlay == nil && state.device.app("com.example.news")?.authorization == .provisional)
+    // Keep… offers the delivery choices: the demo has a Scheduled Summary, so both.
     _ = reduce(into: &state, .command(.keepProvisional))
-    #expect(state.device.app("com.example.news")?.authorization == .authorized)
+    guard case .provisional(let choice)? = state.overlay else {
+      Issue.record("Keep… offered no choice: \(String(describing: state.overlay))")
+      return
+    }
+    #expect(choice.options == [.deliverImmediately, .deliverInSummary])
+    // Deliver Immediately: authorized, and still quiet until its settings change (reference §4.2).
+    _ = reduce(into: &state, .command(.activate))
+    let news = state.device.app("com.example.news")
+    #expect(news?.authorization == .authorized)
+    #expect(news?.settings.banners == false && news?.settings.lockScreen == false)
+    #expect(
+      news?.settings.sounds == false && news?.settings.badges == false && news?.settings.notificationCenter == true)
+    // No longer provisional: Turn Off… has nothing to do.
     _ = reduce(into: &state, .command(.turnOffProvisional))
     #expect(state.device.app("com.example.news")?.authorization == .authorized)
+  }
+
+  /// Keep… ▸ Deliver in Scheduled Summary, and Turn Off… confirmed with y.
+  @Test func provisionalKeepIntoTheSummaryAndTurnOffConfirmed() {
+    func newsSelected() -> AppState {
+      var state = AppState.demo(upcoming: false)
+      _ = reduce(into: &state, .command(.openCenter))
+      state.centerSelection = state.centerRows().firstIndex { $0.groupKey.bundleID == "com.example.news" } ?? 0
+      return state
+    }
+    var state = newsSelected()
+    _ = reduce(into: &state, .command(.keepProvisional))
+    _ = reduce(into: &state, .command(.moveDown))
+    _ = reduce(into: &state, .command(.activate))
+    #expect(state.device.app("com.example.news")?.authorization == .authorized)
+    #expect(state.device.app("com.example.news")?.settings.delivery == .scheduledSummary)
+    #expect(state.toast?.text.contains("Scheduled Summary") == true)
+    state = newsSelected()
+    _ = reduce(into: &state, .command(.turnOffProvisional))
+    _ = reduce(into: &state, .command(.insertText("y")))
+    #expect(state.device.app("com.example.news")?.authorization == .denied)
   }
 
   @Test func authenticationRequiredActionAsksToUnlockThenRunsAndEmitsAnEffect() {

@@ -67,3 +67,51 @@ struct ConfirmView {
       style: theme[.cardMeta], role: .cardMeta, maxColumns: columns - 4)
   }
 }
+
+/// Keep… and Turn Off… of a provisional app (reference §4.2): Keep's delivery choices, or the
+/// question before turning its notifications off.
+struct ProvisionalChoiceView {
+  var state: AppState
+  var choice: ProvisionalChoice
+
+  func draw(into grid: inout CellGrid, theme: Theme) {
+    let name = state.appInfo(choice.bundleID).displayName
+    let lines: [String]
+    let hint: String
+    switch choice.kind {
+    case .keep:
+      lines = choice.options.map(\.title)
+      hint = "↑↓ move · ⏎ choose · Esc cancel"
+    case .turnOff:
+      lines = ["Turn off all notifications from \(name)?"]
+      hint = "⏎ or y turns them off · Esc or any other key keeps them"
+    }
+    let widest = (lines + [hint]).map { DisplayWidth.columns(of: $0) }.max() ?? 0
+    let columns = min(grid.width - 4, widest + 6)
+    let rows = lines.count + 3
+    let rect = Rect(
+      column: (grid.width - columns) / 2, row: max(1, (grid.height - 1 - rows) / 2), columns: columns, rows: rows)
+    Chrome.drawBox(rect, title: choice.kind == .keep ? "Keep \(name)" : name, into: &grid, theme: theme)
+    for (index, line) in lines.enumerated() {
+      let row = rect.row + 1 + index
+      let text = TextLayout.truncate(line, toColumns: columns - 6)
+      switch choice.kind {
+      case .keep:
+        let highlighted = index == choice.highlighted
+        grid.write(
+          (highlighted ? "▸ " : "  ") + text, at: Point(column: rect.column + 2, row: row),
+          style: highlighted ? theme[.selection] : theme[.actionButton], role: highlighted ? .selection : .actionButton,
+          maxColumns: columns - 4)
+        grid.addHit(Rect(column: rect.column + 1, row: row, columns: columns - 2, rows: 1), .action(index))
+      case .turnOff:
+        grid.write(
+          text, at: Point(column: rect.column + 2, row: row), style: theme[.destructiveAction],
+          role: .destructiveAction,
+          maxColumns: columns - 4)
+      }
+    }
+    grid.write(
+      TextLayout.truncate(hint, toColumns: columns - 4), at: Point(column: rect.column + 2, row: rect.row + rows - 2),
+      style: theme[.cardMeta], role: .cardMeta, maxColumns: columns - 4)
+  }
+}

@@ -36,7 +36,11 @@ public func render(_ state: AppState, size: Size, theme: Theme, sleepTheme: Them
   }
   // Beside a pane the banner drops over the screen's half, so the pane stays readable. The
   // help and the clear-all question are on top of everything: no banner while they show.
-  let showsBanner = state.overlay != .help && state.overlay != .confirmClearAll
+  let showsBanner: Bool
+  switch state.overlay {
+  case .help?, .confirmClearAll?, .provisional?: showsBanner = false
+  case .actionSheet?, nil: showsBanner = true
+  }
   // The action sheet sits at the card it belongs to: where the screen drew the selected row.
   let anchor = actionSheetAnchor(state, in: screenGrid)
   if splitsInspector, showsBanner { BannerView(state: state).draw(into: &screenGrid, theme: theme) }
@@ -77,6 +81,10 @@ public func render(_ state: AppState, size: Size, theme: Theme, sleepTheme: Them
     Chrome.clearToWallpaper(rows: 0..<(size.rows - 1), into: &grid, theme: theme)
     ConfirmView(state: state).draw(into: &grid, theme: theme)
     grid.addHit(Rect(size: size), nil)
+  case .provisional(let choice)?:
+    Chrome.clearToWallpaper(rows: 0..<(size.rows - 1), into: &grid, theme: theme)
+    grid.addHit(Rect(size: size), nil)
+    ProvisionalChoiceView(state: state, choice: choice).draw(into: &grid, theme: theme)
   case nil: break
   }
   if let toast = state.toast {

@@ -11,6 +11,9 @@ struct StatusLineView {
     switch state.overlay {
     case .help?: return ("Help", [("↑↓", "scroll"), ("?", "close")])
     case .confirmClearAll?: return ("Clear All", [("⏎ y", "clear"), ("Esc", "keep")])
+    case .provisional(let choice)?:
+      if choice.kind == .turnOff { return ("Turn Off", [("⏎ y", "turn off"), ("Esc", "keep")]) }
+      return ("Keep", [("↑↓", "move"), ("⏎", "choose"), ("Esc", "cancel")])
     case .actionSheet(let sheet)?:
       if case .reply = sheet.stage { return ("Reply", [("⏎", "send"), ("Esc", "cancel")]) }
       return ("Actions", [("↑↓", "move"), ("⏎", "choose"), ("Esc", "close")])
