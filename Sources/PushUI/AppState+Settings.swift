@@ -197,10 +197,30 @@ extension AppState {
         // tap opens the app, as on iOS.
         return openApp(from: banner.notification, carried)
       }
+    case .bannerButton(let index):
+      guard overlay == nil, let banner = currentBanner else { return [] }
+      guard device.store.contains(banner.notification) else {
+        // Its actions act on a stored notification: a carried banner's click opens the app.
+        return click(.banner, isDouble: false)
+      }
+      banners.removeFirst()
+      if !banners.isEmpty { banners[0].shownAt = now }
+      return press(index, on: banner.notification)
+    case .detailButton(let index):
+      guard overlay == nil, case .detail(let id) = screen else { return [] }
+      return press(index, on: id)
     case .inspector:
       break
     }
     return []
+  }
+
+  /// A button pressed on a card: as choosing that action in the action sheet, which asks to
+  /// unlock first where the action needs it and opens the reply field for a text input.
+  private mutating func press(_ index: Int, on id: NotificationID) -> [Effect] {
+    guard actions(for: id).indices.contains(index) else { return [] }
+    overlay = .actionSheet(ActionSheet(notification: id, highlighted: index))
+    return perform(.activate)
   }
 
   /// The wheel: moves the selection of the list under it.

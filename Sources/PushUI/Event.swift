@@ -86,6 +86,11 @@ public enum HitTarget: Equatable, Hashable, Sendable {
   case provisional(row: Int, keep: Bool)
   /// The banner.
   case banner
+  /// A button drawn on the banner (index into its actions, ``AppState/actions(for:space:)``
+  /// with `.limited`).
+  case bannerButton(Int)
+  /// A button drawn on the opened notification (index into ``AppState/actions(for:)``).
+  case detailButton(Int)
   /// The inspector pane: the wheel over it scrolls its text; a click does nothing.
   case inspector
 }

@@ -74,4 +74,62 @@ struct TapAndActionSpaceTests {
     #expect(!text.contains("Action 11"))
     #expect(text.contains("open app"))
   }
+
+  /// A click on a button drawn on the opened notification or the banner presses it (it opened
+  /// the notification, or did nothing; the help says a click presses).
+  @Test func aClickOnADrawnButtonPressesIt() throws {
+    func click(_ target: HitTarget, in state: inout AppState, columns: Int = 100, rows: Int = 30) throws -> [Effect] {
+      let grid = frame(state, columns: columns, rows: rows)
+      let region = try #require(grid.hitRegions.last { $0.target == target }, "no \(target) drawn")
+      #expect(grid.hitTarget(at: Point(column: region.rect.column + 1, row: region.rect.row)) == target)
+      let event = try #require(KeyMap.mouseEvent(.click, target: target))
+      return reduce(into: &state, event)
+    }
+    // On the banner: its second button.
+    var state = shopState()
+    _ = reduce(into: &state, .tick(DemoScenario.start + .seconds(2)))
+    let id = try #require(state.device.store.all.first?.id)
+    var effects = try click(.bannerButton(1), in: &state)
+    guard case .perform(let fromBanner)? = effects.first else {
+      Issue.record("expected a perform effect, got \(effects)")
+      return
+    }
+    #expect(fromBanner.actionID == "A2" && fromBanner.notification == id)
+    // On the opened notification: its tenth.
+    state = shopState()
+    _ = reduce(into: &state, .tick(DemoScenario.start + .seconds(2)))
+    _ = reduce(into: &state, .command(.openCenter))
+    _ = reduce(into: &state, .command(.activate))
+    #expect(state.screen == .detail(id))
+    effects = try click(.detailButton(9), in: &state)
+    guard case .perform(let fromDetail)? = effects.first else {
+      Issue.record("expected a perform effect, got \(effects)")
+      return
+    }
+    #expect(fromDetail.actionID == "A10")
+  }
+
+  /// A body longer than the screen is cut with a count of what is left out, and the buttons
+  /// and the meta line stay (they were cut off with it).
+  @Test func aLongBodyIsCutAboveTheButtons() throws {
+    let start = DemoScenario.start
+    var profile = DeviceProfile(start: start)
+    var app = AppProfile(info: AppInfo(bundleID: "com.example.shop", displayName: "Shop", iconGlyph: "🛍"))
+    app.categories = [
+      NotificationCategory(identifier: "ORDER", actions: [NotificationAction(identifier: "A", title: "Track")])
+    ]
+    profile.apps = [app]
+    let body = String(repeating: "word ", count: 600)
+    let payload = #"{"aps":{"alert":{"title":"Order","body":"\#(body)"},"category":"ORDER"}}"#
+    var state = AppState(
+      device: DeviceSimulator(profile: profile),
+      timeline: [TimelineEntry(at: start + .seconds(1), event: push(payload, bundle: "com.example.shop"))])
+    _ = reduce(into: &state, .tick(start + .seconds(2)))
+    _ = reduce(into: &state, .command(.openCenter))
+    _ = reduce(into: &state, .command(.activate))
+    let text = frame(state, columns: 80, rows: 24).textDump()
+    #expect(text.contains("[ Track ]"))
+    #expect(text.contains("Received "))
+    #expect(text.contains("more lines · i shows the whole payload"))
+  }
 }

@@ -44,5 +44,19 @@ struct BannerView {
     grid.addHit(Rect(column: 0, row: 1, columns: grid.width, rows: end - 1), nil)
     shown.draw(into: &grid, at: Point(column: left, row: 1), columns: columns, theme: theme)
     grid.addHit(Rect(column: left, row: 1, columns: columns, rows: shown.rows(columns: columns)), .banner)
+    // Its buttons (the last content line) are pressed where they are drawn.
+    if !shown.actionTitles.isEmpty {
+      let lines = shown.contentLines(columns: columns)
+      let row = 1 + lines.count
+      var column = left + 2
+      for (index, title) in shown.actionTitles.enumerated() {
+        let chip = DisplayWidth.columns(of: "[ \(title) ]")
+        let end = min(column + chip, left + columns - 2)
+        if end > column {
+          grid.addHit(Rect(column: column, row: row, columns: end - column, rows: 1), .bannerButton(index))
+        }
+        column += chip + 1
+      }
+    }
   }
 }

@@ -49,23 +49,28 @@ struct DetailView {
         }
       }
     }
-    // Space is not limited here: up to 10 of the category's actions, in order.
+    // Space is not limited here: up to 10 of the category's actions, in order. They and the
+    // meta line are kept below whatever the body leaves: a long body is cut, not its buttons.
+    var tail: [(String, StyleRole)] = []
+    var chips: [(line: Int, column: Int, columns: Int, action: Int)] = []
     let actions = state.actions(for: id, space: .unlimited)
     if !actions.isEmpty {
       // One blank line between the content and the buttons, however many rows they take
       // (it was appended before the last row only, so two rows of buttons had none above
       // them and a blank between them; found by an exploratory test).
-      lines.append(("", .cardBody))
+      tail.append(("", .cardBody))
       var row = ""
-      for action in actions {
+      for (index, action) in actions.enumerated() {
         let chip = "[ \(action.title) ]"
         if !row.isEmpty, DisplayWidth.columns(of: row + " " + chip) > inner {
-          lines.append((row, .actionButton))
+          tail.append((row, .actionButton))
           row = ""
         }
+        let column = row.isEmpty ? 0 : DisplayWidth.columns(of: row) + 1
         row += (row.isEmpty ? "" : " ") + chip
+        chips.append((tail.count, column, min(DisplayWidth.columns(of: chip), max(0, inner - column)), index))
       }
-      lines.append((TextLayout.truncate(row, toColumns: inner), .actionButton))
+      tail.append((TextLayout.truncate(row, toColumns: inner), .actionButton))
     }
     let offset = state.device.profile.utcOffsetSeconds
     var meta = "Received \(CivilTime(notification.receivedAt, utcOffsetSeconds: offset).clock)"
@@ -83,9 +88,22 @@ struct DetailView {
     default: break
     }
     if let category = notification.category { meta += " · category \(category)" }
-    lines.append(("", .cardBody))
-    lines.append((TextLayout.truncate(meta, toColumns: inner), metaRole))
+    tail.append(("", .cardBody))
+    tail.append((TextLayout.truncate(meta, toColumns: inner), metaRole))
     let maxLines = max(1, grid.height - 5)
+    if lines.count + tail.count > maxLines {
+      // What the body leaves out is counted, and where to read it said.
+      let kept = max(0, maxLines - tail.count - 1)
+      let cut = lines.count - kept
+      lines = Array(lines.prefix(kept))
+      lines.append(
+        (
+          TextLayout.truncate("… \(cut) more line\(cut == 1 ? "" : "s") · i shows the whole payload", toColumns: inner),
+          .cardMeta
+        ))
+    }
+    let tailStart = lines.count
+    lines += tail
     if lines.count > maxLines { lines = Array(lines.prefix(maxLines - 1)) + [("…", .cardMeta)] }
     let rect = Rect(column: left, row: 2, columns: columns, rows: lines.count + 2)
     Chrome.drawBox(rect, title: "\(app.iconGlyph) \(app.displayName)", into: &grid, theme: theme)
@@ -93,7 +111,13 @@ struct DetailView {
       grid.write(
         text, at: Point(column: left + 2, row: rect.row + 1 + index), style: theme[role], role: role, maxColumns: inner)
     }
-    let shownLines = lines.count - (lines.last?.0 == "…" ? 1 : 0)
+    // Each button is pressed where it is drawn.
+    for chip in chips where tailStart + chip.line < lines.count && chip.columns > 0 {
+      grid.addHit(
+        Rect(column: left + 2 + chip.column, row: rect.row + 1 + tailStart + chip.line, columns: chip.columns, rows: 1),
+        .detailButton(chip.action))
+    }
+    let shownLines = min(tailStart, lines.count) - (lines.last?.0 == "…" ? 1 : 0)
     for thumbnail in thumbnails where thumbnail.line + thumbnail.size.rows <= shownLines {
       ThumbnailView.draw(
         thumbnail.image, into: &grid, at: Point(column: left + 2, row: rect.row + 1 + thumbnail.line),
