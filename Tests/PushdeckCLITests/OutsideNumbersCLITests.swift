@@ -75,7 +75,7 @@ struct OutsideNumbersCLITests {
   @Test(arguments: [
     (["--at", "+99999999999999999m"], "--at +99999999999999999m goes past 9999-12-31T23:59:59.999Z"),
     (["--advance", "999999999999999"], "--advance 999999999999999 moves the clock outside the simulated time"),
-    (["--advance=-999999999999999"], "--advance -999999999999999 moves the clock outside the simulated time"),
+    (["--advance=-999999999999999"], "--advance moves the clock forward: give 0 or more minutes"),
     (["--at", "0001-01-01T00:00:00Z"], "--at 0001-01-01T00:00:00Z is outside 1970-01-01T00:00:00Z"),
   ])
   func renderRefusesTimesOutsideTheRange(_ arguments: [String], _ message: String) throws {
