@@ -5,6 +5,11 @@ import Foundation
 enum FileTree {
   enum Kind { case file, directory, missing }
 
+  /// The path with `.`, `..` and symbolic links resolved, to tell one file named two ways.
+  static func canonical(_ path: String) -> String {
+    URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+  }
+
   static func kind(_ path: String) -> Kind {
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return .missing }

@@ -105,6 +105,9 @@ public struct ScenarioTester: Sendable {
         problems.append("\(path): no such file or directory")
       }
     }
+    // A file named twice (`snap snap/s.yaml ./snap/s.yaml`) is played once, where first named.
+    var seen = Set<String>()
+    files = files.filter { seen.insert(FileTree.canonical($0)).inserted }
     return (files, problems)
   }
 
@@ -260,6 +263,11 @@ public struct ScenarioTester: Sendable {
     case .snapshot(let path, let fullPath, let screen, let columns, let rows):
       let shown = moment.text(screen: screen, columns: columns, rows: rows) + "\n"
       let label = "\(path) (\(screen.rawValue) screen, \(columns)x\(rows))"
+      // A folder where the file goes can be neither read nor recorded: said so, not "no such
+      // file" followed by a Foundation error from --update.
+      if FileTree.kind(fullPath) == .directory {
+        return result(false, label, "a folder, not a file", ["name a file for the snapshot, or move the folder away"])
+      }
       if update {
         let old = FileTree.read(fullPath).map(FileTree.unixLineEndings)
         if old == shown { return result(true, label, "unchanged") }

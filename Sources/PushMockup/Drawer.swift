@@ -137,6 +137,7 @@ struct Drawer {
         notification: notification, app: state.appInfo(front.notification.bundleID), now: state.now,
         datedAt: front.deliveredAt, width: width, behind: display == .stack ? total - 1 : group.count - 1,
         label: label(for: notification), buttons: buttons(for: front.id))
+      platter.avatar = state.senderInitials(front)
       platter.stackSummary =
         display == .stack
         ? PluralFormat.counted(total - 1, "more notification")
@@ -374,10 +375,14 @@ struct Drawer {
     // The banners waiting behind this one are counted on it, at its foot: below it the count
     // fell on the Home Screen's icons and their names.
     let queued = state.banners.count - 1
-    let platter = Platter.layout(
+    var platter = Platter.layout(
       notification: notification, app: state.appInfo(notification.bundleID), now: state.now,
       width: m.width - m.bannerMargin * 2, behind: 0, label: label, buttons: buttons(for: banner.notification),
       footer: queued > 0 ? "\(queued) more queued" : nil)
+    // A stored one's as its card shows it; a carried one's from what it carries.
+    platter.avatar =
+      state.device.store[banner.notification].map(state.senderInitials)
+      ?? banner.carriedContent?.sender.flatMap(AppState.initials(of:))
     // A banner is opaque enough to read over any app.
     b.group("data-role=\"banner\"") { b in
       b.raw(
@@ -416,7 +421,7 @@ struct Drawer {
     for (index, row) in rows.enumerated().dropFirst(first) {
       switch row {
       case .header(let group):
-        guard y + 30 <= bottom - 30 else { return more(&b, rows.count - index, y: bottom - 10) }
+        guard y + 30 <= bottom - 30 else { return more(&b, notifications(in: rows[index...]), y: bottom - 10) }
         let name = SVGText.clean(state.appInfo(group.key.bundleID).displayName)
         b.text(name, x: m.listMargin + 4, y: y + 18, size: 17, weight: 700, fill: palette.onWallpaper, role: "group")
         b.rect(
@@ -436,26 +441,45 @@ struct Drawer {
           datedAt: front.deliveredAt, width: width, behind: group.count - 1, label: label(for: shown),
           buttons: buttons(for: front.id))
         platter.stackSummary = state.stackSummary(front: front, hiddenCount: group.count - 1)
-        guard y + platter.totalHeight <= bottom - 30 else { return more(&b, rows.count - index, y: bottom - 10) }
+        platter.avatar = state.senderInitials(front)
+        guard y + platter.totalHeight <= bottom - 30 else {
+          return more(&b, notifications(in: rows[index...]), y: bottom - 10)
+        }
         platter.draw(&b, x: m.listMargin, y: y, palette: palette)
         y += platter.totalHeight + m.listGap
       case .item(_, let stored):
         let shown = state.displayed(stored)
-        let platter = Platter.layout(
+        var platter = Platter.layout(
           notification: shown, app: state.appInfo(stored.notification.bundleID), now: state.now,
           datedAt: stored.deliveredAt, width: width, behind: 0, label: label(for: shown),
           buttons: buttons(for: stored.id))
-        guard y + platter.totalHeight <= bottom - 30 else { return more(&b, rows.count - index, y: bottom - 10) }
+        platter.avatar = state.senderInitials(stored)
+        guard y + platter.totalHeight <= bottom - 30 else {
+          return more(&b, notifications(in: rows[index...]), y: bottom - 10)
+        }
         platter.draw(&b, x: m.listMargin, y: y, palette: palette)
         y += platter.totalHeight + m.listGap
       }
     }
   }
 
+  /// What is left out, counted in notifications as the lock screen counts them (it said
+  /// "41 more" of stacks, beside the lock screen's "87 more notifications").
   private func more(_ b: inout SVGBuilder, _ count: Int, y: Double) {
     b.text(
-      "\(count) more", x: m.width / 2, y: y, size: 13, weight: 600, fill: palette.onWallpaper, anchor: .middle,
-      opacity: 0.8, role: "overflow")
+      "\(count) more notification\(count == 1 ? "" : "s")", x: m.width / 2, y: y, size: 13, weight: 600,
+      fill: palette.onWallpaper, anchor: .middle, opacity: 0.8, role: "overflow")
+  }
+
+  /// The notifications in rows of Notification Center: a stack's all, an item one, a header none.
+  private func notifications(in rows: ArraySlice<CenterRow>) -> Int {
+    rows.reduce(0) { total, row in
+      switch row {
+      case .stack(let group): total + group.count
+      case .item: total + 1
+      case .header: total
+      }
+    }
   }
 
   // MARK: Status bar and Dynamic Island

@@ -140,6 +140,9 @@ struct Platter {
   /// The line under the cards behind, as the terminal words it (the category's
   /// `summaryFormat`); "N more notifications" when nil.
   var stackSummary: String? = nil
+  /// A communication notification's sender, as initials: drawn in place of the app's icon,
+  /// with the icon small at its corner, as iOS draws the sender's avatar.
+  var avatar: String? = nil
   var buttons: [String]
   /// A line at the platter's foot, inside it: a banner's "N more queued".
   var footer: String?
@@ -211,7 +214,19 @@ struct Platter {
         fill: palette.secondaryInk, anchor: .middle, role: "stack-count")
     }
     b.rect(x: x, y: y, width: width, height: height, radius: m.platterRadius, fill: fill, opacity: opacity)
-    Icon.draw(&b, app: app, x: x + m.platterPadding, y: y + m.platterPadding, size: m.iconSize)
+    if let avatar {
+      let size = m.iconSize
+      let left = x + m.platterPadding
+      let top = y + m.platterPadding
+      b.rect(
+        x: left, y: top, width: size, height: size, radius: size / 2, fill: Icon.color(for: avatar, lightness: 0.55))
+      b.text(
+        SVGText.clean(avatar), x: left + size / 2, y: top + size * 0.66, size: size * 0.42, weight: 600,
+        fill: "#FFFFFF", anchor: .middle, role: "avatar")
+      Icon.draw(&b, app: app, x: left + size * 0.58, y: top + size * 0.58, size: size * 0.5)
+    } else {
+      Icon.draw(&b, app: app, x: x + m.platterPadding, y: y + m.platterPadding, size: m.iconSize)
+    }
     let textX = x + m.platterPadding + m.iconSize + m.iconGap
     var baseline = y + m.platterPadding + 14
     if let label {

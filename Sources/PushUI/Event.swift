@@ -475,6 +475,12 @@ extension AppState {
     case .nextTheme:
       return [.nextTheme]
     case .advanceClock(let duration):
+      // The clock stops at the end of the time Pushdeck simulates, as `g` does (`]` went on
+      // into the year 10000).
+      guard now.adding(duration) != nil else {
+        showToast("The clock stops at 9999-12-31T23:59:59Z, the end of the time Pushdeck simulates")
+        return []
+      }
       return [.advanceClock(duration)]
     case .stepToNextEvent:
       guard let next = nextEventAt else {

@@ -334,6 +334,11 @@ struct ScenarioTesterTests {
     defer { directory.remove() }
     let (files, _) = ScenarioTester.scenarioFiles(in: [directory.url.path])
     #expect(files == [directory.path("a/one.yaml"), directory.path("b/two.yml")])
+    // Named again, directly and through "./": played once.
+    let again = ScenarioTester.scenarioFiles(in: [
+      directory.url.path, directory.path("a/one.yaml"), directory.url.path + "/./b/two.yml",
+    ]).files
+    #expect(again == files)
   }
 
   /// A shop scenario whose one expectation is a 60x16 snapshot, `snapshots/shop.txt`.
@@ -370,6 +375,20 @@ struct ScenarioTesterTests {
     #expect(changed.details.contains { $0.hasPrefix("-") && $0.contains("Order lost") })
     #expect(changed.details.contains { $0.hasPrefix("+") && $0.contains("Order shipped") })
     #expect(changed.details.contains { $0.hasPrefix("@@ ") })
+  }
+
+  /// A folder where the snapshot file goes is said to be one, by `test` and by `--update` (they
+  /// said "no such file", then gave a Foundation error).
+  @Test func aFolderWhereTheSnapshotGoesIsSaidToBeOne() throws {
+    let directory = try shopSnapshotScenario()
+    defer { directory.remove() }
+    try FileManager.default.createDirectory(
+      atPath: directory.path("snapshots/shop.txt"), withIntermediateDirectories: true)
+    let path = directory.path("shop.yaml")
+    for update in [false, true] {
+      let failure = try #require(ScenarioTester(update: update).test(path: path).failures.first)
+      #expect(failure.got == "a folder, not a file")
+    }
   }
 
   /// A snapshot checked out with Windows line endings (core.autocrlf) is the same screen, and a

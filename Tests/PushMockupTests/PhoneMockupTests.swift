@@ -177,6 +177,37 @@ struct PhoneMockupTests {
     #expect(Set(reading.texts("title")) == ["Was this you?", "Ana"])
   }
 
+  /// A communication notification shows its sender's initials in place of the app's icon,
+  /// with the icon small at its corner, as the terminal's card and iOS do (the mockup drew the
+  /// app's icon only).
+  @Test func aCommunicationNotificationShowsTheSendersAvatar() throws {
+    let record = PushReader.readPayloadFile(
+      Array(#"{"aps":{"alert":{"title":"Ana Sousa","body":"On my way"}}}"#.utf8), source: "m.json", format: .payload,
+      bundleID: "com.example.chat")
+    var center = state([.push(record, sender: "Ana Sousa")], locked: false)
+    _ = reduce(into: &center, .command(.openCenter))
+    let reading = try SVGReading(PhoneMockup(state: center, theme: .builtInDefault).svgDocument())
+    #expect(reading.texts("avatar") == ["AS"])
+    let plain = try SVGReading(PhoneMockup(state: state([chat], locked: false), theme: .builtInDefault).svgDocument())
+    #expect(plain.texts("avatar").isEmpty)
+  }
+
+  /// What Notification Center leaves out is counted in notifications, as the lock screen counts
+  /// (it said "N more" of stacks): 30 threads of two chats each, most of them below the fold.
+  @Test func notificationCenterCountsWhatItLeavesOutInNotifications() throws {
+    let pushes = (0..<60).map { index in
+      push(
+        #"{"aps":{"alert":{"title":"T\#(index)","body":"x"},"thread-id":"t\#(index % 30)"}}"#,
+        bundle: "com.example.chat")
+    }
+    var center = state(pushes)
+    _ = reduce(into: &center, .command(.openCenter))
+    let reading = try SVGReading(PhoneMockup(state: center, theme: .builtInDefault).svgDocument())
+    let overflow = try #require(reading.texts("overflow").first)
+    let shown = reading.texts("title").count
+    #expect(overflow == "\(60 - 2 * shown) more notifications", "\(shown) stacks shown")
+  }
+
   /// A notification held for the Scheduled Summary is dated at the summary's delivery, on the
   /// phone as in the terminal (docs/DECISIONS.md, "Relative times"): it said "16m ago" from its
   /// arrival where the terminal said "7m ago".

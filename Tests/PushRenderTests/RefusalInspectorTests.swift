@@ -53,9 +53,13 @@ import Testing
     _ = reduce(into: &state, .command(.inspectRejected))
     let rows = render(state, size: Size(columns: 120, rows: 30), theme: .builtInDefault).textDump()
       .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-    let toastRow = try #require(rows.first { $0.contains("Refused on the endpoint: 400") })
+    // The toast takes two rows here; its last is the one beside the pane's bottom border.
+    let first = try #require(rows.first { $0.contains("Refused on the endpoint: 400") })
+    let toastRow = try #require(rows.first { $0.contains("(com.example.chat)") })
     let pane = try #require(toastRow.firstIndex(of: "╰"))
-    #expect(try #require(toastRow.range(of: "Refused on the endpoint: 400")).upperBound < pane)
+    #expect(try #require(toastRow.range(of: "(com.example.chat)")).upperBound < pane)
     #expect(toastRow[pane...].dropFirst().dropLast(2).allSatisfy { $0 == "─" }, "\(toastRow)")
+    let border = try #require(first.firstIndex(of: "│"))
+    #expect(try #require(first.range(of: "Refused on the endpoint: 400")).upperBound < border)
   }
 }

@@ -80,6 +80,24 @@ struct ThemeTests {
     }
   }
 
+  /// A misspelt role is answered with the nearest one, and a palette entry may name one given
+  /// before it (it was "unknown colour", while the message listed palette names as allowed).
+  @Test func aMisspeltRoleIsSuggestedAndPaletteEntriesNameEarlierOnes() throws {
+    #expect {
+      try Theme.load(yaml: "roles:\n  cardTitel: {fg: red}\n", file: "t.yaml")
+    } throws: { error in
+      (error as? ThemeError)?.message == #"unknown role "cardTitel" (did you mean "cardTitle"?)"#
+    }
+    let theme = try Theme.load(
+      yaml: "palette: {b: \"#102030\", a: b}\nroles:\n  cardBody: {fg: a}\n", file: "t.yaml")
+    #expect(theme[.cardBody].foreground == .rgb(0x10, 0x20, 0x30))
+    #expect {
+      try Theme.load(yaml: "palette: {a: b, b: \"#102030\"}\n", file: "t.yaml")
+    } throws: { error in
+      (error as? ThemeError)?.message.contains("a palette name given before it") == true
+    }
+  }
+
   /// Problems in the YAML text itself read as in scenarios, with their line.
   @Test func duplicateKeysAndEmptyFilesNameTheLine() {
     #expect {

@@ -55,6 +55,21 @@ import Testing
     #expect(diagnostic.location?.line == 3)
   }
 
+  /// A whole number out of range is said to be before 1970 or after 9999, whatever its size;
+  /// only text that is no number is "must be UNIX seconds".
+  @Test(arguments: [
+    ("-1", "apns-expiration -1 is before 1970-01-01T00:00:00Z"),
+    ("9223372036854775808", "apns-expiration 9223372036854775808 is after 9999-12-31T23:59:59Z"),
+    ("1.5", #"apns-expiration must be UNIX seconds, not "1.5""#),
+  ])
+  func anExpirationOutOfRangeSaysWhichEnd(_ value: String, _ message: String) throws {
+    let record = line(
+      #"{"at": 1, "bundle": "com.a.b", "headers": {"apns-expiration": "\#(value)"}, "payload": {"aps": {"alert": "x"}}}"#
+    )
+    let diagnostic = try #require(record.diagnostics.first { $0.code == .badExpirationDate })
+    #expect(diagnostic.message.hasPrefix(message), "\(diagnostic.message)")
+  }
+
   @Test(arguments: [("0", 0), ("1", 1), ("253402300799", 253_402_300_799)])
   func anExpirationInTheRangeIsKept(_ value: String, _ seconds: Int) {
     let record = line(

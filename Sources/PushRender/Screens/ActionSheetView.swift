@@ -34,7 +34,18 @@ struct ActionSheetView {
     switch sheet.stage {
     case .choosing:
       if actions.isEmpty {
-        choices.append(("No actions: the category registers none", .cardMeta, nil))
+        // Why there are none: the push names no category, its app registers no such
+        // category, or the category has no actions.
+        let why: String
+        if let category = notification.category, !category.isEmpty {
+          why =
+            state.category(of: notification) == nil
+            ? "\(state.appInfo(notification.bundleID).displayName) registers no category \(category)"
+            : "the category \(category) registers none"
+        } else {
+          why = "the push names no category (aps.category)"
+        }
+        choices.append((TextLayout.truncate("No actions: \(why)", toColumns: inner - 2), .cardMeta, nil))
       }
       for (index, action) in actions.enumerated() {
         var text = action.title

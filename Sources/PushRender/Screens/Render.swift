@@ -93,19 +93,23 @@ public func render(_ state: AppState, size: Size, theme: Theme, sleepTheme: Them
     // On a short terminal the lock screen's count line is on the toast's row: the toast hides
     // it whole, where it left the line's ends around its own words ("＋ 4 Scheduled Summary:
     // 1 notification  Shop"; found by an exploratory test with run --compare).
-    let row = size.rows - 2
-    for column in 0..<width where grid[column, row].role == .overflow {
-      let cell = Rect(column: column, row: row, columns: 1, rows: 1)
-      grid.fill(cell, style: theme[.background], role: .background)
-      if let color = theme.wallpaperColor(row: row, of: size.rows) {
-        grid.restyle(cell, style: Style(background: color))
+    // A long toast takes two rows rather than losing its end (an instruction, often).
+    let lines = TextLayout.wrap(toast.text, toColumns: max(1, width - 4), maxLines: size.rows >= 16 ? 2 : 1)
+    for (index, line) in lines.enumerated() {
+      let row = size.rows - 1 - lines.count + index
+      for column in 0..<width where grid[column, row].role == .overflow {
+        let cell = Rect(column: column, row: row, columns: 1, rows: 1)
+        grid.fill(cell, style: theme[.background], role: .background)
+        if let color = theme.wallpaperColor(row: row, of: size.rows) {
+          grid.restyle(cell, style: Style(background: color))
+        }
       }
+      let text = " \(line) "
+      let columns = DisplayWidth.columns(of: text)
+      grid.write(
+        text, at: Point(column: max(0, (width - columns) / 2), row: row), style: theme[.focusIndicator],
+        role: .focusIndicator)
     }
-    let text = TextLayout.truncate(" \(toast.text) ", toColumns: width - 2)
-    let columns = DisplayWidth.columns(of: text)
-    grid.write(
-      text, at: Point(column: max(0, (width - columns) / 2), row: size.rows - 2), style: theme[.focusIndicator],
-      role: .focusIndicator)
   }
   StatusLineView(state: state).draw(into: &grid, theme: theme)
   return grid

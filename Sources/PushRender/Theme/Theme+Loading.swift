@@ -102,7 +102,8 @@ private struct ThemeDocumentReader {
     // The palette first, so roles may refer to it wherever it appears.
     for (key, _, value) in entries where key == "palette" {
       for (colorName, _, colorValue) in try mapping(value, "palette") {
-        palette[colorName] = try color(colorValue, "palette.\(colorName)", palette: [:])
+        // An entry may name one given before it (`accent: brand`), as roles may.
+        palette[colorName] = try color(colorValue, "palette.\(colorName)", palette: palette)
       }
     }
     for (key, keyValue, value) in entries {
@@ -145,7 +146,11 @@ private struct ThemeDocumentReader {
 
   func role(_ name: String, _ key: YAMLValue, _ path: String) throws(ThemeError) -> StyleRole {
     guard let role = StyleRole(rawValue: name) else {
-      throw error(key, path, "unknown role \"\(name)\"")
+      let roles = StyleRole.allCases.map(\.rawValue)
+      let hint =
+        Spelling.suggestion(for: name, among: roles).map { "did you mean \"\($0)\"?" }
+        ?? "the roles are listed in themes/default.yaml"
+      throw error(key, path, "unknown role \"\(name)\" (\(hint))")
     }
     return role
   }
@@ -213,9 +218,10 @@ private struct ThemeDocumentReader {
     if text.hasPrefix("#"), text.count == 7, let value = UInt32(text.dropFirst(), radix: 16) {
       return .rgb(UInt8(value >> 16), UInt8((value >> 8) & 0xFF), UInt8(value & 0xFF))
     }
+    let known = palette.keys.sorted() + Self.ansiNames.keys.sorted()
     throw error(
       value, path,
-      "unknown colour \"\(text)\" (expected #RRGGBB, a palette name, an ANSI colour name, default or 0–255)"
+      "unknown colour \"\(text)\"\(Spelling.didYouMean(text, among: known)) (expected #RRGGBB, a palette name given before it, an ANSI colour name, default or 0–255)"
     )
   }
 }

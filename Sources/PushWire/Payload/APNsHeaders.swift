@@ -250,10 +250,19 @@ public struct HeaderParser {
         headers.expiration = seconds
       } else {
         keep()
+        // A whole number out of range is said as one (it read "must be UNIX seconds, not "-1"").
+        let raw = text()
+        let digits = raw.utf8.first == UInt8(ascii: "-") ? raw.utf8.dropFirst() : raw.utf8[...]
+        let isWhole = !digits.isEmpty && digits.allSatisfy { (48...57).contains($0) }
+        let message =
+          !isWhole
+          ? "apns-expiration must be UNIX seconds, not \(JSONValue.quoted(raw))"
+          : digits.count < raw.utf8.count
+            ? "apns-expiration \(raw) is before 1970-01-01T00:00:00Z: UNIX seconds are 0 or more"
+            : "apns-expiration \(raw) is after 9999-12-31T23:59:59Z (\(EpochRange.highestSeconds) UNIX seconds)"
         report(
-          .badExpirationDate, name(), location(),
-          "apns-expiration must be UNIX seconds, not \(JSONValue.quoted(text()))",
-          "APNs rejects the request (400 BadExpirationDate).", hint: "use 0 to deliver once or not at all")
+          .badExpirationDate, name(), location(), message, "APNs rejects the request (400 BadExpirationDate).",
+          hint: "use UNIX seconds up to \(EpochRange.highestSeconds), or 0 to deliver once or not at all")
       }
     case .apnsTopic:
       let topic = sharedBundleID(value) ?? text()
