@@ -153,11 +153,12 @@ package struct ReplayedInputs {
   /// it still holds a second time. Nil when the path is new or now holds another capture (its
   /// first bytes differ), which is replayed as new.
   package func cutBack(_ identity: InputIdentity) -> JournalBatch.SourceProgress? {
-    known.reversed().first { row in
-      guard row.path == identity.path, row.offset > 0, !identity.matches(row) else { return false }
-      if identity.size < Int64(row.headBytes) { return true }
-      return identity.hash(ofFirst: row.headBytes) == row.headHash && row.offset > identity.size
+    // The newest row of the path: what the state last read there.
+    guard let row = known.last(where: { $0.path == identity.path && $0.offset > 0 }), !identity.matches(row) else {
+      return nil
     }
+    if identity.size < Int64(row.headBytes) { return row }
+    return identity.hash(ofFirst: row.headBytes) == row.headHash && row.offset > identity.size ? row : nil
   }
 
   /// Whether the state read an earlier file at this path.

@@ -40,7 +40,9 @@ public struct PackedDeliveries: Sendable {
 
   /// Packs a delivery; `rawPayload`, when given, is journaled as the notification's payload text.
   mutating func append(_ record: DeliveryRecord, rawPayload: ArraySlice<UInt8>? = nil) {
-    if let replaced = record.decision.replaces {
+    // As the device removes it: when the new one is stored, or replaces it without being kept
+    // (`DeviceSimulator`); a decision that names a target it leaves in place removes nothing.
+    if let replaced = record.decision.replaces, record.decision.isStored || record.decision.disposition == .replaced {
       removals.append(JournalBatch.Removal(id: replaced, at: record.at, reason: "replaced"))
     }
     for evicted in record.evicted {

@@ -963,7 +963,11 @@ extension AppState {
       apply(.setting(bundleID: bundleID, .authorization(.authorized)), at: now)
       switch option {
       case .deliverImmediately:
-        for change in [AppSettingChange.lockScreen(false), .banners(false), .sounds(false), .badges(false)] {
+        let quiet: [AppSettingChange] = [
+          .notificationCenter(true), .lockScreen(false), .banners(false), .sounds(false), .badges(false),
+          .delivery(.immediate),
+        ]
+        for change in quiet {
           apply(.setting(bundleID: bundleID, change), at: now)
         }
         showToast("\(name): kept, delivered quietly to Notification Center (Settings can allow more)")

@@ -135,7 +135,10 @@ struct ReplayCommand: ParsableCommand {
       defer { identity?.close() }
       var start = CapturePosition.start
       if let identity {
-        if !again, input.format == .capture, let saved = replayed.cutBack(identity) {
+        var (progress, isKnown) = replayed.progress(of: identity)
+        // Only a file the state holds no match for can be one cut back (an older row of the
+        // same path, from a capture since replaced, says nothing about this one once it matches).
+        if !isKnown, !again, input.format == .capture, let saved = replayed.cutBack(identity) {
           err.line(
             "pushdeck: \(terminalSafe(input.displayPath)) is shorter than when the state read it "
               + "(it holds \(grouped(saved.line)) lines of it, to byte \(grouped(saved.offset)); the file now has "
@@ -144,7 +147,6 @@ struct ReplayCommand: ParsableCommand {
           err.flush()
           continue
         }
-        var (progress, isKnown) = replayed.progress(of: identity)
         if !isKnown, !again, input.format == .capture, replayed.knowsPath(identity.path) {
           err.line(
             "pushdeck: \(terminalSafe(input.displayPath)) is not the capture the state read at this path "

@@ -85,8 +85,7 @@ struct ServeCommand: AsyncParsableCommand {
     // A ready file left by an earlier run must not look like this one's; one that cannot be
     // written is said before anything listens (a script reading "listening on" took it as up).
     if let readyFile {
-      try? FileManager.default.removeItem(atPath: readyFile)
-      if let problem = ReadyFile.problem(readyFile) {
+      if let problem = ReadyFile.clear(readyFile) ?? ReadyFile.problem(readyFile) {
         FileHandleError.write("pushdeck: cannot write the ready file \(terminalSafe(readyFile)): \(problem)\n")
         throw ExitCode(2)
       }
@@ -165,12 +164,19 @@ struct ServeCommand: AsyncParsableCommand {
     }
     // Ctrl-C and SIGTERM: stop accepting, answer what was sent, commit, exit 0.
     let (stops, stop) = AsyncStream.makeStream(of: Int32.self)
-    let signals = [SIGINT, SIGTERM].map { number in
+    var signals: [any DispatchSourceSignal] = []
+    for number in [SIGINT, SIGTERM] {
       signal(number, SIG_IGN)
       let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
       source.setEventHandler { stop.yield(number) }
-      source.resume()
-      return source
+      // Armed before anything says the server is up: a source is registered after resume()
+      // returns, and a signal in between was ignored (SIG_IGN), so a script that stopped the
+      // server as soon as its ready file appeared could leave it running for ever.
+      await withCheckedContinuation { (armed: CheckedContinuation<Void, Never>) in
+        source.setRegistrationHandler { armed.resume() }
+        source.resume()
+      }
+      signals.append(source)
     }
     let address = bind.contains(":") ? "[\(bind)]" : bind
     printer.line("pushdeck serve: listening on \(tls == nil ? "h2c" : "https")://\(address):\(server.port)")
@@ -229,6 +235,16 @@ struct ServeCommand: AsyncParsableCommand {
 /// `serve --ready-file`: written beside itself and renamed into place, so a script that sees
 /// the file sees the whole port; problems said in the system's words, with what to do.
 enum ReadyFile {
+  /// Removes a ready file an earlier run left; a folder at the path is said, never removed (a
+  /// recursive removal of `--ready-file /some/dir` would have deleted the folder and all in it).
+  static func clear(_ path: String) -> String? {
+    var info = stat()
+    guard lstat(path, &info) == 0 else { return nil }
+    if info.st_mode & S_IFMT == S_IFDIR { return "it is a folder; name a file (such as \(terminalSafe(path))/port)" }
+    unlink(path)
+    return nil
+  }
+
   /// Why the file cannot be written, found by making (and removing) a file beside it; nil when
   /// it can.
   static func problem(_ path: String) -> String? {

@@ -330,6 +330,41 @@ import Testing
     #expect(restored.store.count == 1 && restored.store.all.first?.notification.title == "First")
   }
 
+  /// The same for the other decisions that name a collapse target without storing the push or
+  /// replacing it: an app in the foreground whose willPresent shows nothing, and a provisional
+  /// app's push without text. The journal removes only what the device removed.
+  @Test(arguments: ["foreground", "provisional"])
+  func aCollapseTheDeviceDoesNotMakeIsNotJournaled(_ kind: String) throws {
+    var app = AppProfile(info: .inferred(from: "com.example.app"))
+    if kind == "provisional" { app.authorization = .provisional }
+    // In the foreground later, its willPresent shows nothing.
+    if kind == "foreground" { app.foregroundPresentation = [] }
+    let profile = DeviceProfile(start: start, apps: [app])
+    var device = DeviceSimulator(profile: profile)
+    var batch = JournalBatch()
+    let collapse = [("apns-collapse-id", "c1")]
+    device.apply(
+      .push(push(#"{"aps": {"alert": {"title": "First", "body": "one"}}}"#, headers: collapse, line: 1)), at: at(1),
+      journalingInto: &batch)
+    let second: String
+    if kind == "foreground" {
+      device.apply(.setting(bundleID: "com.example.app", .state(.foreground)), at: at(2), journalingInto: &batch)
+      second = #"{"aps": {"alert": {"title": "Second", "body": "two"}}}"#
+    } else {
+      second = #"{"aps": {"badge": 3, "sound": "default"}}"#
+    }
+    device.apply(.push(push(second, headers: collapse, line: 2)), at: at(3), journalingInto: &batch)
+    if kind == "provisional" {
+      #expect(device.store.all.map(\.notification.title) == ["First"], "the device keeps the first")
+    }
+    let journal = try DeviceJournal.inMemory()
+    try journal.commit(batch)
+    let restored = try journal.restoreDevice(profile: profile)
+    #expect(restored.store.count == device.store.count, "\(kind)")
+    #expect(
+      Set(restored.store.all.map(\.notification.title)) == Set(device.store.all.map(\.notification.title)), "\(kind)")
+  }
+
   @Test func anEmptyJournalHoldsNoDevice() throws {
     let journal = try DeviceJournal.inMemory()
     #expect(try !journal.holdsDevice())

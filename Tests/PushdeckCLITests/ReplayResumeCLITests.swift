@@ -146,6 +146,16 @@ struct ReplayResumeCLITests {
     let other = try PushdeckProcess.run(["replay", "--state", state, capture.path])
     #expect(other.standardError.contains("is not the capture the state read at this path"), "\(other.standardError)")
     #expect(try Self.rows(state) == 12)
+    // Rotated to a shorter capture: refused once; replayed with --again; then, grown, it
+    // resumes (an older row of the path, longer than it, no longer refuses it).
+    try Self.capture(201...202).write(to: capture, atomically: true, encoding: .utf8)
+    #expect(try PushdeckProcess.run(["replay", "--state", state, capture.path]).standardError.contains("is shorter"))
+    #expect(try PushdeckProcess.run(["replay", "--state", state, "--again", capture.path]).status == 0)
+    #expect(try Self.rows(state) == 14)
+    try Self.capture(201...203).write(to: capture, atomically: true, encoding: .utf8)
+    let rotated = try PushdeckProcess.run(["replay", "--state", state, capture.path])
+    #expect(rotated.standardError.contains("resumed at line 3"), "\(rotated.standardError)")
+    #expect(try Self.rows(state) == 15)
   }
 
   /// An empty stream holds no push, as an empty capture file does (it was one rejected

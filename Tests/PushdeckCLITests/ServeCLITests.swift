@@ -43,6 +43,14 @@ struct ServeCLITests {
       #expect(result.standardError.contains(words), "\(result.standardError)")
       #expect(!result.standardError.contains("NSCocoaErrorDomain"))
     }
+    // A folder at the path is said, and left as it is with what it holds.
+    let folder = directory.appendingPathComponent("keep")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    try Data("precious".utf8).write(to: folder.appendingPathComponent("file.txt"))
+    let onFolder = try PushdeckProcess.run(["serve", "--port", "0", "--ephemeral", "--ready-file", folder.path])
+    #expect(onFolder.status == 2)
+    #expect(onFolder.standardError.contains("it is a folder; name a file"), "\(onFolder.standardError)")
+    #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("file.txt").path))
   }
 
   @Test func servesLogsRecordsAndJournals() throws {

@@ -91,9 +91,12 @@ struct DetailView {
     tail.append(("", .cardBody))
     tail.append((TextLayout.truncate(meta, toColumns: inner), metaRole))
     let maxLines = max(1, grid.height - 5)
+    // The content lines a thumbnail may cover: all of them, or those kept above a cut.
+    var contentLines = lines.count
     if lines.count + tail.count > maxLines {
       // What the body leaves out is counted, and where to read it said.
       let kept = max(0, maxLines - tail.count - 1)
+      contentLines = kept
       let cut = lines.count - kept
       lines = Array(lines.prefix(kept))
       lines.append(
@@ -104,7 +107,13 @@ struct DetailView {
     }
     let tailStart = lines.count
     lines += tail
-    if lines.count > maxLines { lines = Array(lines.prefix(maxLines - 1)) + [("…", .cardMeta)] }
+    // Past what fits even so, the last row drawn is "…": no button is pressed there.
+    var drawnRows = lines.count
+    if lines.count > maxLines {
+      lines = Array(lines.prefix(maxLines - 1)) + [("…", .cardMeta)]
+      drawnRows = lines.count - 1
+      contentLines = min(contentLines, drawnRows)
+    }
     let rect = Rect(column: left, row: 2, columns: columns, rows: lines.count + 2)
     Chrome.drawBox(rect, title: "\(app.iconGlyph) \(app.displayName)", into: &grid, theme: theme)
     for (index, (text, role)) in lines.enumerated() {
@@ -112,13 +121,12 @@ struct DetailView {
         text, at: Point(column: left + 2, row: rect.row + 1 + index), style: theme[role], role: role, maxColumns: inner)
     }
     // Each button is pressed where it is drawn.
-    for chip in chips where tailStart + chip.line < lines.count && chip.columns > 0 {
+    for chip in chips where tailStart + chip.line < drawnRows && chip.columns > 0 {
       grid.addHit(
         Rect(column: left + 2 + chip.column, row: rect.row + 1 + tailStart + chip.line, columns: chip.columns, rows: 1),
         .detailButton(chip.action))
     }
-    let shownLines = min(tailStart, lines.count) - (lines.last?.0 == "…" ? 1 : 0)
-    for thumbnail in thumbnails where thumbnail.line + thumbnail.size.rows <= shownLines {
+    for thumbnail in thumbnails where thumbnail.line + thumbnail.size.rows <= contentLines {
       ThumbnailView.draw(
         thumbnail.image, into: &grid, at: Point(column: left + 2, row: rect.row + 1 + thumbnail.line),
         size: thumbnail.size)
