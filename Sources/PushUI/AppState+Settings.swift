@@ -187,11 +187,9 @@ extension AppState {
       return perform(keep ? .keepProvisional : .turnOffProvisional)
     case .banner:
       guard let banner = currentBanner else { return [] }
-      banners.removeFirst()
-      if !banners.isEmpty { banners[0].shownAt = now }
+      dismissFrontBanner()
       if device.store.contains(banner.notification) {
-        if case .detail = screen {} else { detailOrigin = screen }
-        screen = .detail(banner.notification)
+        openDetail(banner.notification)
       } else if let carried = banner.carriedContent {
         // Nothing to open in Notification Center (a Live Activity, or an app with it off): the
         // tap opens the app, as on iOS.
@@ -203,8 +201,7 @@ extension AppState {
         // Its actions act on a stored notification: a carried banner's click opens the app.
         return click(.banner, isDouble: false)
       }
-      banners.removeFirst()
-      if !banners.isEmpty { banners[0].shownAt = now }
+      dismissFrontBanner()
       return press(index, on: banner.notification)
     case .detailButton(let index):
       guard overlay == nil, case .detail(let id) = screen else { return [] }

@@ -423,8 +423,7 @@ extension AppState {
       }
       let showing = SimDuration(milliseconds: elapsed.milliseconds &- shown.milliseconds)
       guard !playback.isPlaying, !banners[0].isPersistent, showing >= Banner.temporaryDuration else { break }
-      banners.removeFirst()
-      if !banners.isEmpty { banners[0].shownAt = now }
+      dismissFrontBanner()
     }
     guard let toast else { return }
     guard let shown = toast.wallShownAt else {
@@ -624,8 +623,7 @@ extension AppState {
     } else if pane != nil {
       pane = nil
     } else if !banners.isEmpty {
-      banners.removeFirst()
-      if !banners.isEmpty { banners[0].shownAt = now }
+      dismissFrontBanner()
     } else if case .detail = screen {
       // Back to the list it was opened from: the lock screen's, or Notification Center's.
       screen = detailOrigin
@@ -637,7 +635,14 @@ extension AppState {
   /// Opens a notification in full. Its banner goes, as when the banner itself is tapped: it
   /// stayed over the opened notification, covering its first rows (for five seconds, and with
   /// a manual clock until time moved; found by an exploratory test).
-  private mutating func openDetail(_ id: NotificationID) {
+  /// Takes the front banner away; the next one is shown from now.
+  mutating func dismissFrontBanner() {
+    guard !banners.isEmpty else { return }
+    banners.removeFirst()
+    if !banners.isEmpty { banners[0].shownAt = now }
+  }
+
+  mutating func openDetail(_ id: NotificationID) {
     if case .detail = screen {} else { detailOrigin = screen }
     screen = .detail(id)
     guard banners.contains(where: { !$0.isLiveActivity && $0.notification == id }) else { return }
