@@ -8,7 +8,10 @@ import Synchronization
 ///
 /// The default dispositions are set to ignore first (so the signal no longer terminates the
 /// process, and ncurses installs no handler of its own), then a dispatch source per signal
-/// records the most recent one.
+/// records the most recent one. The initializer returns only once every source is registered:
+/// a source is armed some time after `resume()` returns, and a signal in between would find only
+/// SIG_IGN and be lost (a script that stops `pushdeck run` as soon as it starts would leave it
+/// running).
 ///
 /// It also notes SIGCONT (when `watchesContinue`): a process stopped with `kill -STOP` runs no
 /// code of its own, and while it is stopped a shell may take the terminal back and reset its mode
@@ -32,7 +35,7 @@ public final class SignalWatcher {
       source.setEventHandler { [pending] in
         pending.value.store(number, ordering: .sequentiallyConsistent)
       }
-      source.resume()
+      Self.arm(source)
     }
     if watchesContinue {
       // Ignoring SIGCONT does not keep the process stopped: it still continues, and the
@@ -42,10 +45,19 @@ public final class SignalWatcher {
       source.setEventHandler { [continued] in
         continued.value.store(1, ordering: .sequentiallyConsistent)
       }
-      source.resume()
+      Self.arm(source)
       sources.append(source)
     }
     self.sources = sources
+  }
+
+  /// Resumes `source` and waits until dispatch has registered it with the kernel: its
+  /// registration handler runs on the global queue, never on the caller's thread.
+  private static func arm(_ source: any DispatchSourceSignal) {
+    let armed = DispatchSemaphore(value: 0)
+    source.setRegistrationHandler { armed.signal() }
+    source.resume()
+    armed.wait()
   }
 
   /// Whether the process was continued (SIGCONT) since the last call; clears the note.
