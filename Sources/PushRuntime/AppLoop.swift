@@ -107,9 +107,13 @@ public final class AppLoop {
       let frame = render(
         state, size: Size(columns: state.terminalColumns, rows: state.terminalRows), theme: theme,
         sleepTheme: sleepTheme)
-      // How far the inspector can scroll is the renderer's to know (it wraps the text).
+      // How far the inspector and an opened notification can scroll is the renderer's to know
+      // (it wraps the text).
       if state.inspectorScrollLimit != frame.inspectorScrollLimit {
         state.inspectorScrollLimit = frame.inspectorScrollLimit
+      }
+      if state.detailScrollLimit != frame.detailScrollLimit {
+        state.detailScrollLimit = frame.detailScrollLimit
       }
       if frame != lastFrame {
         screen.present(frame)
@@ -185,6 +189,7 @@ public final class AppLoop {
       state, size: Size(columns: state.terminalColumns, rows: state.terminalRows), theme: theme,
       sleepTheme: sleepTheme)
     state.inspectorScrollLimit = frame.inspectorScrollLimit
+    state.detailScrollLimit = frame.detailScrollLimit
     screen.present(frame)
     return frame
   }

@@ -220,7 +220,7 @@ extension AppState {
     return perform(.activate)
   }
 
-  /// The wheel: moves the selection of the list under it.
+  /// The wheel: moves the selection of the list under it, or scrolls an opened notification.
   mutating func scroll(by rows: Int) {
     if overlay == .help {
       helpScroll = min(max(0, helpScroll + rows), helpMaxScroll)
@@ -235,7 +235,9 @@ extension AppState {
       centerSelection = min(max(centerSelection + rows, 0), max(centerRows().count - 1, 0))
     case .lock:
       lockSelection = min(max(lockSelection + rows, 0), max(lockScreenStacks().count - 1, 0))
-    case .detail: break
+    case .detail:
+      // Three rows a notch, as terminals scroll text (the inspector's wheel does the same).
+      scrollDetail(by: rows * 3)
     }
   }
 }

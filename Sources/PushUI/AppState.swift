@@ -200,6 +200,12 @@ public struct AppState: Sendable {
   /// The furthest the inspector could scroll in the last frame drawn: the runtime sets it from
   /// the frame (the pane's wrapped text is laid out by the renderer), so PgDn stops at the end.
   public var inspectorScrollLimit: Int?
+  /// How far the opened notification is scrolled (rows of its wrapped content), and which one:
+  /// a notification opened anew shows from its top (``detailScrollRows``).
+  var detailScroll: (id: NotificationID, rows: Int)?
+  /// The furthest the opened notification could scroll in the last frame drawn (0 when all of
+  /// it fits): the runtime sets it from the frame, as ``inspectorScrollLimit``.
+  public var detailScrollLimit: Int?
   /// The tool pane showing (timeline or settings), if any; it takes the inspector's place.
   public var pane: Pane?
   /// The status-line field taking typed text, if any.

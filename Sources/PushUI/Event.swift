@@ -645,6 +645,7 @@ extension AppState {
   mutating func openDetail(_ id: NotificationID) {
     if case .detail = screen {} else { detailOrigin = screen }
     screen = .detail(id)
+    detailScroll = nil
     guard banners.contains(where: { !$0.isLiveActivity && $0.notification == id }) else { return }
     let front = banners.first?.notification
     banners.removeAll { !$0.isLiveActivity && $0.notification == id }
@@ -699,6 +700,15 @@ extension AppState {
     inspectorScroll = (subject, min(max(0, min(inspectorScrollRows, limit) + rows), limit))
   }
 
+  /// Scrolls the opened notification's content by `rows` (negative is up), within what the
+  /// last frame said it can scroll.
+  mutating func scrollDetail(by rows: Int) {
+    guard overlay == nil, case .detail(let id) = screen else { return }
+    let limit = max(0, detailScrollLimit ?? .max)
+    let (sum, overflow) = min(detailScrollRows, limit).addingReportingOverflow(rows)
+    detailScroll = (id, overflow ? (rows > 0 ? limit : 0) : min(max(0, sum), limit))
+  }
+
   private mutating func page(by pages: Int) {
     if overlay == .help {
       helpScroll = min(max(0, helpScroll + pages * pageRows), helpMaxScroll)
@@ -709,6 +719,11 @@ extension AppState {
       // The pane's height less two rows, so a row of the last page shows again above the new
       // one (the top row of a scrolled pane says what is above).
       scrollInspector(by: max(1, terminalRows - 6) * pages)
+      return
+    }
+    if pane == nil, case .detail = screen {
+      // The content's window less a row, so the last row of a page shows again on the next.
+      scrollDetail(by: max(1, terminalRows - 12) * pages)
       return
     }
     if pane == .settings {
@@ -732,7 +747,7 @@ extension AppState {
     switch screen {
     case .lock: lockSelection = toLast ? max(lockScreenStacks().count - 1, 0) : 0
     case .center: centerSelection = toLast ? max(centerRows().count - 1, 0) : 0
-    case .detail: break
+    case .detail: scrollDetail(by: toLast ? .max : .min)
     }
   }
 
@@ -763,7 +778,7 @@ extension AppState {
     switch screen {
     case .lock: lockSelection += step
     case .center: centerSelection += step
-    case .detail: break
+    case .detail: scrollDetail(by: step)
     }
   }
 
@@ -1001,6 +1016,13 @@ extension AppState {
   /// (moving to another notification shows it from its top).
   public var inspectorScrollRows: Int {
     guard let scroll = inspectorScroll, scroll.subject == inspectorSubject else { return 0 }
+    return scroll.rows
+  }
+
+  /// How many rows of the opened notification's content are scrolled past: 0 for one not
+  /// scrolled yet, or when no notification is open.
+  public var detailScrollRows: Int {
+    guard case .detail(let id) = screen, let scroll = detailScroll, scroll.id == id else { return 0 }
     return scroll.rows
   }
 }

@@ -59,10 +59,10 @@ public struct KeyMap: Equatable, Sendable {
   /// (keys as shown, what they do, the command).
   public static let documented: [(keys: String, help: String, bindings: [(Key, Command)])] = [
     (
-      "↑ ↓  k j", "move the selection",
+      "↑ ↓  k j", "move the selection · scroll an opened one",
       [(.up, .moveUp), (.character("k"), .moveUp), (.down, .moveDown), (.character("j"), .moveDown)]
     ),
-    ("PgUp PgDn", "a page up · down, or the open inspector's text", [(.pageUp, .pageUp), (.pageDown, .pageDown)]),
+    ("PgUp PgDn", "a page up · down: list, opened one, inspector", [(.pageUp, .pageUp), (.pageDown, .pageDown)]),
     ("Home End", "the first · the last", [(.home, .jumpToFirst), (.end, .jumpToLast)]),
     ("Enter", "open · tap an opened one · expand · choose", [(.enter, .activate)]),
     ("Space", "expand or collapse a stack", [(.character(" "), .toggleExpand)]),

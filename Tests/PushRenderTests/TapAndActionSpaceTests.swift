@@ -130,6 +130,6 @@ struct TapAndActionSpaceTests {
     let text = frame(state, columns: 80, rows: 24).textDump()
     #expect(text.contains("[ Track ]"))
     #expect(text.contains("Received "))
-    #expect(text.contains("more lines · i shows the whole payload"))
+    #expect(text.contains("more lines · ↓ scrolls · i shows the whole payload"))
   }
 }

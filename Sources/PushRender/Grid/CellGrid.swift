@@ -17,6 +17,9 @@ public struct CellGrid: Equatable, Sendable {
   /// How far the inspector pane drawn in this frame can scroll (rows of its text past the
   /// pane's height), when one is drawn: the runtime hands it back to the state.
   public var inspectorScrollLimit: Int?
+  /// How far the opened notification drawn in this frame can scroll (rows of its content past
+  /// its window; 0 when all of it shows), when one is drawn: the runtime hands it back too.
+  public var detailScrollLimit: Int?
 
   /// The target under a cell, looking from the top layer down.
   public func hitTarget(at point: Point) -> HitTarget? {

@@ -2,7 +2,8 @@ import PushCore
 import PushUI
 
 /// One notification opened in full: every line of the body, the subtitle, the time-sensitive
-/// label, the sender of a communication notification and its attachments.
+/// label, the sender of a communication notification and its attachments; content taller than
+/// the screen scrolls (``AppState/detailScrollRows``) above buttons that stay.
 struct DetailView {
   var state: AppState
   var id: NotificationID
@@ -91,19 +92,59 @@ struct DetailView {
     tail.append(("", .cardBody))
     tail.append((TextLayout.truncate(meta, toColumns: inner), metaRole))
     let maxLines = max(1, grid.height - 5)
-    // The content lines a thumbnail may cover: all of them, or those kept above a cut.
-    var contentLines = lines.count
-    if lines.count + tail.count > maxLines {
-      // What the body leaves out is counted, and where to read it said.
-      let kept = max(0, maxLines - tail.count - 1)
-      contentLines = kept
-      let cut = lines.count - kept
-      lines = Array(lines.prefix(kept))
-      lines.append(
-        (
-          TextLayout.truncate("… \(cut) more line\(cut == 1 ? "" : "s") · i shows the whole payload", toColumns: inner),
-          .cardMeta
-        ))
+    // The rows of `lines` shown, from `firstShown`, and where the first of them is drawn
+    // (below a row that says what is above): what a thumbnail may cover.
+    var firstShown = 0
+    var shownCount = lines.count
+    var shownAt = 0
+    let available = maxLines - tail.count
+    if lines.count > available {
+      if available >= 3 {
+        // Too long for the screen: the content scrolls (↑ ↓, PgUp PgDn, the wheel) in a window
+        // over the buttons and the meta line, which stay; a row above and below the window says
+        // what is left out there.
+        let limit = lines.count - (available - 1)
+        grid.detailScrollLimit = limit
+        let scroll = min(state.detailScrollRows, limit)
+        shownAt = scroll > 0 ? 1 : 0
+        shownCount = available - shownAt - (scroll < limit ? 1 : 0)
+        firstShown = scroll
+        var window: [(String, StyleRole)] = []
+        if scroll > 0 {
+          window.append(
+            (
+              TextLayout.truncate("↑ \(scroll) more line\(scroll == 1 ? "" : "s") · ↑ scrolls back", toColumns: inner),
+              .cardMeta
+            ))
+        }
+        window += lines[scroll..<(scroll + shownCount)]
+        let below = lines.count - scroll - shownCount
+        if below > 0 {
+          window.append(
+            (
+              TextLayout.truncate(
+                "… \(below) more line\(below == 1 ? "" : "s") · ↓ scrolls · i shows the whole payload", toColumns: inner
+              ),
+              .cardMeta
+            ))
+        }
+        lines = window
+      } else {
+        // No room for a window: the content is cut, what it leaves out counted.
+        grid.detailScrollLimit = 0
+        let kept = max(0, available - 1)
+        shownCount = kept
+        let cut = lines.count - kept
+        lines = Array(lines.prefix(kept))
+        lines.append(
+          (
+            TextLayout.truncate(
+              "… \(cut) more line\(cut == 1 ? "" : "s") · i shows the whole payload", toColumns: inner),
+            .cardMeta
+          ))
+      }
+    } else {
+      grid.detailScrollLimit = 0
     }
     let tailStart = lines.count
     lines += tail
@@ -112,7 +153,7 @@ struct DetailView {
     if lines.count > maxLines {
       lines = Array(lines.prefix(maxLines - 1)) + [("…", .cardMeta)]
       drawnRows = lines.count - 1
-      contentLines = min(contentLines, drawnRows)
+      shownCount = min(shownCount, max(0, drawnRows - shownAt))
     }
     let rect = Rect(column: left, row: 2, columns: columns, rows: lines.count + 2)
     Chrome.drawBox(rect, title: "\(app.iconGlyph) \(app.displayName)", into: &grid, theme: theme)
@@ -126,10 +167,12 @@ struct DetailView {
         Rect(column: left + 2 + chip.column, row: rect.row + 1 + tailStart + chip.line, columns: chip.columns, rows: 1),
         .detailButton(chip.action))
     }
-    for thumbnail in thumbnails where thumbnail.line + thumbnail.size.rows <= contentLines {
+    // A thumbnail is drawn only where all of it shows: not across the window's edges.
+    for thumbnail in thumbnails
+    where thumbnail.line >= firstShown && thumbnail.line + thumbnail.size.rows <= firstShown + shownCount {
       ThumbnailView.draw(
-        thumbnail.image, into: &grid, at: Point(column: left + 2, row: rect.row + 1 + thumbnail.line),
-        size: thumbnail.size)
+        thumbnail.image, into: &grid,
+        at: Point(column: left + 2, row: rect.row + 1 + shownAt + thumbnail.line - firstShown), size: thumbnail.size)
     }
   }
 
