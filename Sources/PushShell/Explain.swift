@@ -74,7 +74,12 @@ package struct ExplainPrinter {
     json.member("index", record.index + 1)
     json.member("at", untimed ? nil : iso(record.at))
     json.member("bundle", record.bundleID.isEmpty ? nil : record.bundleID)
+    // The id later pushes name (`replaces`, "apns-collapse-id matches n1"): pushes rejected or
+    // dropped before they were a notification have none.
+    json.member("id", notification?.id.description)
     json.member("title", notification?.title)
+    json.member("subtitle", notification?.subtitle)
+    json.member("body", notification?.body)
     json.member("threadId", notification?.threadID)
     json.member("collapseId", notification?.collapseID)
     json.member("interruptionLevel", notification?.level.rawValue)
@@ -195,7 +200,9 @@ package struct ExplainPrinter {
       paint("#\(record.index + 1)", "1") + "  " + (untimed ? Self.noTime : iso(record.at)) + "  "
         + terminalSafe(info.iconGlyph) + " "
         + paint(terminalSafe(info.displayName), "1") + " ("
-        + (record.bundleID.isEmpty ? "no bundle id" : terminalSafe(record.bundleID)) + ")")
+        + (record.bundleID.isEmpty ? "no bundle id" : terminalSafe(record.bundleID))
+        // The notification's id, as a later push's reasons name it ("apns-collapse-id matches n1").
+        + (record.notification.map { ", " + $0.id.description } ?? "") + ")")
     if let notification = record.notification {
       let heading = [notification.title, notification.subtitle].compactMap { $0 }.filter { !$0.isEmpty }
         .joined(separator: " · ")

@@ -176,11 +176,31 @@ struct ExplainCommand: ParsableCommand {
   }
 
   /// `--compare`: every push on every device, as a table (text) or one object per push (JSON
-  /// Lines); each cell is explain's one-line outcome. Handlers do not run.
+  /// Lines); each cell is explain's one-line outcome. Handlers do not run. As without
+  /// `--compare`, each scenario plays on devices of its own and the payload files and captures
+  /// share theirs (they played on the first scenario's device, which its own steps had locked
+  /// or silenced; found by an exploratory test).
   func runCompare(_ list: String) throws {
     let variants = try DeviceVariant.parse(list)
     guard !inputs.contains("-") else { throw ValidationError("--compare reads files, not standard input") }
-    let session = try Session.load(inputs: inputs, profile: profile, bundle: bundle).state
+    var groups = inputs.filter(Session.isScenario).map { [$0] }
+    let payloads = inputs.filter { !Session.isScenario($0) }
+    if !payloads.isEmpty {
+      // Where explain prints them: at the first payload file named.
+      let scenariosBefore = inputs.prefix { Session.isScenario($0) }.count
+      groups.insert(payloads, at: scenariosBefore)
+    }
+    var rejected = false
+    for group in groups {
+      rejected = try compare(group, on: variants) || rejected
+    }
+    if rejected { throw ExitCode(1) }
+  }
+
+  /// Compares the pushes of `group` (a scenario, or payload files and captures) on each of
+  /// `variants`; returns whether any was rejected.
+  private func compare(_ group: [String], on variants: [DeviceVariant]) throws -> Bool {
+    let session = try Session.load(inputs: group, profile: profile, bundle: bundle).state
     let end = session.timeline.last?.at ?? session.now
     var columns: [[Int: DeliveryRecord]] = []
     var pushes: [Int: DeliveryRecord] = [:]
@@ -222,13 +242,17 @@ struct ExplainCommand: ParsableCommand {
           let outcome = columns[column][index].map(printers[column].outcome) ?? "not played"
           out.line("  " + terminalSafe(variant.label) + padding + "  " + terminalSafe(outcome))
         }
+        if !first.source.isEmpty { out.line("  Source: " + terminalSafe(first.source)) }
         out.line("")
       case .json:
         var json = JSONWriter()
         json.beginObject()
         json.member("index", index + 1)
         json.member("bundle", first.bundleID)
+        json.member("source", first.source.isEmpty ? nil : first.source)
         json.member("title", first.notification?.title)
+        json.member("subtitle", first.notification?.subtitle)
+        json.member("body", first.notification?.body)
         json.key("devices")
         json.beginArray()
         for (column, variant) in variants.enumerated() {
@@ -248,7 +272,7 @@ struct ExplainCommand: ParsableCommand {
       rejected = rejected || columns.contains { $0[index]?.decision.disposition == .rejected }
     }
     out.flush()
-    if rejected { throw ExitCode(1) }
+    return rejected
   }
 
   /// Plays pushes read from files as they are read, handing each delivery record on at once,

@@ -321,4 +321,52 @@ struct ExplainCLITests {
     #expect(output.standardOutput.contains("a\\u{1B}[2Jb"))
     #expect(output.standardOutput.contains("\\u{202E}evil"))
   }
+
+  /// `--compare` plays each scenario on devices of its own and the payload files on theirs, as
+  /// explain does without it: a payload file named after a scenario that locks the phone was
+  /// played on the scenario's locked device, so every column said "The phone is locked".
+  @Test func compareKeepsEachScenarioOnItsOwnDevices() throws {
+    let directory = try PushdeckProcess.temporaryDirectory()
+    let scenario = directory.appendingPathComponent("s.yaml")
+    try "timeline:\n  - lock:\n  - push: {bundle: com.ex.a, payload: {aps: {alert: hi}}}\n".write(
+      to: scenario, atomically: true, encoding: .utf8)
+    let payload = directory.appendingPathComponent("p.json")
+    try #"{"aps":{"alert":{"title":"T","subtitle":"S","body":"B"}}}"#.write(
+      to: payload, atomically: true, encoding: .utf8)
+    let text = try explain(["--compare", "unlocked,locked", scenario.path, payload.path])
+    #expect(text.status == 0, "\(text.standardError)")
+    let blocks = text.standardOutput.components(separatedBy: "\n\n").filter { !$0.isEmpty }
+    #expect(blocks.count == 2)
+    let fromFile = try #require(blocks.first { $0.contains("Source: \(payload.path)") })
+    let unlocked = try #require(fromFile.split(separator: "\n").first { $0.contains("Unlocked") })
+    #expect(unlocked.contains("banner") && !unlocked.contains("locked:"), "\(fromFile)")
+    #expect(blocks.contains { $0.contains("Source: \(scenario.path):3") })
+    // Each group numbers its pushes from 1, as explain does.
+    #expect(blocks.allSatisfy { $0.hasPrefix("#1 ") })
+    let json = try explain(["--compare", "unlocked", "--format", "json", payload.path])
+    #expect(json.standardOutput.contains(#""subtitle":"S","body":"B""#))
+    #expect(json.standardOutput.contains(#""source":"\#(payload.path)""#))
+  }
+
+  /// A push that replaces another names it by its id, and every record says its own id, in
+  /// text and JSON; the JSON has the subtitle and body the text shows.
+  @Test func aReplacedNotificationCanBeFoundByItsId() throws {
+    let directory = try PushdeckProcess.temporaryDirectory()
+    let scenario = directory.appendingPathComponent("col.yaml")
+    try """
+    timeline:
+      - push: {bundle: com.ex.a, payload: '{"aps":{"alert":"broken",}}'}
+      - push: {bundle: com.ex.a, headers: {apns-collapse-id: c1}, payload: {aps: {alert: {title: V1, subtitle: S1, body: one}}}}
+      - push: {bundle: com.ex.a, headers: {apns-collapse-id: c1}, payload: {aps: {alert: {title: V2, body: two}}}}
+
+    """.write(to: scenario, atomically: true, encoding: .utf8)
+    let text = try explain([scenario.path])
+    #expect(text.standardOutput.contains("#2  2026-11-23T09:41:00Z  🔔 A (com.ex.a, n1)"), "\(text.standardOutput)")
+    #expect(text.standardOutput.contains("apns-collapse-id matches n1"))
+    let json = try explain(["--format", "json", scenario.path]).standardOutput.split(separator: "\n")
+    #expect(json.count == 3)
+    #expect(json[0].contains(#""id":null"#))
+    #expect(json[1].contains(#""id":"n1","title":"V1","subtitle":"S1","body":"one""#))
+    #expect(json[2].contains(#""id":"n2""#) && json[2].contains(#""replaces":"n1""#))
+  }
 }

@@ -97,8 +97,8 @@ struct FCMServeCLITests {
     // apns.payload's title and subtitle over the notification's title; its body kept.
     #expect(explained.standardOutput.contains("“Courier nearby · Sam, on a bike — Arriving in about 12 minutes”"))
     #expect(
-      explained.standardOutput.contains("Food (com.example.food)")
-        || explained.standardOutput.contains("(com.example.food)"))
+      explained.standardOutput.contains("Food (com.example.food, n1)")
+        || explained.standardOutput.contains("(com.example.food, n1)"))
     #expect(
       explained.standardOutput.contains(
         "info[FCMPayload] at 2:14: FCM sends APNs apns-topic: com.example.food, apns-push-type: alert, apns-priority: 10"
