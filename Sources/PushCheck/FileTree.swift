@@ -16,13 +16,37 @@ enum FileTree {
     return isDirectory.boolValue ? .directory : .file
   }
 
-  /// The regular files under a directory, sorted, skipping hidden entries.
-  static func walk(_ directory: String) -> [String] {
-    guard let names = try? FileManager.default.subpathsOfDirectory(atPath: directory) else { return [] }
-    let base = directory.hasSuffix("/") ? directory : directory + "/"
-    return names.filter { name in !name.split(separator: "/").contains { $0.hasPrefix(".") } }.sorted().map {
-      base + $0
-    }.filter { kind($0) == .file }
+  /// The regular files under a directory, sorted, skipping hidden entries; and the
+  /// directories (the one named included) that could not be listed, each as a problem to say:
+  /// what they hold was never played (found by an exploratory test: a folder without read
+  /// permission was "no scenarios").
+  static func walk(_ directory: String) -> (files: [String], problems: [String]) {
+    var files: [String] = []
+    var problems: [String] = []
+    func visit(_ folder: String) {
+      let names: [String]
+      do {
+        names = try FileManager.default.contentsOfDirectory(atPath: folder)
+      } catch {
+        problems.append("\(folder): cannot list the directory; check its permissions")
+        return
+      }
+      let base = folder.hasSuffix("/") ? folder : folder + "/"
+      for name in names.sorted() where !name.hasPrefix(".") {
+        let path = base + name
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { continue }
+        // Symbolic links to folders are not followed (a loop of them would never end).
+        if isDirectory.boolValue {
+          let isLink = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) != nil
+          if !isLink { visit(path) }
+        } else {
+          files.append(path)
+        }
+      }
+    }
+    visit(directory)
+    return (files.sorted(), problems)
   }
 
   /// The file's text, or nil when it cannot be read as UTF-8.

@@ -96,7 +96,9 @@ public struct ScenarioTester: Sendable {
     for path in paths {
       switch FileTree.kind(path) {
       case .directory:
-        for file in FileTree.walk(path) where isYAML(file) && loader.isScenario(path: file) != false {
+        let walked = FileTree.walk(path)
+        problems += walked.problems
+        for file in walked.files where isYAML(file) && loader.isScenario(path: file) != false {
           files.append(file)
         }
       case .file:

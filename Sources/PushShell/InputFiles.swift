@@ -40,21 +40,52 @@ package func resolveInputs(_ paths: [String]) -> (inputs: [ResolvedInput], probl
       continue
     }
     guard let isDirectory = RawPath.isDirectory(path) else {
-      problems.append(InputProblem(path: RawPath.display(path), message: "no such file or directory"))
+      let message =
+        switch errno {
+        case ELOOP: "cannot be read: a loop of symbolic links; fix or remove the link"
+        case EACCES: "cannot be read: permission denied on a directory on its path"
+        case ENOENT where RawPath.isSymbolicLink(path):
+          "cannot be read: a symbolic link to nothing; fix or remove the link"
+        default: "no such file or directory"
+        }
+      problems.append(InputProblem(path: RawPath.display(path), message: message))
       continue
     }
     if isDirectory {
-      guard let names = RawPath.files(under: path) else {
-        problems.append(InputProblem(path: RawPath.display(path), message: "cannot list the directory"))
+      let problemsBefore = problems.count
+      guard let listing = RawPath.files(under: path) else {
+        problems.append(
+          InputProblem(
+            path: RawPath.display(path),
+            message: "cannot list the directory (\(String(cString: strerror(errno)))); check its permissions"))
         continue
       }
-      let found = names.filter { relative in
-        let full = path.hasSuffix("/") ? path + relative : path + "/" + relative
-        return InputFormat.from(fileName: relative) != nil && fileKind(full) == S_IFREG
+      func full(_ relative: String) -> String { path.hasSuffix("/") ? path + relative : path + "/" + relative }
+      for unlisted in listing.unlisted {
+        problems.append(
+          InputProblem(
+            path: RawPath.display(full(unlisted.path)),
+            message: "cannot list the directory (\(unlisted.reason)); what it holds was not read; check its permissions"
+          ))
+      }
+      var found: [String] = []
+      for relative in listing.files where InputFormat.from(fileName: relative) != nil {
+        let kind = fileKind(full(relative))
+        if kind == S_IFREG {
+          found.append(relative)
+        } else if kind == nil {
+          // A payload's name that leads nowhere: a broken symbolic link, or a loop of them.
+          let reason = errno == ELOOP ? "a loop of symbolic links" : "a symbolic link to nothing"
+          problems.append(
+            InputProblem(
+              path: RawPath.display(full(relative)), message: "cannot be read: \(reason); fix or remove the link"))
+        }
+        // FIFOs, sockets and devices are passed over (opening a FIFO would wait for a writer
+        // forever); named on the command line, a FIFO is read.
       }
       // A directory with nothing to read is a mistake to say, not a pass: in CI a mistyped
       // path (`validate payload/` for `payloads/`) checked nothing and exited 0.
-      if found.isEmpty {
+      if found.isEmpty, listing.unlisted.isEmpty, problems.count == problemsBefore {
         problems.append(
           InputProblem(
             path: RawPath.display(path),
@@ -64,9 +95,10 @@ package func resolveInputs(_ paths: [String]) -> (inputs: [ResolvedInput], probl
         continue
       }
       for relative in found.sorted() {
-        let full = path.hasSuffix("/") ? path + relative : path + "/" + relative
         inputs.append(
-          ResolvedInput(displayPath: RawPath.display(full), path: full, format: InputFormat.from(fileName: relative)))
+          ResolvedInput(
+            displayPath: RawPath.display(full(relative)), path: full(relative),
+            format: InputFormat.from(fileName: relative)))
       }
     } else {
       let kind = fileKind(path)

@@ -209,4 +209,25 @@ struct ValidateCLITests {
     #expect(!output.standardOutput.contains("\u{07}"))
     #expect(output.standardOutput.contains("CustomKeyInAlert"))
   }
+
+  /// A directory walk says what it could not read: a broken symbolic link and a loop of them
+  /// with a payload's name were passed over, and `validate DIR` exited 0 having checked the rest.
+  @Test func aWalkSaysWhichLinksLeadNowhere() throws {
+    let directory = try PushdeckProcess.temporaryDirectory()
+    let folder = directory.appendingPathComponent("payloads").path
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    try #"{"aps":{"alert":"x"}}"#.write(toFile: folder + "/ok.json", atomically: true, encoding: .utf8)
+    try FileManager.default.createSymbolicLink(atPath: folder + "/dangling.json", withDestinationPath: "nothere.json")
+    try FileManager.default.createSymbolicLink(atPath: folder + "/l1.json", withDestinationPath: "l2.json")
+    try FileManager.default.createSymbolicLink(atPath: folder + "/l2.json", withDestinationPath: "l1.json")
+    let output = try PushdeckProcess.run(["validate", folder])
+    #expect(output.status == 2)
+    #expect(output.standardError.contains("dangling.json: cannot be read: a symbolic link to nothing"))
+    #expect(output.standardError.contains("l1.json: cannot be read: a loop of symbolic links"))
+    #expect(output.standardError.contains("l2.json: cannot be read: a loop of symbolic links"))
+    #expect(output.standardError.contains("1 payload: 1 valid"))
+    // Named on the command line, the same.
+    let named = try PushdeckProcess.run(["validate", folder + "/l1.json"])
+    #expect(named.status == 2 && named.standardError.contains("a loop of symbolic links"))
+  }
 }
