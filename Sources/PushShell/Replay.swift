@@ -36,6 +36,11 @@ package struct Replay {
   }
   /// Older notifications removed because Notification Center was full.
   package var evicted = 0
+  /// The first rejected pushes (at most ``rejectionsShown``), each as `validate` heads it:
+  /// `FILE:LINE:COLUMN: error[Code]: message`. The summary counted them and said no more.
+  package private(set) var rejections: [String] = []
+  /// How many rejected pushes the summary lists.
+  package static let rejectionsShown = 10
   /// When each push arrives (``ArrivalClock``, the rule every command places pushes by), from
   /// the device's start or its saved clock.
   package var arrivals = ArrivalClock(start: DemoScenario.start)
@@ -137,9 +142,26 @@ package struct Replay {
     if let disposition = delivery?.decision.disposition {
       dispositionCounts[Disposition.allCases.firstIndex(of: disposition)!] += 1
       evicted += delivery?.evicted.count ?? 0
+      if disposition == .rejected, rejections.count < Self.rejectionsShown, let delivery {
+        rejections.append(Self.rejectionLine(delivery))
+      }
     }
     pushes += 1
     if !tracksPositions && batch.deliveryCount >= batchSize { flush() }
+  }
+
+  /// A rejected push's first error as `validate` heads it, the place as precise as known.
+  static func rejectionLine(_ record: DeliveryRecord) -> String {
+    let diagnostic = record.diagnostics.first { $0.severity == .error } ?? record.diagnostics.first
+    var position = record.sourceFile.isEmpty ? "<stdin>" : record.sourceFile
+    if let location = diagnostic?.fileLocation {
+      position += ":\(location.line):\(location.column)"
+    } else if let line = record.sourceLine {
+      position += ":\(line)"
+    }
+    guard let diagnostic else { return terminalSafe(position) + ": rejected" }
+    return terminalSafe(position) + ": error[\(diagnostic.code.rawValue)]: " + terminalSafe(diagnostic.message)
+      + (diagnostic.path.map { " (key " + terminalSafe($0) + ")" } ?? "")
   }
 
   /// Starts reading an input whose progress the state keeps.
@@ -198,7 +220,7 @@ package struct Replay {
       groups: store?.groupCount ?? 0,
       topGroups: store?.topGroups(limit: 5) ?? [], elapsed: elapsed, statePath: statePath, evicted: evicted,
       limit: device?.profile.maxStoredNotifications ?? DeviceProfile.defaultMaxStoredNotifications,
-      isUnchanged: device == nil && restoring != nil)
+      isUnchanged: device == nil && restoring != nil, rejections: rejections)
   }
 }
 
@@ -218,6 +240,8 @@ package struct ReplaySummary {
   package var limit = DeviceProfile.defaultMaxStoredNotifications
   /// Whether nothing was replayed onto a saved device (which was therefore not read).
   package var isUnchanged = false
+  /// The first rejected pushes, as ``Replay/rejections`` has them.
+  package var rejections: [String] = []
 
   package var rejected: Int { dispositions[.rejected] ?? 0 }
 
@@ -249,6 +273,14 @@ package struct ReplaySummary {
       lines.append("  \(place + 1). \(terminalSafe(group.key.description)) (\(group.count))")
     }
     lines.append("State: " + (statePath.map(terminalSafe) ?? "ephemeral (nothing saved)"))
+    if !rejections.isEmpty {
+      // Which pushes, and why: a count alone sent people to guess (found by an exploratory test).
+      lines.append(
+        rejected > rejections.count
+          ? "Rejected, the first \(rejections.count) of \(grouped(rejected)) (pushdeck validate lists every one):"
+          : "Rejected (pushdeck validate says more of each):")
+      for rejection in rejections { lines.append("  " + rejection) }
+    }
     return lines.joined(separator: "\n") + "\n"
   }
 
@@ -275,6 +307,7 @@ package struct ReplaySummary {
     json.endArray()
     json.member("elapsedSeconds", (seconds * 100).rounded() / 100)
     json.member("state", statePath)
+    json.member("rejectedFirst", strings: rejections)
     json.endObject()
     return json.text
   }

@@ -206,7 +206,7 @@ package enum DiagnosticJSON {
 extension Diagnostic {
   /// Where the finding is in the record's file; nil when it is inside a text written in the file
   /// (a scenario's payload string), whose place the printers put on the file's line instead.
-  fileprivate var fileLocation: TextLocation? { location?.within == nil ? location : nil }
+  var fileLocation: TextLocation? { location?.within == nil ? location : nil }
 
   /// ` (at 1:24 of the payload string)` after the message, for a place inside such a text;
   /// empty otherwise.

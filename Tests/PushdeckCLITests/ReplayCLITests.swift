@@ -205,4 +205,22 @@ struct StoredNotificationLimitCLITests {
     #expect(bad.standardError.contains("small.yaml:1"), "\(bad.standardError)")
     #expect(bad.standardError.contains("maxStoredNotifications"))
   }
+
+  /// The summary says which pushes were rejected and why, the first ten of them, located as
+  /// `validate` locates them: it counted them and said nothing more.
+  @Test func theSummaryListsTheFirstRejectedPushes() throws {
+    let directory = try PushdeckProcess.temporaryDirectory()
+    let capture = directory.appendingPathComponent("c.jsonl")
+    var lines = [#"{"at": 1795430000, "bundle": "com.a.b", "payload": {"aps": {"alert": "ok"}}}"#]
+    for second in 1...12 { lines.append(#"{"at": \#(1795430000 + second), "bundle": "com.a.b", "payload": {bad}}"#) }
+    try (lines.joined(separator: "\n") + "\n").write(to: capture, atomically: true, encoding: .utf8)
+    let text = try PushdeckProcess.run(["replay", "--ephemeral", capture.path])
+    #expect(text.status == 1)
+    #expect(text.standardOutput.contains("Rejected, the first 10 of 12 (pushdeck validate lists every one):"))
+    #expect(text.standardOutput.contains("\(capture.path):2:53: error[UnquotedKey]: key bad is not in double quotes"))
+    #expect(text.standardOutput.contains("\(capture.path):11:"))
+    #expect(!text.standardOutput.contains("\(capture.path):12:"))
+    let json = try PushdeckProcess.run(["replay", "--ephemeral", "--format", "json", capture.path])
+    #expect(json.standardOutput.contains(#""rejectedFirst":["\#(capture.path):2:53: error[UnquotedKey]"#))
+  }
 }
