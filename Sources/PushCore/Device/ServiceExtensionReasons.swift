@@ -13,7 +13,7 @@ extension DeliveryPolicy {
 public enum ServiceExtensionReasons {
   /// The reasons for one result.
   public static func reasons(for result: ServiceExtensionResult) -> [Reason] {
-    let timing = "after \(seconds(result.elapsedSeconds)) of its \(seconds(result.budgetSeconds)) budget"
+    let timing = "\(elapsed(result.elapsedSeconds)) of its \(seconds(result.budgetSeconds)) budget"
     var reasons: [Reason]
     switch result.outcome {
     case .modified:
@@ -49,6 +49,13 @@ public enum ServiceExtensionReasons {
     }
     reasons += result.refusedAttachments.map { Reason(.attachmentRefused, $0) }
     return reasons
+  }
+
+  /// How long a run took, coarse enough that the same scenario explains the same way twice (the
+  /// milliseconds of a real process differ from run to run, and `explain` in CI is diffed
+  /// against what it said before): `in under a second`, else `after about 2 s`.
+  static func elapsed(_ value: Double) -> String {
+    value < 1 ? "in under a second" : "after about \(Int64(value.rounded())) s"
   }
 
   /// `12 ms` under a second; `30 s`, `1.5 s`: tenths of a second, trailing zero dropped.
