@@ -70,7 +70,12 @@ import Testing
     #expect(diagnostic.message.hasPrefix(message), "\(diagnostic.message)")
   }
 
-  @Test(arguments: [("0", 0), ("1", 1), ("253402300799", 253_402_300_799)])
+  /// Leading zeros are dropped and `-0` is 0 (docs/DECISIONS.md): `000…01` was "after 9999"
+  /// and `-0` "before 1970".
+  @Test(arguments: [
+    ("0", 0), ("1", 1), ("253402300799", 253_402_300_799), ("-0", 0), ("-000", 0),
+    ("000000000000000000000000000001", 1), ("00000000000000000000253402300799", 253_402_300_799),
+  ])
   func anExpirationInTheRangeIsKept(_ value: String, _ seconds: Int) {
     let record = line(
       #"{"at": 1, "bundle": "com.a.b", "headers": {"apns-expiration": "\#(value)"}, "payload": {"aps": {"alert": "x"}}}"#

@@ -203,6 +203,20 @@ public struct HeaderParser {
         code, path: "\(pathPrefix).\(name)", location: location, message: message, effect: effect, hint: hint))
   }
 
+  /// An `apns-expiration` value as whole UNIX seconds: digits, leading zeros dropped (a value of
+  /// 24 digits could still be 1), and `-0` read as 0 (docs/DECISIONS.md, "The simulated time");
+  /// nil for anything else, or more than 18 significant digits.
+  static func expirationSeconds(_ value: UnsafeBufferPointer<UInt8>) -> Int? {
+    var digits = value[...]
+    let negative = digits.first == UInt8(ascii: "-")
+    if negative { digits = digits.dropFirst() }
+    guard !digits.isEmpty, digits.allSatisfy({ (48...57).contains($0) }) else { return nil }
+    let significant = digits.drop { $0 == UInt8(ascii: "0") }
+    if significant.isEmpty { return 0 }
+    guard !negative else { return nil }
+    return NumberParsing.decimal(UnsafeBufferPointer(rebasing: significant))
+  }
+
   /// Adds one header.
   ///
   /// - Parameters:
@@ -237,7 +251,7 @@ public struct HeaderParser {
           "APNs rejects the request (400 BadPriority).")
       }
     case .apnsExpiration:
-      if let seconds = NumberParsing.decimal(value) {
+      if let seconds = Self.expirationSeconds(value) {
         guard EpochRange.contains(seconds: Int64(seconds)) else {
           keep()
           report(
