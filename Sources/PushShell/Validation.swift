@@ -102,6 +102,8 @@ package struct DiagnosticPrinter: Sendable {
     guard lineIndex >= 0, lineIndex < lines.count else { return nil }
     var scalars = Array(lines[lineIndex])
     if scalars.last == "\r" { scalars.removeLast() }
+    // The byte order mark a file may begin with is not shown, nor counted (TextLocation).
+    if lineIndex == 0, scalars.first == "\u{FEFF}" { scalars.removeFirst() }
     let column = min(max(0, location.column - 1), scalars.count)
     let start = max(0, column - 50)
     let end = min(scalars.count, column + 30)

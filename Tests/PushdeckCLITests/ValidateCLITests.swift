@@ -230,4 +230,18 @@ struct ValidateCLITests {
     let named = try PushdeckProcess.run(["validate", folder + "/l1.json"])
     #expect(named.status == 2 && named.standardError.contains("a loop of symbolic links"))
   }
+
+  /// A file that begins with a byte order mark is located as one without: every column was one
+  /// too far, and the excerpt printed the mark.
+  @Test func aByteOrderMarkIsNoColumn() throws {
+    let directory = try PushdeckProcess.temporaryDirectory()
+    let marked = directory.appendingPathComponent("bom.json")
+    try Data([0xEF, 0xBB, 0xBF] + Array(#"{"aps":{"alert":"a",}}"#.utf8)).write(to: marked)
+    let output = try PushdeckProcess.run(["validate", marked.path])
+    #expect(
+      output.standardError.contains("bom.json:1:21: error[TrailingComma]")
+        || output.standardOutput.contains("bom.json:1:21: error[TrailingComma]"))
+    #expect(!(output.standardOutput + output.standardError).contains("\u{FEFF}"))
+    #expect((output.standardOutput + output.standardError).contains(#"   | {"aps":{"alert":"a",}}"#))
+  }
 }

@@ -31,6 +31,9 @@ public struct TextLocation: Equatable, Sendable, Codable, CustomStringConvertibl
     var line = firstLine
     var column = 1
     var index = 0
+    // A byte order mark is no column: the scanner passes over it, and editors show none (every
+    // column of a file that began with one was one too far; found by an exploratory test).
+    if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = min(3, limit) }
     while index < limit {
       let byte = bytes[index]
       if byte == UInt8(ascii: "\n") {
