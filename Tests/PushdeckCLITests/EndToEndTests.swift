@@ -53,6 +53,38 @@ struct TmuxServer {
   }
 }
 
+extension TmuxServer {
+  /// Polls the pane on a Dispatch thread until `predicate` holds, for a screen that shows only
+  /// for a while (a toast, a banner: a few seconds of real time). `waitUntil` polls from the
+  /// test's task, which a full run on two cores can keep queued for longer than that (a 50 ms
+  /// sleep woke after 120 s), so it looked after the toast had gone and failed; this thread
+  /// is the kernel's to schedule, and sees the screen while it is there.
+  @discardableResult
+  func waitUntilShown(
+    _ description: String, timeout: Duration = .seconds(30),
+    sourceLocation: SourceLocation = #_sourceLocation, _ predicate: @escaping @Sendable (String) -> Bool
+  ) async throws -> Bool {
+    let server = self
+    let (seen, screen) = try await offThePool { () -> (Bool, String) in
+      let clock = ContinuousClock()
+      let deadline = clock.now + timeout
+      var screen = ""
+      while clock.now < deadline {
+        screen = server.capture()
+        if predicate(screen) { return (true, screen) }
+        usleep(50_000)
+      }
+      return (false, screen)
+    }
+    if !seen {
+      Issue.record(
+        "timed out after \(timeout) waiting for \(description); last screen:\n\(screen)", sourceLocation: sourceLocation
+      )
+    }
+    return seen
+  }
+}
+
 /// The lines of a screen with trailing spaces and trailing empty lines removed.
 private func trimmedLines(_ text: String) -> [String] {
   var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
@@ -99,7 +131,7 @@ struct EndToEndTests {
       try await server.waitUntil("the phone to unlock") { $0.contains("🔓") }
       try server.run(["send-keys", "-t", "t", "."])
       guard
-        try await server.waitUntil(
+        try await server.waitUntilShown(
           "Ana's message as a banner",
           { screen in
             let lines = screen.split(separator: "\n")

@@ -44,7 +44,7 @@ struct InteractionTmuxTests {
     // so one step plays both.
     try keys(server, ".")
     guard
-      try await server.waitUntil(
+      try await server.waitUntilShown(
         "the rejection toast", { $0.contains("✗ Rejected cap.jsonl:2") && $0.contains("✗ 1 rejected") })
     else { return }
     try keys(server, "r")
@@ -121,11 +121,11 @@ struct InteractionTmuxTests {
     guard try await server.waitUntil("the phone to unlock", { $0.contains("🔓") }) else { return }
     try keys(server, ".")
     /// The banner drops over the top of the screen (row 1); the lock screen's own rows are there otherwise.
-    func showsBanner(_ screen: String) -> Bool {
+    @Sendable func showsBanner(_ screen: String) -> Bool {
       let lines = screen.split(separator: "\n")
       return lines.count > 3 && lines[1].contains("Messages") && lines[2].contains("Ana")
     }
-    guard try await server.waitUntil("Ana's message as a banner", showsBanner) else { return }
+    guard try await server.waitUntilShown("Ana's message as a banner", showsBanner) else { return }
     // Five seconds of real time at the front of the queue, with the simulated clock standing still.
     guard
       try await server.waitUntil(

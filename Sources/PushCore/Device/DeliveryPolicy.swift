@@ -520,9 +520,20 @@ public enum DeliveryPolicy {
         Reason(
           .criticalDowngraded, "Critical needs the critical-alerts entitlement and permission: delivered as active."))
       return .active
-    case .timeSensitive where !(app.timeSensitiveEntitled && app.settings.timeSensitive):
+    case .timeSensitive where !app.timeSensitiveEntitled:
+      // Which of the two it lacks: the app's entitlement is the developer's to add, the
+      // setting the user's to turn on (both read "is off"; found by an exploratory test).
       decision.reasons.append(
-        Reason(.timeSensitiveDowngraded, "Time Sensitive is off for \(app.info.displayName): delivered as active."))
+        Reason(
+          .timeSensitiveDowngraded,
+          "Time Sensitive needs the Time Sensitive Notifications entitlement, which \(app.info.displayName) does not have: delivered as active."
+        ))
+      return .active
+    case .timeSensitive where !app.settings.timeSensitive:
+      decision.reasons.append(
+        Reason(
+          .timeSensitiveDowngraded,
+          "Time Sensitive is off for \(app.info.displayName) in its notification settings: delivered as active."))
       return .active
     default:
       return requested
@@ -562,12 +573,18 @@ public enum DeliveryPolicy {
       decision.reasons.append(Reason(.focusBreakthroughApp, "\(app.info.displayName) is allowed in \(focus.name)."))
       return false
     }
+    // A time-sensitive one is silenced by the Focus's own Time Sensitive switch too: said, as
+    // it is the switch that would have let it through.
+    let allows =
+      level == .timeSensitive
+      ? "does not allow Time Sensitive notifications or \(app.info.displayName)"
+      : "does not allow \(app.info.displayName)"
     decision.reasons.append(
       Reason(
         .focusSilenced,
         showsSilencedOnLockScreen(level: level, app: app, focus: focus, isLocked: isLocked)
-          ? "\(focus.name) is on and does not allow \(app.info.displayName): silenced, delivered to Notification Center and the lock screen without sound."
-          : "\(focus.name) is on and does not allow \(app.info.displayName): silenced, delivered to Notification Center without sound."
+          ? "\(focus.name) is on and \(allows): silenced, delivered to Notification Center and the lock screen without sound."
+          : "\(focus.name) is on and \(allows): silenced, delivered to Notification Center without sound."
       ))
     return true
   }
