@@ -24,7 +24,7 @@ struct ValidateCommand: ParsableCommand {
       ignores a key, say).
 
       Exit status: 0 when no payload has an error, 1 when any has (with --strict, any warning \
-      too), 2 for usage or I/O errors.
+      too), 2 for usage or I/O errors, or when the inputs held no push at all.
       """
   )
 
@@ -119,6 +119,17 @@ struct ValidateCommand: ParsableCommand {
       var summary = tally.summary(strict: strict, ioProblems: ioProblems.count)
       if unloadable > 0 { summary += "; \(unloadable) scenario\(unloadable == 1 ? "" : "s") could not be loaded" }
       err.line(summary)
+    }
+    // Checking nothing is no pass: in CI an empty input is a generator that wrote nothing, or
+    // a capture cut to nothing (`: | pushdeck validate -` exited 0; found by an exploratory
+    // test), as a folder with no payload files already is.
+    if ioProblems.isEmpty, unloadable == 0, tally.payloads == 0 {
+      let named = inputs.map(\.displayPath) + paths.filter(Session.isScenario)
+      err.line(
+        "pushdeck: nothing was checked: \(terminalSafe(named.joined(separator: ", "))) held no push; "
+          + "an empty input is not a pass (check what wrote it)")
+      err.flush()
+      throw ExitCode(2)
     }
     err.flush()
     if !ioProblems.isEmpty { throw ExitCode(2) }

@@ -244,4 +244,21 @@ struct ValidateCLITests {
     #expect(!(output.standardOutput + output.standardError).contains("\u{FEFF}"))
     #expect((output.standardOutput + output.standardError).contains(#"   | {"aps":{"alert":"a",}}"#))
   }
+
+  /// Checking nothing is no pass: an empty standard input or capture exited 0 ("checked 0
+  /// payloads"), so a CI step whose generator wrote nothing passed.
+  @Test func anInputWithNoPushIsNotAPass() throws {
+    let directory = try PushdeckProcess.temporaryDirectory()
+    let empty = directory.appendingPathComponent("empty.jsonl")
+    try Data().write(to: empty)
+    let output = try PushdeckProcess.run(["validate", empty.path])
+    #expect(output.status == 2)
+    #expect(output.standardError.contains("nothing was checked: \(empty.path) held no push"))
+    let stdin = try PushdeckProcess.run(["validate", "-"], input: Data())
+    #expect(stdin.status == 2 && stdin.standardError.contains("<stdin> held no push"))
+    // With a push beside it, the empty capture is no problem.
+    let payload = directory.appendingPathComponent("p.json")
+    try #"{"aps":{"alert":"x"}}"#.write(to: payload, atomically: true, encoding: .utf8)
+    #expect(try PushdeckProcess.run(["validate", empty.path, payload.path]).status == 0)
+  }
 }
