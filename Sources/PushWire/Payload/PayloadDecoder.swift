@@ -15,12 +15,15 @@ public final class PayloadDecoder {
     /// Whether custom keys are materialised into ``APNsPayload/customKeys``. Validation alone
     /// turns this off: custom values are app data, checked for syntax but not needed as trees.
     public var keepsCustomValues: Bool
+    /// The priority the headers give, if they give one.
+    public var priority: PushPriority?
 
     /// Creates a context.
     public init(
       pushType: PushType? = nil, isSimulatorFile: Bool = false, pathPrefix: String? = nil,
-      keepsCustomValues: Bool = true
+      keepsCustomValues: Bool = true, priority: PushPriority? = nil
     ) {
+      self.priority = priority
       self.pushType = pushType
       self.isSimulatorFile = isSimulatorFile
       self.pathPrefix = pathPrefix
@@ -850,6 +853,16 @@ public final class PayloadDecoder {
           "apns-push-type is alert but the payload is a silent (content-available only) push",
           effect: "APNs may reject, delay or drop it.", hint: "use apns-push-type: background with apns-priority: 5")
       }
+    } else if isSilent && context.priority == .immediate {
+      // No push type to check against, but the priority names one: a silent push is a
+      // background push, which must be priority 5 (with the type written out it is BadPriority;
+      // without it, it passed unsaid; found by an exploratory test).
+      report(
+        .pushTypeMismatch, at: apsIndex, path: apsPath(),
+        "a silent (content-available only) push sent with apns-priority 10 and no apns-push-type",
+        effect:
+          "APNs takes it for a background push, which must be priority 5: it may reject it (400 BadPriority) or hold it, and the app may not be woken.",
+        hint: "send silent pushes with apns-push-type: background and apns-priority: 5")
     }
   }
 }

@@ -41,7 +41,9 @@ public enum PushReader {
       return readFCMFile(document, bytes: bytes, source: source, bundleID: bundleID)
     }
     let result = PayloadDecoder.decode(
-      document, context: .init(pushType: typedHeaders.pushType, isSimulatorFile: format == .simulator))
+      document,
+      context: .init(
+        pushType: typedHeaders.pushType, isSimulatorFile: format == .simulator, priority: typedHeaders.priority))
     record.payload = result.payload
     record.bundleID = bundleID ?? result.payload?.simulatorTargetBundle
     record.diagnostics = result.diagnostics + record.diagnostics
@@ -408,7 +410,9 @@ public enum PushReader {
     record.byteCount = Int(token.end - token.start)
     PayloadDecoder.decode(
       view, at: payloadIndex,
-      context: .init(pushType: pushType, pathPrefix: "payload", keepsCustomValues: keepsCustomValues),
+      context: .init(
+        pushType: pushType, pathPrefix: "payload", keepsCustomValues: keepsCustomValues,
+        priority: record.headers.priority),
       into: &record.payload, diagnostics: &record.diagnostics)
     checkSize(&record, pushType: pushType) { view.location(of: payloadIndex) }
   }
