@@ -108,7 +108,9 @@ extension DiagnosticCode {
     case .notAnObject, .missingAps: .malformed
     case .payloadTooLarge: .tooLarge
     case .invalidValue: .ignored
-    case .missingLiveActivityKey, .badSimulatorTargetBundle: Verdict(.accepts, .dropsPush)
+    // A Live Activity push in a Simulator file updates nothing: the device drops it, as `explain`
+    // says (its verdict said "shows it"; found by an exploratory test).
+    case .missingLiveActivityKey, .badSimulatorTargetBundle, .liveActivityInSimulatorFile: Verdict(.accepts, .dropsPush)
     // Headers and envelopes
     case .invalidPushType, .badPriority, .badExpirationDate, .badCollapseId, .badMessageId, .badTopic,
       .badDeviceToken:
@@ -124,7 +126,7 @@ extension DiagnosticCode {
       .unknownEnvelopeKey, .unknownHeader, .duplicateKey:
       .ignored
     case .placeholderValue, .relevanceScoreOutOfRange, .silentPushAlsoAlerts, .nothingToShowOrDo, .pushTypeMismatch,
-      .criticalVolumeOutOfRange, .liveActivityInSimulatorFile:
+      .criticalVolumeOutOfRange:
       .shown
     // Notes
     case .legacyKeyIgnored: Verdict(.accepts, .ignoresKey, isNote: true)
