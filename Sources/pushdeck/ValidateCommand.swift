@@ -42,11 +42,14 @@ struct ValidateCommand: ParsableCommand {
   @Flag(name: .long, help: "Treat warnings as errors.")
   var strict = false
 
-  @Flag(name: .shortAndLong, help: "Print only the summary line.")
+  @Flag(
+    name: .shortAndLong, help: "Print no findings, only the summary line (on standard error, where it always goes).")
   var quiet = false
 
   @Option(
-    name: .long, help: "The app's bundle id, for payload files without 'Simulator Target Bundle'.",
+    name: .long,
+    help:
+      "The app for payload files (over a file's Simulator Target Bundle, as xcrun simctl push does; capture lines name their own).",
     transform: BundleOption.parse)
   var bundle: String?
 

@@ -490,7 +490,7 @@ public enum DeliveryPolicy {
       decision.reasons.append(
         Reason(
           .silentBudgetExceeded,
-          "Over the budget of \(context.silentPushesPerHour) silent pushes an hour: iOS holds it and a newer one replaces it."
+          "Over the budget of \(context.silentPushesPerHour) silent pushes an hour: the app is not woken for it (iOS holds such a push until a newer one replaces it; counted as dropped)."
         ))
     } else {
       decision.disposition = .silent
