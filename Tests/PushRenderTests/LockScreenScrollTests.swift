@@ -106,4 +106,25 @@ struct LockScreenScrollTests {
     #expect(line.contains("Back to 09:41"))
     #expect(!line.contains("＋") && !line.contains("more") && !line.contains("·"), "\(line)")
   }
+
+  /// Cards scrolled away above the selected stack are counted on a row over it, as
+  /// Notification Center counts them: the Live Activity was out of sight with nothing said.
+  @Test(arguments: [(40, 16), (60, 20)])
+  func whatScrolledAwayAboveIsCounted(columns: Int, rows: Int) {
+    var state = state()
+    var scrolledPastTheActivity = false
+    for selection in 1..<state.lockScreenStacks().count {
+      state.lockSelection = selection
+      let dump = frame(state, columns: columns, rows: rows).textDump()
+      if !dump.contains("Live") {
+        scrolledPastTheActivity = true
+        #expect(
+          dump.contains("↑ "),
+          "\(columns)x\(rows), selection \(selection): the Live Activity above is not said:\n\(dump)")
+      }
+    }
+    #expect(scrolledPastTheActivity, "the selection never scrolled the Live Activity away at \(columns)x\(rows)")
+    state.lockSelection = 0
+    #expect(!frame(state, columns: columns, rows: rows).textDump().contains("↑ "), "nothing is above the first stack")
+  }
 }

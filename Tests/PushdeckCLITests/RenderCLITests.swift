@@ -146,4 +146,13 @@ struct RenderCLITests {
     #expect(unreadable.standardError.contains("from the device's start, not 25:00"), "\(unreadable.standardError)")
     #expect(!unreadable.standardError.contains("-30s"), "\(unreadable.standardError)")
   }
+
+  /// At the smallest size, with a Focus line, a Live Activity and a summary above the stacks,
+  /// the selected stack's card is drawn: no card at all was.
+  @Test func theSmallestLockScreenDrawsACard() throws {
+    let output = try PushdeckProcess.run(["render", "--size", "40x12", "--at", "10:47:30"])
+    #expect(output.status == 0, "\(output.standardError)")
+    #expect(output.standardOutput.contains("╭─") && output.standardOutput.contains("╰─"), "\(output.standardOutput)")
+    #expect(output.standardOutput.contains("Low glucose"))
+  }
 }

@@ -128,6 +128,9 @@ public struct LockScreenView: Sendable {
     if let count = layout.countLine {
       Chrome.centre(count.text, row: count.row, in: &grid, role: .overflow, theme: theme)
     }
+    if let above = layout.aboveLine {
+      Chrome.centre(above.text, row: above.row, in: &grid, role: .overflow, theme: theme)
+    }
   }
 
   /// Where the cards go in a grid `width` columns wide, between rows `top` and `bottom`; nil
@@ -149,8 +152,29 @@ public struct LockScreenView: Sendable {
     // The Live Activity and summary cards come first and show while the selection fits under
     // them; the stacks' cards after.
     let fixed = cards.count - stackCards
-    let visible = display == .list ? measure.visibleCards(fixed: fixed, available: available) : Array(cards.indices)
-    let (placed, used) = measure.place(visible, available: available)
+    var visible = display == .list ? measure.visibleCards(fixed: fixed, available: available) : Array(cards.indices)
+    // Cards scrolled away above the selection are said on a row over the others, as
+    // Notification Center says them ("↑ 2 more"): a Live Activity or a critical alert up there
+    // was out of sight with nothing to tell of it (found by an exploratory test).
+    var above = visible.first ?? 0
+    var aboveRows = above > 0 ? 1 : 0
+    var countGap = 1
+    var (placed, used) = measure.place(visible, available: available - aboveRows)
+    // The list at its top keeps its Live Activity and summary first, shrunk if need be; when
+    // not even one card of them fits (40x12 with a Focus line: no card was drawn at all, found
+    // by an exploratory test), the selected stack is drawn instead, the rest said above it.
+    if placed.isEmpty, display == .list, let selected = cards.firstIndex(where: \.isSelected), selected > 0 {
+      visible = Array(selected..<cards.count)
+      above = selected
+      aboveRows = 1
+      (placed, used) = measure.place(visible, available: available - aboveRows)
+      if placed.isEmpty {
+        // Too tight even for the row above, or for the gap over the count line: the card first.
+        aboveRows = 0
+        countGap = 0
+        (placed, used) = measure.place(visible, available: available, countGap: 0)
+      }
+    }
     // The count line counts the stacks below the last one drawn: those that did not fit and
     // those never laid out. (It took the last N stacks for N cards not placed, Live Activity
     // and summary cards included, so on a short terminal it counted and named stacks that
@@ -166,8 +190,9 @@ public struct LockScreenView: Sendable {
     let countText = countLine(display: display, hidden: stacks[hiddenFrom...], columns: columns)
     // Laid out first, then drawn from the bottom up: since iOS 16 notifications gather at the
     // bottom of the lock screen, under the clock's free space.
-    let countRows = countText == nil ? 0 : (placed.isEmpty ? 1 : 2)
-    let shift = max(0, available - used - countRows)
+    let countRows = countText == nil ? 0 : (placed.isEmpty ? 1 : 1 + countGap)
+    let shift = max(0, available - aboveRows - used - countRows)
+    let aboveCount = cards[..<above].reduce(0) { $0 + 1 + $1.hiddenCount }
     return CardsLayout(
       left: (width - columns) / 2, columns: columns,
       placed: placed.map { item in
@@ -175,9 +200,10 @@ public struct LockScreenView: Sendable {
           item.index < fixed
           ? nil : display == .list ? item.index - fixed : max(0, min(state.lockSelection, stacks.count - 1))
         return CardsLayout.Placed(
-          card: item.card, lines: item.lines, row: top + shift + item.row, rows: item.rows, stack: stack)
+          card: item.card, lines: item.lines, row: top + shift + aboveRows + item.row, rows: item.rows, stack: stack)
       },
-      countLine: countText.map { ($0, top + shift + used + (placed.isEmpty ? 0 : 1)) })
+      countLine: countText.map { ($0, top + shift + aboveRows + used + (placed.isEmpty ? 0 : countGap)) },
+      aboveLine: aboveRows > 0 ? ("↑ \(aboveCount) more", top + shift) : nil)
   }
 
   /// What is not drawn, counted on a line under the cards: the `hidden` stacks, below the
@@ -228,6 +254,8 @@ struct CardsLayout {
   var placed: [Placed]
   /// The line counting what is not drawn, and its grid row.
   var countLine: (text: String, row: Int)?
+  /// The line counting the notifications and cards scrolled away above, and its grid row.
+  var aboveLine: (text: String, row: Int)? = nil
 }
 
 /// Measures the lock screen's cards for a width: each card is laid out once, when first needed,
@@ -291,7 +319,7 @@ private struct CardMeasure {
 
   /// Places the `visible` cards top to bottom in `available` rows, each after a one-row gap,
   /// until one does not fit; returns them (rows counted from 0) and the rows they use.
-  mutating func place(_ visible: [Int], available: Int) -> (
+  mutating func place(_ visible: [Int], available: Int, countGap: Int = 1) -> (
     placed: [(card: NotificationCardView, lines: [CardLine], row: Int, rows: Int, index: Int)], used: Int
   ) {
     var placed: [(card: NotificationCardView, lines: [CardLine], row: Int, rows: Int, index: Int)] = []
@@ -302,7 +330,7 @@ private struct CardMeasure {
       let restFits = fit(visible[position...], leadingGap: gap, budget: available - used)
       // Otherwise keep room for the overflow line, and let the front card shrink to a compact
       // form rather than vanish on short terminals.
-      let reserve = restFits ? 0 : 2
+      let reserve = restFits ? 0 : 1 + countGap
       var chosen = card
       var chosenLines = lines(index)
       if used + gap + card.rows(lines: chosenLines) + reserve > available {
