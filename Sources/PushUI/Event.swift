@@ -787,6 +787,10 @@ extension AppState {
       _ = toggleSetting()
       return
     }
+    if screen == .lock, overlay == nil {
+      expandLockScreenStack()
+      return
+    }
     guard screen == .center else { return }
     let rows = centerRows()
     guard centerSelection < rows.count else { return }
@@ -798,6 +802,23 @@ extension AppState {
     } else if case .stack(let group) = rows[centerSelection], group.count > 1 {
       expanded.insert(key)
     }
+  }
+
+  /// Space on a lock-screen stack: its notifications, each on a row, in Notification Center
+  /// (the lock screen draws a stack as its front card; Space did nothing there, and the others
+  /// could be reached only by going to Notification Center and finding the stack; found by an
+  /// exploratory test). docs/DECISIONS.md, "A lock-screen stack expands in Notification Center".
+  private mutating func expandLockScreenStack() {
+    let stacks = lockScreenStacks()
+    guard stacks.indices.contains(lockSelection) else { return }
+    let group = stacks[lockSelection]
+    guard group.count > 1 else {
+      showToast("One notification: ⏎ opens it")
+      return
+    }
+    expanded.insert(group.key)
+    screen = .center
+    centerSelection = centerRows().firstIndex { $0.groupKey == group.key } ?? 0
   }
 
   private mutating func activate() -> [Effect] {
