@@ -51,7 +51,16 @@ extension AppState {
 
   /// The settings pane's rows: Focus, lock, the app, then the app's authorization and settings.
   public func settingsRows() -> [SettingsRow] {
-    settingsAppProfile == nil ? [.focus, .locked, .displayAs, .app] : SettingsRow.allCases
+    guard let app = settingsAppProfile else { return [.focus, .locked, .displayAs, .app] }
+    // As iOS's Settings shows them: the Critical Alerts and Time Sensitive switches only for
+    // an app with the entitlement (they were listed, "On", for every app; an exploratory test).
+    return SettingsRow.allCases.filter { row in
+      switch row {
+      case .criticalAlerts: app.criticalAlertsEntitled
+      case .timeSensitive: app.timeSensitiveEntitled
+      default: true
+      }
+    }
   }
 
   /// A row's current value as iOS's Settings app words it: `On`, `Off`, `When Unlocked`,

@@ -507,15 +507,22 @@ extension AppState {
       var effects: [Effect] = []
       if let id = selectedNotification {
         if let invocation = dismissInvocation(id) { effects.append(.perform(invocation)) }
+        let name = device.store[id].map { appInfo($0.notification.bundleID).displayName }
         apply(.clear(id), at: now)
+        // Said, as "Clear All" is: the toast before it stayed and read as the clearing's answer.
+        if let name { showToast("Cleared a notification from \(name)") }
       }
       leaveDetailIfGone()
       clampSelections()
       return effects
     case .clearGroup:
       if let id = selectedNotification, let key = device.store[id]?.group {
+        let before = device.store.count
         apply(.clearGroup(key), at: now)
         expanded.remove(key)
+        let cleared = before - device.store.count
+        showToast(
+          "Cleared \(cleared) notification\(cleared == 1 ? "" : "s") from \(appInfo(key.bundleID).displayName)")
       }
       leaveDetailIfGone()
     case .clearAll:

@@ -32,3 +32,22 @@ import Testing
     }
   }
 }
+
+/// Clearing says what it cleared: the toast before it stayed, and read as its answer.
+@Suite struct ClearFeedbackTests {
+  @Test func clearingOneOrAGroupIsSaid() throws {
+    var state = AppState.demo(upcoming: false)
+    _ = reduce(into: &state, .command(.openCenter))
+    _ = reduce(into: &state, .command(.inspectRejected))
+    let stored = state.device.store.count
+    _ = reduce(into: &state, .command(.clearSelected))
+    #expect(state.device.store.count == stored - 1)
+    #expect(frame(state).textDump().contains("Cleared a notification from"))
+    let key = try #require(state.selectedNotification.flatMap { state.device.store[$0]?.group })
+    let inGroup = state.device.store.all.filter { $0.group == key }.count
+    _ = reduce(into: &state, .command(.clearGroup))
+    let name = state.appInfo(key.bundleID).displayName
+    #expect(
+      frame(state).textDump().contains("Cleared \(inGroup) notification\(inGroup == 1 ? "" : "s") from \(name)"))
+  }
+}
