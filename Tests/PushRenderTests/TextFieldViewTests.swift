@@ -51,5 +51,7 @@ struct TextFieldViewTests {
       $0.contains("▏start middle")
     }!
     #expect(found.columns.map { grid[$0, row].content } == [.glyph("s", columns: 1)])
+    // What is cut off after the cursor is said with "…", as what is cut before it is.
+    #expect(found.line.contains("…"), "\(found.line)")
   }
 }

@@ -27,9 +27,12 @@ enum TextFieldView {
       var reversed = style
       reversed.isReversed.toggle()
       column += grid.write(String(under), at: cursorAt, style: reversed, role: role, maxColumns: cursorColumns)
+      // What follows the cursor and does not fit ends in "…", as what precedes it begins with
+      // one (it was cut off with nothing to say so; found by an exploratory test).
+      let restRoom = max(0, origin.column + columns - column)
       column += grid.write(
-        rest, at: Point(column: column, row: origin.row), style: style, role: role,
-        maxColumns: max(0, origin.column + columns - column))
+        TextLayout.truncate(rest, toColumns: restRoom), at: Point(column: column, row: origin.row), style: style,
+        role: role, maxColumns: restRoom)
     } else {
       column += grid.write("█", at: cursorAt, style: style, role: role, maxColumns: 1)
     }

@@ -67,7 +67,21 @@ struct TimelineView {
         count, at: Point(column: left + inner - countColumns, row: rect.row + 1), style: theme[.cardMeta],
         role: .cardMeta)
     }
-    let hints = ", . prev/next push · p play · + - speed · g go to · r rejected"
+    // As many whole hints as fit, then "…" for the rest (the end was cut off mid-word: "r re").
+    var hints = ""
+    let items = [", . prev/next push", "p play", "+ - speed", "g go to", "r rejected"]
+    for (index, item) in items.enumerated() {
+      let next = hints.isEmpty ? item : hints + " · " + item
+      let isLast = index == items.count - 1
+      if DisplayWidth.columns(of: next) + (isLast ? 0 : 4) <= inner
+        || (isLast && DisplayWidth.columns(of: next) <= inner)
+      {
+        hints = next
+      } else {
+        hints = TextLayout.truncate(hints + " · …", toColumns: inner)
+        break
+      }
+    }
     let listTop = rect.row + 2
     let listBottom = rect.endRow - 3  // inclusive: the hint line and the border below
     grid.write(
