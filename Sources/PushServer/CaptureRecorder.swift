@@ -19,11 +19,28 @@ public final class CaptureRecorder: Sendable {
   /// The capture's path, for messages.
   public let path: String
 
-  /// Opens (creating if needed) the capture for appending.
+  /// Opens (creating if needed) the capture for appending. A capture that does not end in a
+  /// newline (a line torn by `kill -9` or a crash in the middle of a write, by this server or
+  /// another writer) gets one first: its torn line stays, as a line of its own, and the next
+  /// push starts a line of its own too. (It was appended to the torn line, so a push answered
+  /// 200 was lost in a line no reader could read; found by an exploratory test.)
   public init(path: String) throws(RecorderError) {
     self.path = path
-    let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+    let fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
     guard fd >= 0 else { throw RecorderError(path: path, message: String(cString: strerror(errno))) }
+    let size = lseek(fd, 0, SEEK_END)
+    if size > 0 {
+      var last: UInt8 = 0
+      let read = pread(fd, &last, 1, size - 1)
+      if read == 1, last != UInt8(ascii: "\n") {
+        var newline = UInt8(ascii: "\n")
+        guard write(fd, &newline, 1) == 1, fdatasync(fd) == 0 else {
+          let message = String(cString: strerror(errno))
+          close(fd)
+          throw RecorderError(path: path, message: "cannot end its torn last line: " + message)
+        }
+      }
+    }
     descriptor = Mutex(fd)
   }
 
