@@ -243,6 +243,12 @@ public final class DeviceJournal: Sendable {
         let tables = try String.fetchSet(
           db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
         if tables.isEmpty { return }
+        // GRDB makes its own table before the first migration's transaction: a process stopped
+        // between the two (a SIGTERM as `serve` first created its state) left only that table,
+        // empty, and the file was then refused as "not created by Pushdeck" for good.
+        if tables == ["grdb_migrations"], try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM grdb_migrations") == 0 {
+          return
+        }
         guard tables.contains("meta"), tables.contains("grdb_migrations") else {
           throw StoreError.foreignDatabase(path: label)
         }

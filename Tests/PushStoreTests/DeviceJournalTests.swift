@@ -632,6 +632,33 @@ import Testing
     }
   }
 
+  /// A state whose creation was stopped after GRDB made its bookkeeping table and before the
+  /// first migration committed is Pushdeck's own, unfinished: it is finished, not refused.
+  @Test func aStateStoppedAsItWasCreatedIsFinished() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let path = directory.file("half.sqlite")
+    let queue = try DatabaseQueue(path: path)
+    try queue.write { db in try db.execute(sql: "CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)") }
+    try queue.close()
+    do {
+      _ = try DeviceJournal.open(at: path)
+    }
+    let tables = try DatabaseQueue(path: path).read { db in
+      try String.fetchSet(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
+    }
+    #expect(tables.isSuperset(of: ["meta", "delivery", "removal", "grdb_migrations"]), "\(tables)")
+    // Bookkeeping that names a migration is another matter: a table of its own is missing.
+    let other = directory.file("other-half.sqlite")
+    let second = try DatabaseQueue(path: other)
+    try second.write { db in
+      try db.execute(sql: "CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
+      try db.execute(sql: "INSERT INTO grdb_migrations VALUES ('v1')")
+    }
+    try second.close()
+    #expect(throws: StoreError.foreignDatabase(path: other)) { try DeviceJournal.open(at: other) }
+  }
+
   @Test func aForeignSQLiteDatabaseIsRefused() throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
