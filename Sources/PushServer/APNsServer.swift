@@ -343,6 +343,12 @@ public final class APNsServer: Sendable {
     deadline.cancel()
   }
 
+  /// Closes every connection now, answered or not: a second Ctrl-C during ``drain(timeout:)``
+  /// (which then returns). A push whose answer is cut off was either saved or never answered.
+  public func closeConnectionsNow() {
+    for connection in connections.all() { connection.close(promise: nil) }
+  }
+
   /// Stops listening and releases the threads.
   public func shutdown() async throws {
     try? await channel.close().get()

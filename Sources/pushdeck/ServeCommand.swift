@@ -164,11 +164,19 @@ struct ServeCommand: AsyncParsableCommand {
     }
     // Ctrl-C and SIGTERM: stop accepting, answer what was sent, commit, exit 0.
     let (stops, stop) = AsyncStream.makeStream(of: Int32.self)
+    let signalsSeen = Atomic<Int>(0)
     var signals: [any DispatchSourceSignal] = []
     for number in [SIGINT, SIGTERM] {
       signal(number, SIG_IGN)
       let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-      source.setEventHandler { stop.yield(number) }
+      source.setEventHandler {
+        // The second signal closes every connection at once (the drain below then returns).
+        if signalsSeen.add(1, ordering: .sequentiallyConsistent).newValue >= 2 {
+          server.closeConnectionsNow()
+          channelServer?.closeConnectionsNow()
+        }
+        stop.yield(number)
+      }
       // Armed before anything says the server is up: a source is registered after resume()
       // returns, and a signal in between was ignored (SIG_IGN), so a script that stopped the
       // server as soon as its ready file appeared could leave it running for ever.
@@ -220,7 +228,14 @@ struct ServeCommand: AsyncParsableCommand {
       }
     }
     for await _ in stops { break }
-    // The drain waits for every answer, and each answer waits for its commit.
+    // The drain waits for every answer, and each answer waits for its commit. A request that
+    // never ends held the stop for the whole 10 s, saying nothing, deaf to more signals (found
+    // by an exploratory test): it is said, and a second signal closes every connection at once.
+    if server.openConnections > 0 {
+      printer.line(
+        "pushdeck serve: stopping; answering what was sent on \(server.openConnections) open connection\(server.openConnections == 1 ? "" : "s") (up to 10 s; Ctrl-C again stops at once)"
+      )
+    }
     async let channelsDrained: Void? = channelServer?.drain(timeout: .seconds(10))
     await server.drain(timeout: .seconds(10))
     _ = await channelsDrained

@@ -115,4 +115,49 @@ struct ServeCLITests {
     let continued = try PushdeckProcess.run(["replay", "--state", state, "--format", "json", capture])
     #expect(continued.standardOutput.contains(#""stored":4"#), "\(continued.standardOutput)")
   }
+
+  /// A request that never ends held the stop for 10 s, silent and deaf to more signals: the
+  /// stop says what it waits for, and a second SIGINT closes every connection at once.
+  @Test func aSecondSignalStopsAtOnce() throws {
+    let curlPath = "/usr/bin/curl"
+    try #require(FileManager.default.isExecutableFile(atPath: curlPath), "curl is not installed")
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: try #require(PushdeckProcess.binary))
+    process.arguments = ["serve", "--port", "0", "--ephemeral"]
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    defer { if process.isRunning { process.terminate() } }
+    var text = ""
+    let deadline = Date().addingTimeInterval(20)
+    while !text.contains("\n"), Date() < deadline {
+      text += String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
+    }
+    let port = try #require(text.split(separator: "\n").first?.split(separator: ":").last.flatMap { Int($0) })
+    // An upload whose body never ends: curl reads it from a pipe this test keeps open.
+    let curl = Process()
+    curl.executableURL = URL(fileURLWithPath: curlPath)
+    curl.arguments = [
+      "-s", "-o", "/dev/null", "--http2-prior-knowledge", "--max-time", "60", "-X", "POST", "-T", "-",
+      "-H", "apns-topic: com.example.app", "http://127.0.0.1:\(port)/3/device/\(String(repeating: "0f", count: 32))",
+    ]
+    let body = Pipe()
+    curl.standardInput = body
+    try curl.run()
+    defer { if curl.isRunning { curl.terminate() } }
+    try body.fileHandleForWriting.write(contentsOf: Data(#"{"aps": {"alert": "#.utf8))
+    usleep(500_000)
+    kill(process.processIdentifier, SIGINT)
+    while !text.contains("stopping;"), Date() < deadline {
+      text += String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
+    }
+    #expect(text.contains("stopping; answering what was sent on 1 open connection"), "\(text)")
+    let second = Date()
+    kill(process.processIdentifier, SIGINT)
+    process.waitUntilExit()
+    #expect(Date().timeIntervalSince(second) < 5, "the second signal stopped it at once, not after the 10 s drain")
+    #expect(process.terminationStatus == 0)
+    try? body.fileHandleForWriting.close()
+  }
 }
