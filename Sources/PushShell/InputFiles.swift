@@ -136,6 +136,20 @@ package func readWholeFile(_ path: String, limit: Int) throws(InputProblem) -> [
   }
   let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
   defer { try? handle.close() }
+  // What is not a file is said as such (a folder read as "NSCocoaErrorDomain error 256", and
+  // /dev/zero as a file over 16 MiB; found by an exploratory test of `push`).
+  var info = stat()
+  if fstat(descriptor, &info) == 0 {
+    let kind = info.st_mode & S_IFMT
+    if kind == S_IFDIR {
+      throw InputProblem(path: RawPath.display(path), message: "is a folder; name a payload file in it")
+    }
+    if kind == S_IFCHR || kind == S_IFBLK || kind == S_IFSOCK {
+      throw InputProblem(
+        path: RawPath.display(path),
+        message: "is a device or a socket, not a file; to read one, pipe it to standard input (… | pushdeck COMMAND -)")
+    }
+  }
   do {
     let data = try handle.read(upToCount: limit + 1) ?? Data()
     guard data.count <= limit else {

@@ -158,4 +158,16 @@ struct PushCLITests {
     #expect(usage.status == 2)
     #expect(usage.standardError.contains("expected [BUNDLE] FILE"), "\(usage.standardError)")
   }
+
+  /// A folder or a device named as the payload is said to be one: a folder gave
+  /// "NSCocoaErrorDomain error 256", /dev/zero "the file is over 16 MiB".
+  @Test func aFolderOrADeviceIsNoPayloadFile() throws {
+    let folder = try PushdeckProcess.temporaryDirectory()
+    let fromFolder = try PushdeckProcess.run(["push", "--port", "9", "com.example.app", folder.path])
+    #expect(fromFolder.status != 0)
+    #expect(fromFolder.standardError.contains("is a folder; name a payload file in it"), "\(fromFolder.standardError)")
+    #expect(!fromFolder.standardError.contains("NSCocoaErrorDomain"))
+    let fromDevice = try PushdeckProcess.run(["push", "--port", "9", "com.example.app", "/dev/zero"])
+    #expect(fromDevice.standardError.contains("is a device or a socket, not a file"), "\(fromDevice.standardError)")
+  }
 }
