@@ -57,22 +57,10 @@ struct ServeCLITests {
     let directory = try PushdeckProcess.temporaryDirectory()
     let capture = directory.appendingPathComponent("live.jsonl").path
     let state = directory.appendingPathComponent("device.sqlite").path
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: try #require(PushdeckProcess.binary))
-    process.arguments = ["serve", "--port", "0", "--record", capture, "--state", state]
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
-    try process.run()
+    let (process, output, first) = try Self.startServe(["--record", capture, "--state", state])
     defer { if process.isRunning { process.terminate() } }
-
-    // The first line names the port it picked.
-    var text = ""
-    let deadline = Date().addingTimeInterval(20)
-    while !text.contains("\n"), Date() < deadline {
-      text += String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
-    }
-    let port = try #require(text.split(separator: "\n").first?.split(separator: ":").last.flatMap { Int($0) })
+    var text = first.text
+    let port = first.port
 
     func curl(_ token: String, _ body: String) throws -> String {
       let curl = Process()
@@ -121,20 +109,11 @@ struct ServeCLITests {
   @Test func aSecondSignalStopsAtOnce() throws {
     let curlPath = "/usr/bin/curl"
     try #require(FileManager.default.isExecutableFile(atPath: curlPath), "curl is not installed")
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: try #require(PushdeckProcess.binary))
-    process.arguments = ["serve", "--port", "0", "--ephemeral"]
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
-    try process.run()
+    let (process, output, first) = try Self.startServe(["--ephemeral"])
     defer { if process.isRunning { process.terminate() } }
-    var text = ""
+    var text = first.text
+    let port = first.port
     let deadline = Date().addingTimeInterval(20)
-    while !text.contains("\n"), Date() < deadline {
-      text += String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
-    }
-    let port = try #require(text.split(separator: "\n").first?.split(separator: ":").last.flatMap { Int($0) })
     // An upload whose body never ends: curl reads it from a pipe this test keeps open.
     let curl = Process()
     curl.executableURL = URL(fileURLWithPath: curlPath)
@@ -159,5 +138,31 @@ struct ServeCLITests {
     #expect(Date().timeIntervalSince(second) < 5, "the second signal stopped it at once, not after the 10 s drain")
     #expect(process.terminationStatus == 0)
     try? body.fileHandleForWriting.close()
+  }
+
+  /// Starts `pushdeck serve --port 0` with `arguments`, and reads its first line, which names
+  /// the port it picked: the process, its standard output, what was read and the port.
+  static func startServe(_ arguments: [String]) throws -> (Process, Pipe, (text: String, port: Int)) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: try #require(PushdeckProcess.binary))
+    process.arguments = ["serve", "--port", "0"] + arguments
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    var text = ""
+    let deadline = Date().addingTimeInterval(20)
+    while !text.contains("\n"), Date() < deadline {
+      text += String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
+    }
+    guard let port = text.split(separator: "\n").first?.split(separator: ":").last.flatMap({ Int($0) }) else {
+      process.terminate()
+      throw PortNotSaid(text: text)
+    }
+    return (process, output, (text, port))
+  }
+
+  struct PortNotSaid: Error {
+    var text: String
   }
 }
