@@ -109,7 +109,7 @@ struct LockScreenScrollTests {
 
   /// Cards scrolled away above the selected stack are counted on a row over it, as
   /// Notification Center counts them: the Live Activity was out of sight with nothing said.
-  @Test(arguments: [(40, 16), (60, 20)])
+  @Test(arguments: [(60, 20), (60, 22)])
   func whatScrolledAwayAboveIsCounted(columns: Int, rows: Int) {
     var state = state()
     var scrolledPastTheActivity = false
@@ -126,5 +126,28 @@ struct LockScreenScrollTests {
     #expect(scrolledPastTheActivity, "the selection never scrolled the Live Activity away at \(columns)x\(rows)")
     state.lockSelection = 0
     #expect(!frame(state, columns: columns, rows: rows).textDump().contains("↑ "), "nothing is above the first stack")
+  }
+
+  /// Without a Live Activity, with many stacks: whichever is selected is drawn (a row kept for
+  /// "↑ N more" once left the selected card out where the cards fitted exactly).
+  @Test(arguments: [(40, 16), (60, 20), (60, 22), (80, 24)])
+  func withManyStacksTheSelectedOneIsAlwaysDrawn(columns: Int, rows: Int) {
+    var device = DeviceSimulator(profile: DeviceProfile(start: start, isLocked: true))
+    for index in 0..<8 {
+      device.apply(
+        push(
+          #"{"aps":{"alert":{"title":"Title \#(index)","body":"Body \#(index)"}}}"#, bundle: "com.example.app\(index)"),
+        at: start + .seconds(Int64(index + 1)))
+    }
+    var state = AppState(device: device)
+    _ = reduce(into: &state, .tick(start + .seconds(60)))
+    #expect(state.lockScreenStacks().count == 8)
+    for selection in 0..<8 {
+      state.lockSelection = selection
+      let grid = frame(state, columns: columns, rows: rows)
+      #expect(
+        grid.hitRegions.contains { $0.target == .lockRow(selection) },
+        "\(columns)x\(rows): stack \(selection) is selected but not drawn:\n\(grid.textDump())")
+    }
   }
 }

@@ -153,24 +153,16 @@ public struct LockScreenView: Sendable {
     // them; the stacks' cards after.
     let fixed = cards.count - stackCards
     var visible = display == .list ? measure.visibleCards(fixed: fixed, available: available) : Array(cards.indices)
-    // Cards scrolled away above the selection are said on a row over the others, as
-    // Notification Center says them ("↑ 2 more"): a Live Activity or a critical alert up there
-    // was out of sight with nothing to tell of it (found by an exploratory test).
-    var above = visible.first ?? 0
-    var aboveRows = above > 0 ? 1 : 0
     var countGap = 1
-    var (placed, used) = measure.place(visible, available: available - aboveRows)
+    var (placed, used) = measure.place(visible, available: available)
     // The list at its top keeps its Live Activity and summary first, shrunk if need be; when
     // not even one card of them fits (40x12 with a Focus line: no card was drawn at all, found
-    // by an exploratory test), the selected stack is drawn instead, the rest said above it.
+    // by an exploratory test), the selected stack is drawn instead, without the gap over the
+    // count line if that is what it takes.
     if placed.isEmpty, display == .list, let selected = cards.firstIndex(where: \.isSelected), selected > 0 {
       visible = Array(selected..<cards.count)
-      above = selected
-      aboveRows = 1
-      (placed, used) = measure.place(visible, available: available - aboveRows)
+      (placed, used) = measure.place(visible, available: available)
       if placed.isEmpty {
-        // Too tight even for the row above, or for the gap over the count line: the card first.
-        aboveRows = 0
         countGap = 0
         (placed, used) = measure.place(visible, available: available, countGap: 0)
       }
@@ -191,8 +183,15 @@ public struct LockScreenView: Sendable {
     // Laid out first, then drawn from the bottom up: since iOS 16 notifications gather at the
     // bottom of the lock screen, under the clock's free space.
     let countRows = countText == nil ? 0 : (placed.isEmpty ? 1 : 1 + countGap)
-    let shift = max(0, available - aboveRows - used - countRows)
-    let aboveCount = cards[..<above].reduce(0) { $0 + 1 + $1.hiddenCount }
+    let shift = max(0, available - used - countRows)
+    // Cards scrolled away above the first one drawn (Live Activities, the summary, stacks) are
+    // counted on the free row over the cards, as Notification Center counts them ("↑ 2 more"):
+    // a Live Activity or a critical alert up there was out of sight with nothing to tell of it
+    // (found by an exploratory test). Only in a row the cards leave free: the layout is the
+    // same with or without it.
+    let firstDrawn = placed.first?.index ?? 0
+    let shown = Set(visible)
+    let aboveCount = (0..<firstDrawn).reduce(0) { shown.contains($1) ? $0 : $0 + 1 + cards[$1].hiddenCount }
     return CardsLayout(
       left: (width - columns) / 2, columns: columns,
       placed: placed.map { item in
@@ -200,10 +199,10 @@ public struct LockScreenView: Sendable {
           item.index < fixed
           ? nil : display == .list ? item.index - fixed : max(0, min(state.lockSelection, stacks.count - 1))
         return CardsLayout.Placed(
-          card: item.card, lines: item.lines, row: top + shift + aboveRows + item.row, rows: item.rows, stack: stack)
+          card: item.card, lines: item.lines, row: top + shift + item.row, rows: item.rows, stack: stack)
       },
-      countLine: countText.map { ($0, top + shift + aboveRows + used + (placed.isEmpty ? 0 : countGap)) },
-      aboveLine: aboveRows > 0 ? ("↑ \(aboveCount) more", top + shift) : nil)
+      countLine: countText.map { ($0, top + shift + used + (placed.isEmpty ? 0 : countGap)) },
+      aboveLine: aboveCount > 0 && shift >= 1 ? ("↑ \(aboveCount) more", top + shift - 1) : nil)
   }
 
   /// What is not drawn, counted on a line under the cards: the `hidden` stacks, below the
