@@ -12,27 +12,33 @@ import Synchronization
 ///
 /// `serve` writes a group of lines (the pushes of one commit) with ``append(lines:)``: written
 /// whole and synced with `fdatasync` before the pushes are answered, or cut back to where the
-/// group started and reported. A capture therefore never ends in a torn line, and never holds a
-/// push that was answered with an error.
+/// group started and reported. A capture therefore never holds a push that was answered with an
+/// error, and ends in a torn line only after the process was killed in the middle of a write
+/// (the next `serve --record` ends that line before it appends).
 public final class CaptureRecorder: Sendable {
   private let descriptor: Mutex<Int32>
   /// The capture's path, for messages.
   public let path: String
 
-  /// Opens (creating if needed) the capture for appending. A capture that does not end in a
-  /// newline (a line torn by `kill -9` or a crash in the middle of a write, by this server or
-  /// another writer) gets one first: its torn line stays, as a line of its own, and the next
-  /// push starts a line of its own too. (It was appended to the torn line, so a push answered
-  /// 200 was lost in a line no reader could read; found by an exploratory test.)
+  /// Opens (creating if needed) the capture for appending. A regular file that does not end in
+  /// a newline (a line torn by a `kill -9` in the middle of a write) gets one first: its torn
+  /// line stays, as a line of its own, and the next push starts a line of its own too. (It was
+  /// appended to the torn line, so a push answered 200 was lost in a line no reader could read;
+  /// found by an exploratory test.) The capture is opened for writing only: a pipe or FIFO
+  /// still reports a reader that went away, and a file that cannot be read is still written.
   public init(path: String) throws(RecorderError) {
     self.path = path
-    let fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+    let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
     guard fd >= 0 else { throw RecorderError(path: path, message: String(cString: strerror(errno))) }
-    let size = lseek(fd, 0, SEEK_END)
-    if size > 0 {
-      var last: UInt8 = 0
-      let read = pread(fd, &last, 1, size - 1)
-      if read == 1, last != UInt8(ascii: "\n") {
+    var info = stat()
+    if fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size > 0 {
+      let reader = open(path, O_RDONLY | O_CLOEXEC)
+      var last: UInt8 = UInt8(ascii: "\n")
+      if reader >= 0 {
+        _ = pread(reader, &last, 1, info.st_size - 1)
+        close(reader)
+      }
+      if last != UInt8(ascii: "\n") {
         var newline = UInt8(ascii: "\n")
         guard write(fd, &newline, 1) == 1, fdatasync(fd) == 0 else {
           let message = String(cString: strerror(errno))

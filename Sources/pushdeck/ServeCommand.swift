@@ -164,14 +164,16 @@ struct ServeCommand: AsyncParsableCommand {
     }
     // Ctrl-C and SIGTERM: stop accepting, answer what was sent, commit, exit 0.
     let (stops, stop) = AsyncStream.makeStream(of: Int32.self)
-    let signalsSeen = Atomic<Int>(0)
+    let isStopping = Atomic<Bool>(false)
     var signals: [any DispatchSourceSignal] = []
     for number in [SIGINT, SIGTERM] {
       signal(number, SIG_IGN)
       let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
       source.setEventHandler {
-        // The second signal closes every connection at once (the drain below then returns).
-        if signalsSeen.add(1, ordering: .sequentiallyConsistent).newValue >= 2 {
+        // A signal once the stop has begun (and said so) closes every connection at once, and
+        // the drain below returns. One sent twice at the same moment (a runner forwarding
+        // Ctrl-C that the terminal also sent) comes before that, and stops gracefully.
+        if isStopping.load(ordering: .sequentiallyConsistent) {
           server.closeConnectionsNow()
           channelServer?.closeConnectionsNow()
         }
@@ -231,11 +233,13 @@ struct ServeCommand: AsyncParsableCommand {
     // The drain waits for every answer, and each answer waits for its commit. A request that
     // never ends held the stop for the whole 10 s, saying nothing, deaf to more signals (found
     // by an exploratory test): it is said, and a second signal closes every connection at once.
-    if server.openConnections > 0 {
+    let open = server.openConnections + (channelServer?.openConnections ?? 0)
+    if open > 0 {
       printer.line(
-        "pushdeck serve: stopping; answering what was sent on \(server.openConnections) open connection\(server.openConnections == 1 ? "" : "s") (up to 10 s; Ctrl-C again stops at once)"
+        "pushdeck serve: stopping; answering what was sent on \(open) open connection\(open == 1 ? "" : "s") (up to 10 s; Ctrl-C again stops at once)"
       )
     }
+    isStopping.store(true, ordering: .sequentiallyConsistent)
     async let channelsDrained: Void? = channelServer?.drain(timeout: .seconds(10))
     await server.drain(timeout: .seconds(10))
     _ = await channelsDrained
