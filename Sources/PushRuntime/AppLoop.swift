@@ -115,6 +115,7 @@ public final class AppLoop {
       if state.detailScrollLimit != frame.detailScrollLimit {
         state.detailScrollLimit = frame.detailScrollLimit
       }
+      if state.detailPageRows != frame.detailPageRows { state.detailPageRows = frame.detailPageRows }
       if frame != lastFrame {
         screen.present(frame)
         lastFrame = frame
@@ -190,6 +191,7 @@ public final class AppLoop {
       sleepTheme: sleepTheme)
     state.inspectorScrollLimit = frame.inspectorScrollLimit
     state.detailScrollLimit = frame.detailScrollLimit
+    state.detailPageRows = frame.detailPageRows
     screen.present(frame)
     return frame
   }

@@ -18,10 +18,14 @@ package struct InputProblem: Error {
 }
 
 /// What kind of file a path names (symbolic links followed), or nil when it cannot be looked up.
-package func fileKind(_ path: String) -> mode_t? {
+package func fileKind(_ path: String) -> mode_t? { fileKindAndError(path).kind }
+
+/// ``fileKind(_:)``, and `errno` as `stat` left it when it failed (read inside the call: the
+/// runtime may change it on the way back).
+package func fileKindAndError(_ path: String) -> (kind: mode_t?, error: Int32) {
   var info = stat()
-  guard RawPath.withCString(path, { stat($0, &info) }) == 0 else { return nil }
-  return info.st_mode & S_IFMT
+  let failure = RawPath.withCString(path) { stat($0, &info) == 0 ? 0 : errno }
+  return failure == 0 ? (info.st_mode & S_IFMT, 0) : (nil, failure)
 }
 
 /// Resolves command-line paths: files as given, directories recursively (`.apns`, `.json`,
@@ -70,15 +74,21 @@ package func resolveInputs(_ paths: [String]) -> (inputs: [ResolvedInput], probl
       }
       var found: [String] = []
       for relative in listing.files where InputFormat.from(fileName: relative) != nil {
-        let kind = fileKind(full(relative))
+        let (kind, failure) = fileKindAndError(full(relative))
         if kind == S_IFREG {
           found.append(relative)
         } else if kind == nil {
-          // A payload's name that leads nowhere: a broken symbolic link, or a loop of them.
-          let reason = errno == ELOOP ? "a loop of symbolic links" : "a symbolic link to nothing"
-          problems.append(
-            InputProblem(
-              path: RawPath.display(full(relative)), message: "cannot be read: \(reason); fix or remove the link"))
+          // A payload's name that leads nowhere: a broken symbolic link, a loop of them, or a
+          // file that went away or cannot be looked at.
+          let message =
+            switch failure {
+            case ELOOP: "cannot be read: a loop of symbolic links; fix or remove the link"
+            case ENOENT where RawPath.isSymbolicLink(full(relative)):
+              "cannot be read: a symbolic link to nothing; fix or remove the link"
+            case ENOENT: "went away while the folder was read"
+            default: "cannot be read: \(String(cString: strerror(failure)))"
+            }
+          problems.append(InputProblem(path: RawPath.display(full(relative)), message: message))
         }
         // FIFOs, sockets and devices are passed over (opening a FIFO would wait for a writer
         // forever); named on the command line, a FIFO is read.

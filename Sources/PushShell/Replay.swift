@@ -37,7 +37,8 @@ package struct Replay {
   /// Older notifications removed because Notification Center was full.
   package var evicted = 0
   /// The first rejected pushes (at most ``rejectionsShown``), each as `validate` heads it:
-  /// `FILE:LINE:COLUMN: error[Code]: message`. The summary counted them and said no more.
+  /// `FILE:LINE:COLUMN: error[Code]: message`, unescaped (the text summary escapes it for the
+  /// terminal). The summary counted them and said no more.
   package private(set) var rejections: [String] = []
   /// How many rejected pushes the summary lists.
   package static let rejectionsShown = 10
@@ -159,9 +160,9 @@ package struct Replay {
     } else if let line = record.sourceLine {
       position += ":\(line)"
     }
-    guard let diagnostic else { return terminalSafe(position) + ": rejected" }
-    return terminalSafe(position) + ": error[\(diagnostic.code.rawValue)]: " + terminalSafe(diagnostic.message)
-      + (diagnostic.path.map { " (key " + terminalSafe($0) + ")" } ?? "")
+    guard let diagnostic else { return position + ": rejected" }
+    return position + ": error[\(diagnostic.code.rawValue)]: " + diagnostic.message
+      + (diagnostic.path.map { " (key " + $0 + ")" } ?? "")
   }
 
   /// Starts reading an input whose progress the state keeps.
@@ -279,7 +280,8 @@ package struct ReplaySummary {
         rejected > rejections.count
           ? "Rejected, the first \(rejections.count) of \(grouped(rejected)) (pushdeck validate lists every one):"
           : "Rejected (pushdeck validate says more of each):")
-      for rejection in rejections { lines.append("  " + rejection) }
+      // Escaped here, for the terminal; JSON keeps the text as it is (its writer escapes it).
+      for rejection in rejections { lines.append("  " + terminalSafe(rejection)) }
     }
     return lines.joined(separator: "\n") + "\n"
   }

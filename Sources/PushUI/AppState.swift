@@ -206,6 +206,9 @@ public struct AppState: Sendable {
   /// The furthest the opened notification could scroll in the last frame drawn (0 when all of
   /// it fits): the runtime sets it from the frame, as ``inspectorScrollLimit``.
   public var detailScrollLimit: Int?
+  /// How many rows PgDn scrolls the opened notification, from the last frame drawn (its
+  /// window less one row); nil before one is drawn.
+  public var detailPageRows: Int?
   /// The tool pane showing (timeline or settings), if any; it takes the inspector's place.
   public var pane: Pane?
   /// The status-line field taking typed text, if any.

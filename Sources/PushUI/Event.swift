@@ -587,6 +587,9 @@ extension AppState {
         pane = .settings
         isInspectorOpen = false
         settingsApp = selectedNotification.flatMap { device.store[$0]?.notification.bundleID } ?? settingsApp
+        // Another app may list fewer rows (Critical Alerts, Time Sensitive): the selection stays
+        // on one that is there.
+        settingsSelection = min(max(settingsSelection, 0), settingsRows().count - 1)
       }
     case .togglePlay:
       return togglePlay()
@@ -729,8 +732,9 @@ extension AppState {
       return
     }
     if pane == nil, case .detail = screen {
-      // The content's window less a row, so the last row of a page shows again on the next.
-      scrollDetail(by: max(1, terminalRows - 12) * pages)
+      // The content's window less a row, so the last row of a page shows again on the next
+      // (as the renderer measured it: buttons take one to three rows under it).
+      scrollDetail(by: (detailPageRows ?? max(1, terminalRows - 12)) * pages)
       return
     }
     if pane == .settings {

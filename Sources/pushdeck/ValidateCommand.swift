@@ -126,8 +126,9 @@ struct ValidateCommand: ParsableCommand {
     // Checking nothing is no pass: in CI an empty input is a generator that wrote nothing, or
     // a capture cut to nothing (`: | pushdeck validate -` exited 0; found by an exploratory
     // test), as a folder with no payload files already is.
-    if ioProblems.isEmpty, unloadable == 0, tally.payloads == 0 {
-      let named = inputs.map(\.displayPath) + paths.filter(Session.isScenario)
+    // (A scenario of steps and no push is a scenario, and was checked.)
+    if ioProblems.isEmpty, unloadable == 0, tally.payloads == 0, !paths.contains(where: Session.isScenario) {
+      let named = inputs.map(\.displayPath)
       err.line(
         "pushdeck: nothing was checked: \(terminalSafe(named.joined(separator: ", "))) held no push; "
           + "an empty input is not a pass (check what wrote it)")

@@ -18,7 +18,10 @@ struct DetailScrollTests {
     var profile = DeviceProfile(start: start)
     var app = AppProfile(info: AppInfo(bundleID: "com.example.shop", displayName: "Shop", iconGlyph: "🛍"))
     app.categories = [
-      NotificationCategory(identifier: "ORDER", actions: [NotificationAction(identifier: "A", title: "Track")])
+      NotificationCategory(
+        identifier: "ORDER",
+        actions: [NotificationAction(identifier: "A", title: "Track")]
+          + (1...9).map { NotificationAction(identifier: "B\($0)", title: "Another action \($0)") })
     ]
     profile.apps = [app]
     let body = (1...600).map { String(format: "w%03d", $0) }.joined(separator: " ")
@@ -40,6 +43,7 @@ struct DetailScrollTests {
   private func draw(_ state: inout AppState) -> String {
     let grid = frame(state, columns: 80, rows: rows)
     state.detailScrollLimit = grid.detailScrollLimit
+    state.detailPageRows = grid.detailPageRows
     return grid.textDump()
   }
 

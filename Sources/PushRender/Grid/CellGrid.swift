@@ -20,6 +20,9 @@ public struct CellGrid: Equatable, Sendable {
   /// How far the opened notification drawn in this frame can scroll (rows of its content past
   /// its window; 0 when all of it shows), when one is drawn: the runtime hands it back too.
   public var detailScrollLimit: Int?
+  /// How many rows PgDn moves the opened notification drawn in this frame: its window less one,
+  /// so the last row of a page shows again on the next.
+  public var detailPageRows: Int?
 
   /// The target under a cell, looking from the top layer down.
   public func hitTarget(at point: Point) -> HitTarget? {

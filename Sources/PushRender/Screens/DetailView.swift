@@ -105,6 +105,8 @@ struct DetailView {
         // what is left out there.
         let limit = lines.count - (available - 1)
         grid.detailScrollLimit = limit
+        // The window between the rows above and below it, less one row seen again.
+        grid.detailPageRows = max(1, available - 3)
         let scroll = min(state.detailScrollRows, limit)
         shownAt = scroll > 0 ? 1 : 0
         shownCount = available - shownAt - (scroll < limit ? 1 : 0)

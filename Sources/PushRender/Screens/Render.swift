@@ -46,6 +46,7 @@ public func render(_ state: AppState, size: Size, theme: Theme, sleepTheme: Them
   if splitsInspector, showsBanner { BannerView(state: state).draw(into: &screenGrid, theme: theme) }
   grid.paste(screenGrid, at: Point(column: 0, row: 0))
   grid.detailScrollLimit = screenGrid.detailScrollLimit
+  grid.detailPageRows = screenGrid.detailPageRows
   if hasPane {
     let column = splitsInspector ? size.columns / 2 : 0
     let rect = Rect(column: column, row: 0, columns: size.columns - column, rows: size.rows - 1)

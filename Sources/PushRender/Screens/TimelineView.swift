@@ -78,7 +78,9 @@ struct TimelineView {
       {
         hints = next
       } else {
-        hints = TextLayout.truncate(hints + " · …", toColumns: inner)
+        hints =
+          hints.isEmpty
+          ? TextLayout.truncate(item, toColumns: inner) : TextLayout.truncate(hints + " · …", toColumns: inner)
         break
       }
     }
