@@ -107,15 +107,7 @@ public final class AppLoop {
       let frame = render(
         state, size: Size(columns: state.terminalColumns, rows: state.terminalRows), theme: theme,
         sleepTheme: sleepTheme)
-      // How far the inspector and an opened notification can scroll is the renderer's to know
-      // (it wraps the text).
-      if state.inspectorScrollLimit != frame.inspectorScrollLimit {
-        state.inspectorScrollLimit = frame.inspectorScrollLimit
-      }
-      if state.detailScrollLimit != frame.detailScrollLimit {
-        state.detailScrollLimit = frame.detailScrollLimit
-      }
-      if state.detailPageRows != frame.detailPageRows { state.detailPageRows = frame.detailPageRows }
+      Self.handBack(frame, to: &state)
       if frame != lastFrame {
         screen.present(frame)
         lastFrame = frame
@@ -185,13 +177,22 @@ public final class AppLoop {
       })
   }
 
+  /// Hands the state what only the renderer knows, as it wraps the text: how far the inspector
+  /// and an opened notification can scroll, and an opened notification's page. Written only
+  /// when it changed (the state is copied on write).
+  private static func handBack(_ frame: CellGrid, to state: inout AppState) {
+    if state.inspectorScrollLimit != frame.inspectorScrollLimit {
+      state.inspectorScrollLimit = frame.inspectorScrollLimit
+    }
+    if state.detailScrollLimit != frame.detailScrollLimit { state.detailScrollLimit = frame.detailScrollLimit }
+    if state.detailPageRows != frame.detailPageRows { state.detailPageRows = frame.detailPageRows }
+  }
+
   private func draw() -> CellGrid {
     let frame = render(
       state, size: Size(columns: state.terminalColumns, rows: state.terminalRows), theme: theme,
       sleepTheme: sleepTheme)
-    state.inspectorScrollLimit = frame.inspectorScrollLimit
-    state.detailScrollLimit = frame.detailScrollLimit
-    state.detailPageRows = frame.detailPageRows
+    Self.handBack(frame, to: &state)
     screen.present(frame)
     return frame
   }

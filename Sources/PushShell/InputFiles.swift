@@ -28,6 +28,18 @@ package func fileKindAndError(_ path: String) -> (kind: mode_t?, error: Int32) {
   return failure == 0 ? (info.st_mode & S_IFMT, 0) : (nil, failure)
 }
 
+/// Why a path `stat` could not look at (`failure`, its errno) cannot be read, with what to do;
+/// `absent` when nothing is there at all.
+private func unreadableMessage(_ failure: Int32, path: String, absent: String) -> String {
+  switch failure {
+  case ELOOP: "cannot be read: a loop of symbolic links; fix or remove the link"
+  case ENOENT where RawPath.isSymbolicLink(path): "cannot be read: a symbolic link to nothing; fix or remove the link"
+  case ENOENT: absent
+  case EACCES: "cannot be read: permission denied on a directory on its path"
+  default: "cannot be read: \(String(cString: strerror(failure)))"
+  }
+}
+
 /// Resolves command-line paths: files as given, directories recursively (`.apns`, `.json`,
 /// `.jsonl`, `.ndjson`, sorted for stable output), and `-` for standard input.
 ///
@@ -43,19 +55,16 @@ package func resolveInputs(_ paths: [String]) -> (inputs: [ResolvedInput], probl
       inputs.append(ResolvedInput(displayPath: "<stdin>", path: nil, format: nil))
       continue
     }
-    guard let isDirectory = RawPath.isDirectory(path) else {
-      let message =
-        switch errno {
-        case ELOOP: "cannot be read: a loop of symbolic links; fix or remove the link"
-        case EACCES: "cannot be read: permission denied on a directory on its path"
-        case ENOENT where RawPath.isSymbolicLink(path):
-          "cannot be read: a symbolic link to nothing; fix or remove the link"
-        default: "no such file or directory"
-        }
-      problems.append(InputProblem(path: RawPath.display(path), message: message))
+    // One look at the path: its kind, or why there is none (errno read inside the call).
+    let (kind, failure) = fileKindAndError(path)
+    guard let kind else {
+      problems.append(
+        InputProblem(
+          path: RawPath.display(path),
+          message: unreadableMessage(failure, path: path, absent: "no such file or directory")))
       continue
     }
-    if isDirectory {
+    if kind == S_IFDIR {
       let problemsBefore = problems.count
       guard let listing = RawPath.files(under: path) else {
         problems.append(
@@ -80,15 +89,10 @@ package func resolveInputs(_ paths: [String]) -> (inputs: [ResolvedInput], probl
         } else if kind == nil {
           // A payload's name that leads nowhere: a broken symbolic link, a loop of them, or a
           // file that went away or cannot be looked at.
-          let message =
-            switch failure {
-            case ELOOP: "cannot be read: a loop of symbolic links; fix or remove the link"
-            case ENOENT where RawPath.isSymbolicLink(full(relative)):
-              "cannot be read: a symbolic link to nothing; fix or remove the link"
-            case ENOENT: "went away while the folder was read"
-            default: "cannot be read: \(String(cString: strerror(failure)))"
-            }
-          problems.append(InputProblem(path: RawPath.display(full(relative)), message: message))
+          problems.append(
+            InputProblem(
+              path: RawPath.display(full(relative)),
+              message: unreadableMessage(failure, path: full(relative), absent: "went away while the folder was read")))
         }
         // FIFOs, sockets and devices are passed over (opening a FIFO would wait for a writer
         // forever); named on the command line, a FIFO is read.
@@ -111,7 +115,6 @@ package func resolveInputs(_ paths: [String]) -> (inputs: [ResolvedInput], probl
             format: InputFormat.from(fileName: relative)))
       }
     } else {
-      let kind = fileKind(path)
       if kind != S_IFREG && kind != S_IFIFO {
         let what =
           switch kind {

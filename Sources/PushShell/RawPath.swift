@@ -86,13 +86,6 @@ package enum RawPath {
     return withCString(path, { lstat($0, &info) }) == 0 && (info.st_mode & S_IFMT) == S_IFLNK
   }
 
-  /// What is at a path: nil (and `errno`) when nothing, else whether it is a directory.
-  package static func isDirectory(_ path: String) -> Bool? {
-    var info = stat()
-    guard withCString(path, { stat($0, &info) }) == 0 else { return nil }
-    return (info.st_mode & S_IFMT) == S_IFDIR
-  }
-
   /// What a directory walk found: the names below it, relative to it (directories themselves
   /// left out, symbolic links to directories not followed), and the directories below it that
   /// could not be listed, with why.

@@ -153,15 +153,12 @@ package struct Replay {
 
   /// A rejected push's first error as `validate` heads it, the place as precise as known.
   static func rejectionLine(_ record: DeliveryRecord) -> String {
-    let diagnostic = record.diagnostics.first { $0.severity == .error } ?? record.diagnostics.first
-    var position = record.sourceFile.isEmpty ? "<stdin>" : record.sourceFile
-    if let location = diagnostic?.fileLocation {
-      position += ":\(location.line):\(location.column)"
-    } else if let line = record.sourceLine {
-      position += ":\(line)"
+    let file = record.sourceFile.isEmpty ? "<stdin>" : record.sourceFile
+    guard let diagnostic = record.diagnostics.first(where: { $0.severity == .error }) ?? record.diagnostics.first else {
+      return file + (record.sourceLine.map { ":\($0)" } ?? "") + ": rejected"
     }
-    guard let diagnostic else { return position + ": rejected" }
-    return position + ": error[\(diagnostic.code.rawValue)]: " + diagnostic.message
+    return diagnostic.position(file: file, line: record.sourceLine) + ": error[\(diagnostic.code.rawValue)]: "
+      + diagnostic.message
       + (diagnostic.path.map { " (key " + $0 + ")" } ?? "")
   }
 

@@ -65,12 +65,7 @@ package struct DiagnosticPrinter: Sendable {
     let fileName = record.file
     for diagnostic in record.diagnostics {
       let severity = strict && diagnostic.severity == .warning ? Severity.error : diagnostic.severity
-      var position = terminalSafe(fileName)
-      if let location = diagnostic.fileLocation {
-        position += ":\(location.line):\(location.column)"
-      } else if let line = record.line {
-        position += ":\(line)"
-      }
+      let position = terminalSafe(diagnostic.position(file: fileName, line: record.line))
       let inside = diagnostic.placeInsideText
       let label: String
       switch severity {
@@ -209,6 +204,13 @@ extension Diagnostic {
   /// Where the finding is in the record's file; nil when it is inside a text written in the file
   /// (a scenario's payload string), whose place the printers put on the file's line instead.
   var fileLocation: TextLocation? { location?.within == nil ? location : nil }
+
+  /// `FILE:LINE:COLUMN` where the finding is in `file`, or `FILE:LINE` with the record's
+  /// `line` when it has no place of its own there, as `validate` heads it (and `replay` too).
+  func position(file: String, line: Int?) -> String {
+    if let location = fileLocation { return file + ":\(location.line):\(location.column)" }
+    return line.map { file + ":\($0)" } ?? file
+  }
 
   /// ` (at 1:24 of the payload string)` after the message, for a place inside such a text;
   /// empty otherwise.

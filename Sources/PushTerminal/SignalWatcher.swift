@@ -52,8 +52,10 @@ public final class SignalWatcher {
   }
 
   /// Resumes `source` and waits until dispatch has registered it with the kernel: its
-  /// registration handler runs on the global queue, never on the caller's thread.
-  private static func arm(_ source: any DispatchSourceSignal) {
+  /// registration handler runs on the global queue, never on the caller's thread. Every signal
+  /// source is armed through here (`serve`'s too): a signal sent before registration finds only
+  /// SIG_IGN and is lost.
+  public static func arm(_ source: any DispatchSourceSignal) {
     let armed = DispatchSemaphore(value: 0)
     source.setRegistrationHandler { armed.signal() }
     source.resume()

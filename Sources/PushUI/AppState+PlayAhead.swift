@@ -145,7 +145,6 @@ extension AppState {
     followedReleases = ahead.followedReleases
     recordIndex = ahead.recordIndex
     toast = ahead.toast
-    if case .detail(let id) = screen, device.store[id] == nil { screen = detailOrigin }
-    if case .actionSheet(let sheet)? = overlay, device.store[sheet.notification] == nil { overlay = nil }
+    leaveDetailIfGone()
   }
 }

@@ -183,8 +183,7 @@ extension AppState {
     advance(to: target, slice: playSlice)
     // Banners from the replay would all queue at once: only the last one shows.
     if banners.count > 1 { banners.removeFirst(banners.count - 1) }
-    if case .detail(let id) = screen, device.store[id] == nil { screen = detailOrigin }
-    if case .actionSheet(let sheet)? = overlay, device.store[sheet.notification] == nil { overlay = nil }
+    leaveDetailIfGone()
   }
 
   /// `09:41:30` in the device's time zone.

@@ -662,7 +662,9 @@ extension AppState {
     if front == id, !banners.isEmpty { banners[0].shownAt = now }
   }
 
-  private mutating func leaveDetailIfGone() {
+  /// Leaves an opened notification, or closes its action sheet, once it is gone: back to the
+  /// list it was opened from.
+  mutating func leaveDetailIfGone() {
     if case .detail(let id) = screen, device.store[id] == nil { screen = detailOrigin }
     if case .actionSheet(let sheet)? = overlay, device.store[sheet.notification] == nil { overlay = nil }
   }

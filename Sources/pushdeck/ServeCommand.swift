@@ -5,6 +5,7 @@ import PushCore
 import PushServer
 import PushShell
 import PushStore
+import PushTerminal
 import PushWire
 import Synchronization
 
@@ -179,13 +180,9 @@ struct ServeCommand: AsyncParsableCommand {
         }
         stop.yield(number)
       }
-      // Armed before anything says the server is up: a source is registered after resume()
-      // returns, and a signal in between was ignored (SIG_IGN), so a script that stopped the
-      // server as soon as its ready file appeared could leave it running for ever.
-      await withCheckedContinuation { (armed: CheckedContinuation<Void, Never>) in
-        source.setRegistrationHandler { armed.resume() }
-        source.resume()
-      }
+      // Armed before anything says the server is up: a script that stopped the server as soon
+      // as its ready file appeared could otherwise leave it running for ever.
+      SignalWatcher.arm(source)
       signals.append(source)
     }
     let address = bind.contains(":") ? "[\(bind)]" : bind

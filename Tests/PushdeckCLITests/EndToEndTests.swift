@@ -688,7 +688,7 @@ struct EndToEndTests {
       try server.run(["send-keys", "-t", "t", "a"])
       guard try await server.waitUntil("the action sheet", { $0.contains("Cancel order") }) else { return }
       try server.run(["send-keys", "-t", "t", "Enter"])
-      try await server.waitUntil("the handler's toast") { $0.contains("Shop: Cancel order logged") }
+      try await server.waitUntilShown("the handler's toast") { $0.contains("Shop: Cancel order logged") }
       let log = try String(contentsOfFile: directory + "/responses.jsonl", encoding: .utf8)
       #expect(log.contains(#""app":"com.example.shop","notification":"#))
       #expect(log.contains(#""action":"CANCEL""#))
@@ -732,7 +732,7 @@ struct EndToEndTests {
       try server.run(["send-keys", "-t", "t", "BSpace"])
       try server.run(["send-keys", "-t", "t", "-l", "."])
       try server.run(["send-keys", "-t", "t", "Enter"])
-      try await server.waitUntil("the handler's toast") { $0.contains("Chat: Reply logged") }
+      try await server.waitUntilShown("the handler's toast") { $0.contains("Chat: Reply logged") }
       let log = try String(contentsOfFile: directory + "/replies.jsonl", encoding: .utf8)
       #expect(log.contains(#""app":"com.example.chat""#))
       #expect(log.contains(#""action":"REPLY""#))
@@ -771,7 +771,7 @@ struct EndToEndTests {
     try server.run(["send-keys", "-t", "t", "Enter"])
     guard try await server.waitUntil("the opened notification", { $0.contains("open app") }) else { return }
     try server.run(["send-keys", "-t", "t", "Enter"])
-    try await server.waitUntil("the open handler's toast") { $0.contains("Shop: opens shop://orders/1234") }
+    try await server.waitUntilShown("the open handler's toast") { $0.contains("Shop: opens shop://orders/1234") }
     let log = try String(contentsOfFile: directory + "/opened.jsonl", encoding: .utf8)
     #expect(log.contains(#""action":"com.apple.UNNotificationDefaultActionIdentifier""#))
     #expect(log.contains(#""opens":"shop://orders/1234""#))

@@ -80,7 +80,7 @@ struct InteractionTmuxTests {
     try keys(server, "C")
     try await server.waitUntil("the question again") { $0.contains("Clear all 6 notifications?") }
     try keys(server, "y")
-    try await server.waitUntil("everything cleared") {
+    try await server.waitUntilShown("everything cleared") {
       $0.contains("Cleared 6 notifications") && $0.contains("0 stored")
     }
     try keys(server, "q")
@@ -148,7 +148,7 @@ struct InteractionTmuxTests {
     try keys(server, "g")
     try keys(server, "-l", "later")
     try keys(server, "Enter")
-    guard try await server.waitUntil("the accepted forms", { $0.contains("Go to: try +5m") }) else { return }
+    guard try await server.waitUntilShown("the accepted forms", { $0.contains("Go to: try +5m") }) else { return }
     // --speed 60 is the speed shown once playing (on the status line: the toast that says it
     // too gives way to the demo's next push at this speed).
     try keys(server, "p")
